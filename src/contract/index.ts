@@ -1,0 +1,61 @@
+export type { AdapterCapabilities, AdapterContext, AdapterFactory, AdapterRequest } from './adapter.js'
+export type { ChatConfig, ChatController, ChatReturn, ChatState, EditOptions, SkillDefinition } from './chat.js'
+export { ChatrailError, markErrorClass } from './errors.js'
+export type { ChatrailErrorOptions } from './errors.js'
+export type {
+  ChatMemory,
+  MemoryOperationOptions,
+  RetrievedDocument,
+  Retriever,
+  RetrieverRequest,
+} from './memory.js'
+export type {
+  AudioPart,
+  ContentPart,
+  DataRegion,
+  FilePart,
+  ImagePart,
+  MaybePromise,
+  MemoryRecord,
+  Message,
+  MessageRole,
+  MessageStatus,
+  PartKind,
+  TextPart,
+  ToolCall,
+  ToolCallStatus,
+  VideoPart,
+} from './message.js'
+export type { AgentEvent, Observer } from './observer.js'
+export { audioPart, filePart, filterParts, imagePart, normalizeContent, partsToText, textPart, videoPart } from './parts.js'
+export {
+  contentPartSchema,
+  memoryRecordSchema,
+  messageSchema,
+  storedMessageSchema,
+  streamChunkSchema,
+  streamToolCallPayloadSchema,
+  tokenUsageSchema,
+  toolCallSchema,
+} from './schemas.js'
+export type {
+  StreamChunk,
+  StreamChunkType,
+  StreamSource,
+  StreamStatus,
+  StreamToolCallPayload,
+  TokenUsage,
+} from './stream.js'
+export type {
+  ArgsValidationError,
+  ArgsValidationResult,
+  ArgsValidator,
+  JSONSchema7,
+  ToolAuthorizationContext,
+  ToolAuthorizationDecision,
+  ToolAuthorizationPhase,
+  ToolAuthorizer,
+  ToolCallHandlerContext,
+  ToolDefinition,
+  ToolExecutionContext,
+} from './tool.js'
