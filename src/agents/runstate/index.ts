@@ -12,3 +12,11 @@ export type {
 } from './agent-chat.js'
 export type { Dialog, DialogAnswer, DialogOption, DialogOutcome, DialogQuestion } from './dialog.js'
 export { TranscriptGoneError } from './errors.js'
+export { isLiveAgentAdapter } from './live.js'
+export type {
+  AgentRunStateSource,
+  AgentSnapshot,
+  DialogAnswerInput,
+  DialogAnswerResult,
+  LiveAgentAdapter,
+} from './live.js'
