@@ -1,0 +1,69 @@
+import type { AdapterRequest } from '../contract/adapter.js'
+import type { ChatConfig } from '../contract/chat.js'
+import type { RetrievedDocument } from '../contract/memory.js'
+import type { Message } from '../contract/message.js'
+import type { ToolDefinition } from '../contract/tool.js'
+
+/** Fixed ids for request-only messages: they never enter state, so they never consume `ids()`. */
+export const SYSTEM_PROMPT_MESSAGE_ID = 'chatrail-system-prompt'
+export const RETRIEVED_DOCUMENTS_MESSAGE_ID = 'chatrail-retrieved-documents'
+
+/** Numbered documents (`[1] …`, with a `Source:` line when known), as the retrieval system message. */
+export function formatRetrievedDocuments(documents: readonly RetrievedDocument[]): string {
+  const body = documents
+    .map((document, index) => {
+      const source = document.source ? `\nSource: ${document.source}` : ''
+      return `[${index + 1}] ${document.content}${source}`
+    })
+    .join('\n\n')
+  return `Relevant context:\n\n${body}`
+}
+
+export interface RequestInputs {
+  messages: Message[]
+  config: ChatConfig
+  systemPrompt: string | undefined
+  tools: ToolDefinition[]
+  documents: RetrievedDocument[] | undefined
+  createdAt: Date
+}
+
+/**
+ * Pure: the `AdapterRequest` for one model call (agentskit-contract §2.4). `messages` is the
+ * history including the empty streaming assistant; a system-prompt message is prepended unless
+ * history already holds that exact system message; retrieved documents go first of all.
+ * Neither prepended message enters state. `context` always carries all five keys.
+ */
+export function buildAdapterRequest(inputs: RequestInputs): AdapterRequest {
+  const { messages, config, systemPrompt, tools, documents, createdAt } = inputs
+  const prefix: Message[] = []
+  if (documents && documents.length > 0) {
+    prefix.push({
+      id: RETRIEVED_DOCUMENTS_MESSAGE_ID,
+      role: 'system',
+      content: formatRetrievedDocuments(documents),
+      status: 'complete',
+      createdAt,
+    })
+  }
+  if (systemPrompt && !messages.some((message) => message.role === 'system' && message.content === systemPrompt)) {
+    prefix.push({ id: SYSTEM_PROMPT_MESSAGE_ID, role: 'system', content: systemPrompt, status: 'complete', createdAt })
+  }
+  return {
+    messages: [...prefix, ...messages],
+    context: {
+      systemPrompt,
+      temperature: config.temperature,
+      maxTokens: config.maxTokens,
+      tools,
+      metadata: documents && documents.length > 0 ? { retrievedDocuments: documents } : undefined,
+    },
+  }
+}
+
+/** Tools by name; a later source wins a name clash (skill tools override config tools). */
+export function buildToolMap(...sources: Array<readonly ToolDefinition[] | undefined>): Map<string, ToolDefinition> {
+  const map = new Map<string, ToolDefinition>()
+  for (const source of sources) for (const tool of source ?? []) map.set(tool.name, tool)
+  return map
+}

@@ -1,0 +1,138 @@
+import type { Message, ToolCall } from '../contract/message.js'
+import type { ControllerContext } from './controller-context.js'
+import { ConfigError, describeThrown, ErrorCodes, ToolError } from './errors.js'
+import { buildMessage } from './build-message.js'
+import { authorizeToolCall } from './tool-authorization.js'
+import { executeTool } from './tool-execution.js'
+import { needsFollowUp, runToolLoop } from './tool-loop.js'
+import type { ModelCall } from './tool-loop.js'
+import type { ToolOutcome } from './tool-execution.js'
+
+const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/
+
+function findCall(messages: readonly Message[], callId: string): { message: Message; call: ToolCall } | undefined {
+  for (const message of messages) {
+    const call = message.toolCalls?.find((candidate) => candidate.id === callId)
+    if (call) return { message, call }
+  }
+  return undefined
+}
+
+/**
+ * After a confirmation settles a call: when the chat is idle, the call's message is the latest,
+ * and all its calls are settled and need a reply, the tool loop continues with a fresh turn.
+ */
+async function resume(ctx: ControllerContext, messageId: string, callModel: ModelCall): Promise<void> {
+  const state = ctx.store.getState()
+  const message = state.messages[state.messages.length - 1]
+  if (state.status === 'streaming' || message?.id !== messageId || !needsFollowUp(ctx, message)) return
+  const turn = ctx.turns.begin()
+  await runToolLoop(ctx, turn, messageId, callModel)
+}
+
+/**
+ * Settles a call waiting in `requires_confirmation`. `approve` runs the tool (execute-phase checks
+ * still apply); `deny` records `Permission denied: <reason>`. Either then resumes the loop.
+ * A call in any other status, or an unknown id, is a no-op (approving twice runs the tool once).
+ * A `stop()` or new turn during execution makes the result inert (the stop settled the call).
+ */
+export async function settleConfirmation(
+  ctx: ControllerContext,
+  callId: string,
+  verdict: { approve: true } | { approve: false; reason?: string },
+  callModel: ModelCall,
+): Promise<void> {
+  const found = findCall(ctx.store.getState().messages, callId)
+  if (!found || found.call.status !== 'requires_confirmation') return
+  const { message, call } = found
+  const patch = (fields: Partial<Omit<ToolCall, 'id'>>): void => {
+    ctx.store.dispatch({ type: 'tool-call-patched', messageId: message.id, callId, patch: fields })
+  }
+  let outcome: ToolOutcome
+  if (verdict.approve) {
+    if (!ctx.tools.find(call.name)?.execute) return
+    const generation = ctx.turns.generation()
+    patch({ status: 'running' })
+    outcome = await executeTool(ctx, call, (partial) => {
+      if (ctx.turns.generation() === generation) patch({ result: partial })
+    })
+    if (ctx.turns.generation() !== generation) return
+  } else {
+    outcome = { status: 'error', error: `Permission denied: ${verdict.reason ?? 'user denied access'}` }
+  }
+  patch(outcome)
+  await resume(ctx, message.id, callModel)
+}
+
+/** Strict JSON clone of proposal args: a plain object of JSON values only. */
+function cloneArgs(args: unknown, name: string): Record<string, unknown> {
+  const invalid = (why: string): ToolError =>
+    new ToolError({ code: ErrorCodes.AK_TOOL_INVALID_INPUT, message: `proposeToolCall("${name}"): args ${why}`, hint: 'Pass a plain JSON object.' })
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalid('must be a plain object')
+  let text: string | undefined
+  try {
+    text = JSON.stringify(args)
+  } catch (error) {
+    throw invalid(`are not JSON-serializable (${describeThrown(error)})`)
+  }
+  return JSON.parse(text as string) as Record<string, unknown>
+}
+
+/**
+ * The app (not the model) proposes a call that needs the user's confirmation. Validates the id,
+ * name, tool (registered with `requiresConfirmation` and `execute`), args and propose-phase
+ * authorization — rejecting with a `ToolError`/`ConfigError` that has a code — then appends an
+ * assistant message holding the call. An id already in history returns the existing call.
+ */
+export async function proposeToolCall(
+  ctx: ControllerContext,
+  proposal: Pick<ToolCall, 'id' | 'name' | 'args'>,
+): Promise<ToolCall> {
+  for (const [field, value] of [['id', proposal.id], ['name', proposal.name]] as const) {
+    if (typeof value !== 'string' || !IDENTIFIER.test(value)) {
+      throw new ToolError({
+        code: ErrorCodes.AK_TOOL_INVALID_INPUT,
+        message: `proposeToolCall: ${field} ${JSON.stringify(value)} is not a valid identifier`,
+        hint: 'Use 1–128 characters from A–Z, a–z, 0–9 and . _ : -, starting with a letter or digit.',
+      })
+    }
+  }
+  const existing = findCall(ctx.store.getState().messages, proposal.id)
+  if (existing) return existing.call
+  const tool = ctx.tools.find(proposal.name)
+  if (!tool) {
+    throw new ToolError({ code: ErrorCodes.AK_TOOL_NOT_FOUND, message: `proposeToolCall: no tool named "${proposal.name}"`, hint: 'Register it in ChatConfig.tools.' })
+  }
+  if (!tool.requiresConfirmation || !tool.execute) {
+    throw new ConfigError({
+      code: ErrorCodes.AK_CONFIG_INVALID,
+      message: `proposeToolCall: tool "${proposal.name}" must have requiresConfirmation: true and an execute function`,
+      hint: 'Only confirmable tools can be proposed; call the tool directly otherwise.',
+    })
+  }
+  const args = cloneArgs(proposal.args, proposal.name)
+  const validate = ctx.config().validateArgs
+  if (validate && tool.schema) {
+    const verdict = validate(tool.schema, args)
+    if (!verdict.valid) {
+      throw new ToolError({ code: ErrorCodes.AK_TOOL_INVALID_INPUT, message: `proposeToolCall("${proposal.name}"): ${verdict.message ?? 'invalid arguments'}` })
+    }
+  }
+  const call: ToolCall = { id: proposal.id, name: proposal.name, args, status: 'requires_confirmation' }
+  const decision = await authorizeToolCall(ctx, call, 'propose', tool)
+  if (!decision.allowed) {
+    throw new ToolError({ code: ErrorCodes.AK_TOOL_FORBIDDEN, message: decision.reason ?? `Tool "${call.name}" is not authorized` })
+  }
+  const message = { ...buildMessage({ role: 'assistant', content: '' }, { ids: ctx.ids, clock: ctx.clock }), toolCalls: [call] }
+  ctx.store.dispatch({ type: 'messages-set', messages: [...ctx.store.getState().messages, message] })
+  const hook = ctx.config().onToolCall
+  if (hook) {
+    try {
+      await hook(call, { messages: ctx.store.getState().messages, tool })
+    } catch (thrown) {
+      ctx.store.dispatch({ type: 'tool-call-patched', messageId: message.id, callId: call.id, patch: { status: 'error', error: describeThrown(thrown) } })
+      throw thrown
+    }
+  }
+  return { ...call }
+}

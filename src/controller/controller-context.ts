@@ -1,0 +1,28 @@
+import type { ChatConfig } from '../contract/chat.js'
+import type { AgentEvent } from '../contract/observer.js'
+import type { Clock, IdFactory } from './ids.js'
+import type { SkillActivation } from './skill-activation.js'
+import type { StateStore } from './state-store.js'
+import type { ToolRuntime } from './tool-runtime.js'
+import type { TurnTracker } from './turn-tracker.js'
+
+/**
+ * What the controller's steps share. Internal: built once by `createChatController` and passed
+ * down to the turn runner, tool loop and confirmation flow, which hold no state of their own.
+ */
+export interface ControllerContext {
+  store: StateStore
+  turns: TurnTracker
+  tools: ToolRuntime
+  config: () => ChatConfig
+  ids: IdFactory
+  clock: Clock
+  emit: (event: AgentEvent) => void
+  /** The current skill activation (system prompt + skill tools); never rejects. */
+  skills: () => Promise<SkillActivation>
+  /**
+   * Ids of tool calls the provider already ran (a `tool_call` chunk carrying `result` for a tool
+   * chatrail cannot execute). They need no follow-up model call.
+   */
+  providerResolved: Set<string>
+}

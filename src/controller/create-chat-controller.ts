@@ -1,0 +1,216 @@
+import type { ChatConfig, EditOptions } from '../contract/chat.js'
+import type { ChatMemory } from '../contract/memory.js'
+import type { Message } from '../contract/message.js'
+import type { ToolDefinition } from '../contract/tool.js'
+import { buildMessage } from './build-message.js'
+import { initialChatState } from './chat-reducer.js'
+import type { ChatControllerOptions, ChatrailController, SendOptions } from './chatrail-controller.js'
+import { proposeToolCall, settleConfirmation } from './confirmation.js'
+import type { ControllerContext } from './controller-context.js'
+import { ConfigError, ErrorCodes } from './errors.js'
+import { emitEvent, invokeCallback } from './event-emitter.js'
+import { planEdit, planRegenerate, planRetry } from './history-edits.js'
+import { defaultClock, defaultIds } from './ids.js'
+import { createMemoryPersistence } from './memory-persistence.js'
+import { activateSkills } from './skill-activation.js'
+import type { SkillActivation } from './skill-activation.js'
+import { createStateStore } from './state-store.js'
+import { runToolLoop } from './tool-loop.js'
+import { createToolRuntime } from './tool-runtime.js'
+import { runModelTurn } from './turn-runner.js'
+import type { Turn } from './turn-tracker.js'
+import { createTurnTracker } from './turn-tracker.js'
+
+/** The reason written into tool calls that a `stop()` cut short. */
+export const STOPPED_TOOL_CALL_ERROR = 'Stopped: the turn was cancelled before this tool call finished'
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+
+/**
+ * Creates the chat controller: AgentsKit's `createChatController` lifecycle
+ * (`/work/shared/research/agentskit-contract.md` §2) with injectable `ids` and `clock`, a `send`
+ * that takes user-message metadata, and upstream's §2.13–2.15 quirks fixed: every failure ends the
+ * turn in `status: 'error'` (promises resolve), `retry`/`clear`/`edit` abort the old stream, and
+ * tools keep working after `clear()`. All methods are `this`-free closures.
+ */
+export function createChatController(config: ChatConfig, options: ChatControllerOptions = {}): ChatrailController {
+  if (!config || typeof config.adapter?.createSource !== 'function') {
+    throw new ConfigError({
+      code: ErrorCodes.AK_ADAPTER_MISSING,
+      message: 'createChatController: config.adapter must be an AdapterFactory ({ createSource(request) })',
+      hint: 'Pass { adapter } — e.g. scriptedAdapter([...]) from chatrail/testing, or a provider adapter.',
+    })
+  }
+  let current: ChatConfig = config
+  const ids = options.ids ?? defaultIds
+  const clock = options.clock ?? defaultClock
+  const emit: ControllerContext['emit'] = (event) => emitEvent(current.observers, event)
+
+  let hydrating = false
+  const persistence = createMemoryPersistence((messageCount) => emit({ type: 'memory:save', messageCount }))
+  const store = createStateStore(initialChatState(config.initialMessages ?? []), (messages) => {
+    if (!hydrating) persistence.save(current.memory, messages)
+  })
+  const tools = createToolRuntime()
+  const turns = createTurnTracker()
+
+  // Skill tools join the registry when activation settles; the turn awaiting the same promise
+  // resumes after this callback (registered first), so it always sees them.
+  let skillTools: ToolDefinition[] = []
+  let activation: Promise<SkillActivation>
+  const activate = (): void => {
+    const pending = activateSkills(current.skills, current.systemPrompt)
+    activation = pending
+    void pending.then((result) => {
+      if (activation !== pending) return
+      skillTools = result.ok ? result.tools : []
+      tools.rebuild(current.tools, skillTools)
+    })
+  }
+  tools.rebuild(current.tools, skillTools)
+  activate()
+
+  const ctx: ControllerContext = {
+    store,
+    turns,
+    tools,
+    config: () => current,
+    ids,
+    clock,
+    emit,
+    skills: () => activation,
+    providerResolved: new Set(),
+  }
+  const sources = { ids, clock }
+
+  /** Hydrates once, only into an empty chat; a synchronous `load()` applies before this returns. */
+  let hydrated = false
+  const hydrate = (memory: ChatMemory): void => {
+    hydrated = true
+    const apply = (loaded: unknown): void => {
+      if (!Array.isArray(loaded) || loaded.length === 0 || store.getState().messages.length > 0) return
+      hydrating = true
+      try {
+        store.dispatch({ type: 'messages-set', messages: loaded as Message[] })
+      } finally {
+        hydrating = false
+      }
+      emit({ type: 'memory:load', messageCount: loaded.length })
+    }
+    try {
+      const loaded = memory.load()
+      if (isThenable(loaded)) loaded.then(apply, () => undefined)
+      else apply(loaded)
+    } catch {
+      // a failing load is ignored and never retried (§2.11)
+    }
+  }
+  if (config.memory) hydrate(config.memory)
+
+  const runTurn = async (turn: Turn, assistantId: string, query: string): Promise<void> => {
+    if (await runModelTurn(ctx, turn, assistantId, query)) await runToolLoop(ctx, turn, assistantId, callModel)
+  }
+  const callModel = (turn: Turn, assistantId: string, query: string): Promise<boolean> =>
+    runModelTurn(ctx, turn, assistantId, query)
+
+  /** Starts a model call on `kept` + a fresh streaming assistant. */
+  const rerun = async (kept: Message[], query: string, clearInput: boolean): Promise<void> => {
+    const turn = turns.begin()
+    const assistant = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, sources)
+    store.dispatch({ type: 'turn-begun', messages: [...kept, assistant], clearInput })
+    await runTurn(turn, assistant.id, query)
+  }
+
+  /** Ends the running turn without reporting: streaming messages complete, unfinished tools error. */
+  const halt = (): Message[] => {
+    const streaming = store.getState().messages.filter((message) => message.status === 'streaming')
+    turns.supersede()
+    store.dispatch({ type: 'turn-stopped', reason: STOPPED_TOOL_CALL_ERROR })
+    return streaming
+  }
+
+  const stop = (): void => {
+    const stopped = halt()
+    const messages = store.getState().messages
+    for (const { id } of stopped) {
+      const settled = messages.find((message) => message.id === id)
+      if (settled) invokeCallback(current.onMessage, settled)
+    }
+  }
+
+  const send = async (text: string, sendOptions?: SendOptions): Promise<void> => {
+    if (typeof text !== 'string' || !text.trim()) return
+    if (store.getState().status === 'streaming') stop()
+    const user = buildMessage({ role: 'user', content: text, metadata: sendOptions?.metadata }, sources)
+    await rerun([...store.getState().messages, user], text, true)
+  }
+
+  const retry = async (): Promise<void> => {
+    if (!planRetry(store.getState().messages)) return
+    halt()
+    // Re-plan after the halt: it may have settled the message being replaced.
+    const plan = planRetry(store.getState().messages)
+    if (plan) await rerun(plan.kept, plan.query, false)
+  }
+
+  const regenerate = async (messageId?: string): Promise<void> => {
+    if (!planRegenerate(store.getState().messages, messageId)) return
+    halt()
+    const plan = planRegenerate(store.getState().messages, messageId)
+    if (plan) await rerun(plan.kept, plan.query, false)
+  }
+
+  const edit = async (messageId: string, newContent: string, opts?: EditOptions): Promise<void> => {
+    const first = planEdit(store.getState().messages, messageId, newContent)
+    if (!first) return
+    if (first.kind === 'in-place') {
+      store.dispatch({ type: 'messages-set', messages: first.messages })
+      return
+    }
+    // Truncating history under a running stream would orphan it: stop it first (upstream did not).
+    halt()
+    const plan = planEdit(store.getState().messages, messageId, newContent)
+    if (plan?.kind !== 'truncate') return
+    if (opts?.regenerate === false) store.dispatch({ type: 'messages-set', messages: plan.kept })
+    else await rerun(plan.kept, plan.query, false)
+  }
+
+  const clear = async (): Promise<void> => {
+    turns.supersede()
+    store.dispatch({ type: 'cleared' })
+    ctx.providerResolved.clear()
+    await tools.disposeAll()
+    await persistence.clear(current.memory)
+  }
+
+  const updateConfig = (partial: Partial<ChatConfig>): void => {
+    const previous = current
+    current = { ...current, ...partial }
+    if (current.tools !== previous.tools) tools.rebuild(current.tools, skillTools)
+    // Re-activate only when skills or the prompt changed: hooks call updateConfig on every render.
+    if (current.skills !== previous.skills || current.systemPrompt !== previous.systemPrompt) activate()
+    if (!hydrated && current.memory) hydrate(current.memory)
+  }
+
+  return {
+    getState: store.getState,
+    subscribe: store.subscribe,
+    send,
+    stop,
+    retry,
+    edit,
+    regenerate,
+    setInput: (value) => {
+      store.dispatch({ type: 'input-set', input: value })
+    },
+    setMessages: (messages) => {
+      store.dispatch({ type: 'messages-set', messages })
+    },
+    clear,
+    updateConfig,
+    proposeToolCall: (proposal) => proposeToolCall(ctx, proposal),
+    approve: (toolCallId) => settleConfirmation(ctx, toolCallId, { approve: true }, callModel),
+    deny: (toolCallId, reason) => settleConfirmation(ctx, toolCallId, { approve: false, reason }, callModel),
+  }
+}

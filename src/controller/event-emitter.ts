@@ -1,0 +1,27 @@
+import type { AgentEvent, Observer } from '../contract/observer.js'
+
+/**
+ * Delivers an event to every observer in order. A throwing or rejecting observer is isolated:
+ * it neither stops the others nor reaches the controller (upstream swallows these too).
+ */
+export function emitEvent(observers: readonly Observer[] | undefined, event: AgentEvent): void {
+  if (!observers) return
+  for (const observer of observers) {
+    try {
+      const pending = observer.on(event)
+      if (pending && typeof pending.then === 'function') pending.then(undefined, () => undefined)
+    } catch {
+      // isolated by design
+    }
+  }
+}
+
+/** Calls an app callback (`onMessage`, `onError`) so that a throw cannot break a turn. */
+export function invokeCallback<A>(callback: ((arg: A) => void) | undefined, arg: A): void {
+  if (!callback) return
+  try {
+    callback(arg)
+  } catch {
+    // isolated by design: the controller's state is already consistent
+  }
+}

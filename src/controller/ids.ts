@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto'
+
+/**
+ * The controller's sources of identity and time. Both are injectable so a whole conversation can
+ * be replayed byte for byte; the defaults are collision-free across controllers and processes
+ * (UUID v4, never a `Date.now()` counter as upstream uses).
+ */
+
+export type IdFactory = () => string
+export type Clock = () => Date
+
+export const defaultIds: IdFactory = () => `msg-${randomUUID()}`
+
+export const defaultClock: Clock = () => new Date()
+
+/** Milliseconds between two clock readings; never negative, so a clock stepping back reads as 0. */
+export function elapsedMs(start: Date, end: Date): number {
+  return Math.max(0, end.getTime() - start.getTime())
+}

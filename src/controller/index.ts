@@ -1,0 +1,25 @@
+// The controller layer: AgentsKit's chat lifecycle over the shapes in src/contract.
+export { createChatController, STOPPED_TOOL_CALL_ERROR } from './create-chat-controller.js'
+export type { ChatControllerOptions, ChatrailController, SendOptions } from './chatrail-controller.js'
+export { buildMessage } from './build-message.js'
+export type { BuildMessageParams } from './build-message.js'
+export { safeParseArgs } from './safe-parse-args.js'
+export { createInMemoryMemory } from './in-memory-memory.js'
+export { deserializeMessages, serializeMessages } from './memory-record.js'
+export { formatRetrievedDocuments, SYSTEM_PROMPT_MESSAGE_ID, RETRIEVED_DOCUMENTS_MESSAGE_ID } from './adapter-request.js'
+export { chatReducer, initialChatState } from './chat-reducer.js'
+export type { ChatAction } from './chat-reducer.js'
+export { planEdit, planRegenerate, planRetry } from './history-edits.js'
+export type { EditPlan, RerunPlan } from './history-edits.js'
+export { defaultClock, defaultIds } from './ids.js'
+export type { Clock, IdFactory } from './ids.js'
+export {
+  AdapterError,
+  ConfigError,
+  ErrorCodes,
+  MemoryError,
+  RuntimeError,
+  SkillError,
+  ToolError,
+} from './errors.js'
+export type { ErrorCode } from './errors.js'

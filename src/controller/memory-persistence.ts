@@ -1,0 +1,67 @@
+import type { ChatMemory } from '../contract/memory.js'
+import type { Message } from '../contract/message.js'
+
+export interface MemoryPersistence {
+  /** Queues a save of `messages`; a queued but unstarted save is replaced (latest wins). */
+  save: (memory: ChatMemory | undefined, messages: Message[]) => void
+  /** Queues `memory.clear()` after every save queued so far. */
+  clear: (memory: ChatMemory | undefined) => Promise<void>
+  /** Resolves once every queued operation has run (tests and shutdown). */
+  flush: () => Promise<void>
+}
+
+type Operation = { kind: 'save'; memory: ChatMemory; messages: Message[] } | { kind: 'clear'; memory: ChatMemory; done: () => void }
+
+/**
+ * Serialized, coalesced persistence. Operations never overlap and run in order; consecutive
+ * saves collapse to the newest snapshot. The first save starts synchronously (inside the
+ * dispatch that caused it), as upstream. Memory failures are swallowed (§2.11).
+ */
+export function createMemoryPersistence(onSaved: (messageCount: number) => void): MemoryPersistence {
+  const queue: Operation[] = []
+  let running: Promise<void> | undefined
+
+  const runOne = async (operation: Operation): Promise<void> => {
+    try {
+      if (operation.kind === 'save') {
+        await operation.memory.save(operation.messages)
+        onSaved(operation.messages.length)
+      } else {
+        await operation.memory.clear?.()
+      }
+    } catch {
+      // swallowed: a failing store must not break the chat
+    } finally {
+      if (operation.kind === 'clear') operation.done()
+    }
+  }
+
+  const drain = (): void => {
+    if (running) return
+    const loop = async (): Promise<void> => {
+      for (let operation = queue.shift(); operation; operation = queue.shift()) await runOne(operation)
+      running = undefined
+    }
+    running = loop()
+  }
+
+  return {
+    save: (memory, messages) => {
+      if (!memory) return
+      const last = queue[queue.length - 1]
+      if (last?.kind === 'save' && last.memory === memory) last.messages = messages
+      else queue.push({ kind: 'save', memory, messages })
+      drain()
+    },
+    clear: (memory) => {
+      if (!memory?.clear) return Promise.resolve()
+      return new Promise<void>((resolve) => {
+        queue.push({ kind: 'clear', memory, done: resolve })
+        drain()
+      })
+    },
+    flush: async () => {
+      while (running) await running
+    },
+  }
+}

@@ -1,0 +1,30 @@
+import type { ToolAuthorizationDecision, ToolAuthorizationPhase, ToolDefinition } from '../contract/tool.js'
+import type { ToolCall } from '../contract/message.js'
+import type { ControllerContext } from './controller-context.js'
+import { describeThrown } from './errors.js'
+
+/**
+ * Asks `config.authorizeToolCall` about a call. No authorizer allows everything. It fails closed:
+ * a throwing authorizer, or an authorizer or tool `execute` swapped by `updateConfig` while the
+ * check ran, is a denial. Never rejects.
+ */
+export async function authorizeToolCall(
+  ctx: ControllerContext,
+  call: ToolCall,
+  phase: ToolAuthorizationPhase,
+  tool: ToolDefinition | undefined,
+): Promise<ToolAuthorizationDecision> {
+  const authorizer = ctx.config().authorizeToolCall
+  if (!authorizer) return { allowed: true }
+  const execute = tool?.execute
+  let decision: ToolAuthorizationDecision
+  try {
+    decision = await authorizer(call, { messages: ctx.store.getState().messages, tool, phase })
+  } catch (error) {
+    return { allowed: false, reason: `Authorization check failed: ${describeThrown(error)}` }
+  }
+  if (ctx.config().authorizeToolCall !== authorizer || ctx.tools.find(call.name)?.execute !== execute) {
+    return { allowed: false, reason: 'The tool configuration changed during authorization' }
+  }
+  return decision && decision.allowed === true ? decision : { allowed: false, reason: decision?.reason }
+}

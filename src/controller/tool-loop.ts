@@ -1,0 +1,57 @@
+import type { Message } from '../contract/message.js'
+import { buildMessage } from './build-message.js'
+import type { ControllerContext } from './controller-context.js'
+import { invokeCallback } from './event-emitter.js'
+import type { Turn } from './turn-tracker.js'
+
+/** Runs one model call into `assistantId`; true when the turn is still current and did not fail. */
+export type ModelCall = (turn: Turn, assistantId: string, query: string) => Promise<boolean>
+
+const settled = (message: Message): boolean =>
+  (message.toolCalls ?? []).every((call) => call.status === 'complete' || call.status === 'error')
+
+/**
+ * True when `message` ends in tool calls that are all settled and at least one of them awaits a
+ * reply from the model (a provider-run call does not).
+ */
+export function needsFollowUp(ctx: ControllerContext, message: Message): boolean {
+  const calls = message.toolCalls ?? []
+  return calls.length > 0 && settled(message) && calls.some((call) => !ctx.providerResolved.has(call.id))
+}
+
+/** Marks the turn's final assistant `complete`, the chat `idle`, and reports it to `onMessage`. */
+export function finalizeTurn(ctx: ControllerContext, turn: Turn, assistantId: string): void {
+  if (!turn.isCurrent()) return
+  const state = ctx.store.dispatch({ type: 'turn-settled', assistantId })
+  const final = state.messages.find((message) => message.id === assistantId)
+  if (final) invokeCallback(ctx.config().onMessage, final)
+}
+
+/**
+ * The tool loop (agentskit-contract §2.6): while the latest assistant's tool calls are all settled
+ * and need a reply, append one `tool` message per call and a new streaming assistant, and call the
+ * model again — at most `maxToolIterations` (default 5; `<= 0` or NaN: none) follow-ups per run.
+ * Ends by finalizing the last assistant, unless the turn was stopped or failed.
+ */
+export async function runToolLoop(ctx: ControllerContext, turn: Turn, assistantId: string, callModel: ModelCall): Promise<void> {
+  let current = assistantId
+  let followUps = 0
+  for (;;) {
+    if (!turn.isCurrent()) return
+    const message = ctx.store.getState().messages.find((candidate) => candidate.id === current)
+    const limit = ctx.config().maxToolIterations ?? 5
+    if (!message || !needsFollowUp(ctx, message) || !(followUps < limit)) {
+      finalizeTurn(ctx, turn, current)
+      return
+    }
+    followUps += 1
+    const sources = { ids: ctx.ids, clock: ctx.clock }
+    const toolMessages = (message.toolCalls ?? []).map((call) =>
+      buildMessage({ role: 'tool', content: call.result ?? call.error ?? '', toolCallId: call.id }, sources),
+    )
+    const next = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, sources)
+    ctx.store.dispatch({ type: 'tools-continued', assistantId: current, appended: [...toolMessages, next] })
+    if (!(await callModel(turn, next.id, ''))) return
+    current = next.id
+  }
+}

@@ -1,0 +1,124 @@
+import type { RetrievedDocument } from '../contract/memory.js'
+import type { TokenUsage } from '../contract/stream.js'
+import { buildAdapterRequest } from './adapter-request.js'
+import type { ControllerContext } from './controller-context.js'
+import { describeThrown, ErrorCodes, RuntimeError } from './errors.js'
+import { invokeCallback } from './event-emitter.js'
+import { elapsedMs } from './ids.js'
+import { consumeStream, errorFromThrown } from './stream-consumer.js'
+import { handleToolCallChunk } from './tool-calls.js'
+import { SUPERSEDED } from './turn-tracker.js'
+import type { Turn } from './turn-tracker.js'
+
+/**
+ * Ends the turn as an error, as data: the source is aborted, the assistant and chat go to `error`,
+ * observers get `error`, then `onError`. The caller's promise resolves. A stale turn changes nothing.
+ */
+export function failTurn(ctx: ControllerContext, turn: Turn, assistantId: string, error: Error): void {
+  if (!turn.isCurrent()) return
+  ctx.turns.supersede()
+  ctx.store.dispatch({ type: 'turn-failed', assistantId, error })
+  ctx.emit({ type: 'error', error })
+  invokeCallback(ctx.config().onError, error)
+}
+
+const normalizedUsage = (usage: TokenUsage): { promptTokens: number; completionTokens: number } => ({
+  promptTokens: Number.isFinite(usage.promptTokens) && usage.promptTokens > 0 ? usage.promptTokens : 0,
+  completionTokens: Number.isFinite(usage.completionTokens) && usage.completionTokens > 0 ? usage.completionTokens : 0,
+})
+
+/**
+ * One model call streamed into the assistant message `assistantId` (agentskit-contract §2.4–2.5):
+ * skills → retrieval (only when `query` is non-empty) → request → `createSource` → chunks.
+ * Every failure on the way — a rejecting skill or retriever, a throwing `createSource`, an error
+ * chunk, a throwing iterator — ends the turn through `failTurn`; this function never rejects.
+ * Returns true when the turn is still current and succeeded.
+ */
+export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistantId: string, query: string): Promise<boolean> {
+  const activation = await turn.race(ctx.skills())
+  if (activation === SUPERSEDED || !turn.isCurrent()) return false
+  if (!activation.ok) {
+    failTurn(ctx, turn, assistantId, activation.error)
+    return false
+  }
+
+  const config = ctx.config()
+  let documents: RetrievedDocument[] | undefined
+  if (config.retriever && query) {
+    const retriever = config.retriever
+    try {
+      const retrieved = await turn.race(
+        Promise.resolve().then(() => retriever.retrieve({ query, messages: ctx.store.getState().messages })),
+      )
+      if (retrieved === SUPERSEDED) return false
+      documents = retrieved
+    } catch (thrown) {
+      failTurn(
+        ctx,
+        turn,
+        assistantId,
+        new RuntimeError({ code: ErrorCodes.AK_RUNTIME_STEP_FAILED, message: `Retriever failed: ${describeThrown(thrown)}`, cause: thrown }),
+      )
+      return false
+    }
+  }
+  if (!turn.isCurrent()) return false
+
+  const started = ctx.clock()
+  const request = buildAdapterRequest({
+    messages: ctx.store.getState().messages,
+    config,
+    systemPrompt: activation.systemPrompt,
+    tools: ctx.tools.list(),
+    documents,
+    createdAt: started,
+  })
+  let source
+  try {
+    source = config.adapter.createSource(request)
+  } catch (thrown) {
+    failTurn(ctx, turn, assistantId, errorFromThrown(thrown, 'createSource failed'))
+    return false
+  }
+  turn.attach(source)
+  ctx.emit({ type: 'llm:start', messageCount: request.messages.length })
+
+  let text = ''
+  let reasoning = ''
+  let lastUsage: { promptTokens: number; completionTokens: number } | undefined
+  const patch = (fields: { content?: string }, metadata?: Record<string, unknown>): void => {
+    ctx.store.dispatch({ type: 'message-patched', id: assistantId, patch: fields, metadata })
+  }
+  const outcome = await consumeStream(source, turn, {
+    text: (delta) => {
+      if (!text) ctx.emit({ type: 'llm:first-token', latencyMs: elapsedMs(started, ctx.clock()) })
+      text += delta
+      patch({ content: text })
+    },
+    reasoning: (delta) => {
+      reasoning += delta
+      patch({}, { reasoning })
+    },
+    toolResult: (content) => patch({}, { toolResult: content }),
+    usage: (usage) => {
+      lastUsage = normalizedUsage(usage)
+      patch({}, { usage })
+      ctx.store.dispatch({ type: 'usage-added', usage })
+    },
+    toolCall: (payload) => handleToolCallChunk(ctx, turn, assistantId, payload),
+  })
+
+  if (outcome.kind === 'superseded') return false
+  if (outcome.kind === 'error') {
+    failTurn(ctx, turn, assistantId, outcome.error)
+    return false
+  }
+  if (!turn.isCurrent()) return false
+  ctx.emit({
+    type: 'llm:end',
+    content: text,
+    ...(lastUsage ? { usage: lastUsage } : {}),
+    durationMs: elapsedMs(started, ctx.clock()),
+  })
+  return true
+}
