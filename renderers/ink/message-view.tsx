@@ -1,0 +1,47 @@
+import { Box, Text } from 'ink'
+import type { Message } from '../../src/contract/message.js'
+
+interface Props {
+  message: Message
+  /** How the reply was decided, shown dim after the speaker (`deterministic · greet`). */
+  label?: string
+  /** The user message was edited after it was first printed. */
+  edited?: boolean
+}
+
+const speakers: Record<Message['role'], { name: string; color: string }> = {
+  user: { name: 'you', color: 'cyan' },
+  assistant: { name: 'bot', color: 'green' },
+  system: { name: 'system', color: 'magenta' },
+  tool: { name: 'tool', color: 'yellow' },
+}
+
+/** One chat message: the speaker line, then the text. A streaming reply ends in a cursor block. */
+export function MessageView({ message, label, edited = false }: Props) {
+  const speaker = speakers[message.role]
+  const streaming = message.status === 'streaming'
+  const empty = message.content === '' && (message.toolCalls ?? []).length === 0
+  return (
+    <Box flexDirection="column" marginBottom={1}>
+      <Text>
+        <Text bold color={speaker.color}>{speaker.name}</Text>
+        {edited ? <Text dimColor> (edited)</Text> : null}
+        {label === undefined ? null : <Text dimColor> · {label}</Text>}
+        {message.status === 'error' ? <Text color="red"> · error</Text> : null}
+      </Text>
+      {empty && !streaming ? <Text dimColor>{message.status === 'error' ? '(no reply)' : '(stopped before any text)'}</Text> : null}
+      {message.content === '' ? null : (
+        <Text color={message.status === 'error' ? 'red' : undefined}>
+          {message.content}
+          {streaming ? '▍' : ''}
+        </Text>
+      )}
+      {streaming && message.content === '' ? <Text dimColor>…</Text> : null}
+      {(message.toolCalls ?? []).map((call) => (
+        <Text key={call.id} dimColor>
+          ⚙ {call.name} ({call.status})
+        </Text>
+      ))}
+    </Box>
+  )
+}

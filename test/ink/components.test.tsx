@@ -1,0 +1,114 @@
+import { render } from 'ink-testing-library'
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup } from 'ink-testing-library'
+import type { Message } from '../../src/contract/message.js'
+import { Composer } from '../../renderers/ink/composer.js'
+import { EventShortcuts } from '../../renderers/ink/event-shortcuts.js'
+import { MessageView } from '../../renderers/ink/message-view.js'
+import { appendSettled } from '../../renderers/ink/printed-log.js'
+import { StatusLine } from '../../renderers/ink/status-line.js'
+import { Transcript } from '../../renderers/ink/transcript.js'
+import { frameText } from './frames.js'
+
+const at = new Date('2025-01-01T00:00:00Z')
+const message = (id: string, role: Message['role'], content: string, status: Message['status'] = 'complete'): Message => ({
+  id, role, content, status, createdAt: at,
+})
+
+afterEach(() => cleanup())
+
+describe('StatusLine', () => {
+  it('shows the state, how the last turn was decided, and the backend', () => {
+    const r = render(
+      <StatusLine state="awaiting_order" lastTurn={{ kind: 'deterministic', outcome: 'ok', routeId: 'greet', replayed: true }} backend="offline: no agent connected" />,
+    )
+    expect(frameText(r)).toBe('state awaiting_order · last turn deterministic (greet) replayed · agent offline: no agent connected')
+  })
+
+  it('shows the live agent run state instead of the backend label when there is one', () => {
+    const r = render(
+      <StatusLine
+        state="help"
+        final
+        lastTurn={{ kind: 'agentic', outcome: 'aborted', replayed: false }}
+        agent={{ agent: 'claude-code', state: 'question', status: 'waiting_for_input', detail: 'asks' }}
+        backend="claude-code"
+      />,
+    )
+    expect(frameText(r)).toBe(
+      'state help (final) · last turn agentic aborted · claude-code question (waiting_for_input): asks',
+    )
+  })
+
+  it('says none before the first turn', () => {
+    expect(frameText(render(<StatusLine state="start" />))).toBe('state start · last turn none')
+  })
+})
+
+describe('EventShortcuts', () => {
+  it('numbers the first nine events with Alt+digit and renders nothing without events', () => {
+    expect(frameText(render(<EventShortcuts events={['confirm', 'cancel']} />))).toBe('events  Alt+1 confirm  Alt+2 cancel')
+    const many = Array.from({ length: 11 }, (_, i) => `e${i}`)
+    expect(frameText(render(<EventShortcuts events={many} />))).not.toContain('e9')
+    expect(frameText(render(<EventShortcuts events={[]} />))).toBe('')
+  })
+})
+
+describe('Composer', () => {
+  it('shows the input and a hint that follows the mode', () => {
+    expect(frameText(render(<Composer input="/help" streaming={false} editing={false} />))).toBe(
+      '› /help\nEnter send · Esc stop · ↑ edit last · Ctrl+R retry · Ctrl+G regenerate · Ctrl+C quit',
+    )
+    expect(frameText(render(<Composer input="" streaming editing={false} />))).toContain('streaming… Esc stop')
+    expect(frameText(render(<Composer input="A-1" streaming={false} editing />))).toBe(
+      'edit › A-1\nediting your last message · Enter resend · Esc cancel',
+    )
+    expect(frameText(render(<Composer input="" streaming={false} editing={false} dialogClosed />))).toContain('Tab answer the agent')
+  })
+})
+
+describe('MessageView', () => {
+  it('labels the speaker and how the reply was decided', () => {
+    expect(frameText(render(<MessageView message={message('a1', 'assistant', 'Hello!')} label="deterministic · greet" />))).toBe(
+      'bot · deterministic · greet\nHello!',
+    )
+    expect(frameText(render(<MessageView message={message('u1', 'user', 'hi')} edited />))).toBe('you (edited)\nhi')
+  })
+
+  it('marks streaming, stopped and failed replies', () => {
+    expect(frameText(render(<MessageView message={message('a1', 'assistant', 'Hel', 'streaming')} />))).toBe('bot\nHel▍')
+    expect(frameText(render(<MessageView message={message('a1', 'assistant', '')} />))).toBe('bot\n(stopped before any text)')
+    expect(frameText(render(<MessageView message={message('a1', 'assistant', 'server died', 'error')} />))).toBe(
+      'bot · error\nserver died',
+    )
+  })
+})
+
+describe('Transcript', () => {
+  it('prints settled messages once through <Static> and redraws only the live reply', () => {
+    const u1 = message('u1', 'user', 'hi')
+    const streaming = message('a1', 'assistant', 'He', 'streaming')
+    let printed = appendSettled([], [u1, streaming])
+    const r = render(<Transcript printed={printed} live={streaming} />)
+    expect(frameText(r)).toBe('you\nhi\n\nbot\nHe▍')
+
+    const done = message('a1', 'assistant', 'Hello', 'complete')
+    printed = appendSettled(printed, [u1, done], () => 'deterministic · greet')
+    r.rerender(<Transcript printed={printed} />)
+    // In debug mode Ink writes everything <Static> ever printed, then the live part: a reprint
+    // of `you / hi` would show up twice, and the streamed draft is gone from the live part.
+    expect(frameText(r)).toBe('you\nhi\n\nbot · deterministic · greet\nHello')
+  })
+})
+
+describe('appendSettled', () => {
+  it('keeps identity when nothing settled, waits for an earlier streaming message, marks edits', () => {
+    const u1 = message('u1', 'user', 'A-1')
+    const a1 = message('a1', 'assistant', 'ok')
+    const first = appendSettled([], [u1, a1])
+    expect(appendSettled(first, [u1, a1])).toBe(first)
+    expect(appendSettled([], [u1, message('a1', 'assistant', '', 'streaming'), message('u2', 'user', 'x')]).map((e) => e.key.split('\u0000')[0])).toEqual(['u1'])
+    const edited = appendSettled(first, [message('u1', 'user', 'A-2'), message('a2', 'assistant', 'ok')])
+    expect(edited.slice(2).map((e) => [e.message.content, e.edited])).toEqual([['A-2', true], ['ok', false]])
+  })
+})
