@@ -55,6 +55,12 @@ export interface JsonlTailOptions {
   chunkBytes?: number
   /** Malformed lines described one by one before they are only counted (default 20). */
   maxDetailedWarnings?: number
+  /**
+   * Start reading at this byte offset instead of 0 (a window over the end of a very large file). It
+   * must be a line start (0 or just past a newline); line numbers count from it. A reset reads the
+   * new file from byte 0.
+   */
+  startOffset?: number
 }
 
 export interface JsonlTail {
@@ -91,15 +97,15 @@ interface TailState {
   details: string[]
 }
 
-function freshState(): TailState {
-  return { offset: 0, lines: 0, readOffset: 0, pending: [], pendingBytes: 0, head: Buffer.alloc(0), malformed: 0, details: [] }
+function freshState(start = 0): TailState {
+  return { offset: start, lines: 0, readOffset: start, pending: [], pendingBytes: 0, head: Buffer.alloc(0), malformed: 0, details: [] }
 }
 
 export function createJsonlTail(path: string, options: JsonlTailOptions = {}): JsonlTail {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES
   const maxDetailed = options.maxDetailedWarnings ?? 20
-  let state = freshState()
+  let state = freshState(options.startOffset ?? 0)
 
   function consumeLine(bytes: Buffer, handlers: JsonlReadHandlers): boolean {
     const line = state.lines + 1
