@@ -1,0 +1,136 @@
+import type { AdapterRequest } from '../../../src/contract/adapter.js'
+import type { StreamChunk, StreamSource } from '../../../src/contract/stream.js'
+import { ChatrailError } from '../../../src/contract/errors.js'
+import type { Dialog } from '../../../src/agents/runstate/dialog.js'
+import type { AgentSnapshot, DialogAnswerInput, DialogAnswerResult, LiveAgentAdapter } from '../../../src/agents/runstate/live.js'
+
+/**
+ * A scripted stand-in for a live coding agent (the shape Claude Code's adapter has): it streams
+ * canned replies, counts every request, and exposes `agentRunState`. A message mentioning "plan"
+ * or "ask" opens a dialog (ExitPlanMode / AskUserQuestion) that holds the turn open until it is
+ * answered from the chat, exactly as the real agent waits on its picker.
+ */
+
+export interface ScriptedAgent extends LiveAgentAdapter {
+  /** How many times the chat asked the agent (createSource calls). */
+  calls: () => number
+}
+
+const QUESTION: Omit<Dialog, 'toolId'> = {
+  kind: 'question',
+  prompt: 'Which plan are you on?',
+  options: [
+    { label: 'Free', description: 'Community support only' },
+    { label: 'Pro', description: 'Email support, 1 business day' },
+    { label: 'Team', description: 'Priority support and a shared inbox' },
+    { label: 'Other', isOther: true },
+  ],
+  multiSelect: false,
+  answerable: true,
+}
+
+const PLAN = [
+  '# Restore the failed invoice export',
+  '',
+  '1. Re-run the export job for **March** with the `--resume` flag.',
+  '2. Compare the row counts with the ledger.',
+  '3. Email the finance team the corrected CSV.',
+  '',
+  '> Nothing is deleted; the old export stays archived.',
+].join('\n')
+
+const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+function lastUserText(request: AdapterRequest): string {
+  return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? ''
+}
+
+export function createScriptedAgent(options: { chunkDelayMs?: number } = {}): ScriptedAgent {
+  const delay = options.chunkDelayMs ?? 20
+  let calls = 0
+  let dialogs = 0
+  let snapshot: AgentSnapshot = { agent: 'claude-code', state: 'idle', status: 'idle' }
+  let answer: ((input: DialogAnswerInput) => void) | undefined
+  const listeners = new Set<() => void>()
+  const publish = (next: AgentSnapshot): void => {
+    snapshot = next
+    for (const listener of [...listeners]) listener()
+  }
+
+  const describe = (input: DialogAnswerInput): string => {
+    if (input.kind === 'plan') return input.approved ? 'the plan is approved' : `the plan is rejected${input.feedback ? `: ${input.feedback}` : ''}`
+    return input.answers.map((a) => [...a.chosen, ...(a.otherText ? [a.otherText] : [])].join(', ')).join('; ')
+  }
+
+  function createSource(request: AdapterRequest): StreamSource {
+    calls += 1
+    const text = lastUserText(request)
+    let aborted = false
+    let wake: (() => void) | undefined
+    async function* stream(): AsyncIterableIterator<StreamChunk> {
+      publish({ agent: 'claude-code', state: 'working', status: 'running' })
+      const kind = /\bplan\b/i.test(text) ? 'plan' : /\bask\b/i.test(text) ? 'question' : undefined
+      if (kind === undefined) {
+        for (const word of `(agent) I looked into “${text}”. Here is what I found: your request is logged and a specialist will follow up.`.split(/(?<= )/)) {
+          await wait(delay)
+          if (aborted) return
+          yield { type: 'text', content: word }
+        }
+        publish({ agent: 'claude-code', state: 'idle', status: 'completed' })
+        yield { type: 'done' }
+        return
+      }
+      yield { type: 'text', content: kind === 'plan' ? 'I drafted a plan for this.' : 'One question before I continue.' }
+      dialogs += 1
+      const dialog: Dialog = kind === 'plan'
+        ? { toolId: `toolu_plan_${dialogs}`, kind: 'plan', prompt: PLAN, options: [], multiSelect: false, answerable: true }
+        : { ...QUESTION, toolId: `toolu_ask_${dialogs}` }
+      const name = kind === 'plan' ? 'ExitPlanMode' : 'AskUserQuestion'
+      // The agent ran the tool itself, so the call carries a result and needs no execution here.
+      yield { type: 'tool_call', toolCall: { id: dialog.toolId, name, args: JSON.stringify({ prompt: dialog.prompt }), result: '' } }
+      const answered = new Promise<DialogAnswerInput | undefined>((resolve) => {
+        answer = resolve
+        wake = () => resolve(undefined)
+      })
+      publish({ agent: 'claude-code', state: 'question', status: 'waiting_for_input', pendingDialog: dialog })
+      const input = await answered
+      answer = undefined
+      publish({ agent: 'claude-code', state: aborted ? 'idle' : 'working', status: aborted ? 'stopped' : 'running' })
+      if (aborted || input === undefined) return
+      await wait(delay)
+      yield { type: 'text', content: ` Thanks — ${describe(input)}.` }
+      publish({ agent: 'claude-code', state: 'idle', status: 'completed' })
+      yield { type: 'done' }
+    }
+    return {
+      stream,
+      abort: () => {
+        aborted = true
+        wake?.()
+      },
+    }
+  }
+
+  return {
+    createSource,
+    calls: () => calls,
+    agentRunState: {
+      getSnapshot: () => snapshot,
+      subscribe: (listener) => {
+        listeners.add(listener)
+        return () => { listeners.delete(listener) }
+      },
+      answerDialog: async (toolId: string, input: DialogAnswerInput): Promise<DialogAnswerResult> => {
+        const pending = snapshot.pendingDialog
+        if (pending === undefined || answer === undefined) {
+          throw new ChatrailError({ code: 'NO_PENDING_DIALOG', message: 'The agent has no pending dialog', hint: 'Answer only while a dialog card is pending.' })
+        }
+        if (pending.toolId !== toolId) {
+          throw new ChatrailError({ code: 'DIALOG_CHANGED', message: `Dialog ${toolId} is no longer pending (now ${pending.toolId})`, hint: 'Answer the card that is shown now.' })
+        }
+        answer(input)
+        return { delivered: 'live' }
+      },
+    },
+  }
+}

@@ -1,0 +1,166 @@
+import type { ChatState } from '../../src/contract/chat.js'
+import { ChatrailError } from '../../src/contract/errors.js'
+import type { Dialog } from '../../src/agents/runstate/dialog.js'
+import type { DialogAnswerInput, DialogAnswerResult } from '../../src/agents/runstate/live.js'
+import { createChatController } from '../../src/controller/index.js'
+import type { ChatrailController } from '../../src/controller/index.js'
+import { createChatSession, sendUiEvent } from '../../src/index.js'
+import type { ChatDefinition, ChatSession, ChatSessionOptions, JsonObject, SessionSnapshot, TurnTrace } from '../../src/index.js'
+import { markAnswering, observePending, recordAnswer, recordAnswerFailed } from './dialog-log.js'
+import type { DialogLog } from './dialog-log.js'
+import { pendingDialogOf } from './stream-layout.js'
+
+/**
+ * One session and one controller wired together, as a renderer mounts them: a plain external
+ * store with no React and no DOM, so the React hook and the Ink binding share it. Creating a
+ * binding has no side effect outside its own two objects; wiring (the controller feeding
+ * `session.sync`) starts with the first subscriber, so a render that React throws away leaks
+ * nothing.
+ */
+
+export interface ChatBindingOptions extends ChatSessionOptions {
+  /** A different key starts a fresh session even for the same definition id and revision. */
+  key?: string | number
+}
+
+export interface ChatBindingState<Ctx extends JsonObject = JsonObject> {
+  chat: ChatState
+  snapshot: SessionSnapshot<Ctx>
+  traces: readonly TurnTrace[]
+  /** Every agent dialog this mount has seen, in arrival order; pending ones have no `outcome`. */
+  dialogLog: DialogLog
+  /** The dialog waiting for an answer, if any (already-answered tool ids never come back). */
+  pendingDialog: Dialog | undefined
+}
+
+export interface ChatBinding<Ctx extends JsonObject = JsonObject> {
+  /** `id@revision#key`: a binding serves one definition identity. */
+  readonly identity: string
+  readonly session: ChatSession<Ctx>
+  readonly controller: ChatrailController
+  /** Immutable; identity changes only when one of its parts did (for useSyncExternalStore). */
+  getState: () => ChatBindingState<Ctx>
+  subscribe: (listener: () => void) => () => void
+  /** Sends a UI event through history as a user message with `metadata.chatrail.event`. */
+  sendEvent: (event: string, label?: string) => Promise<void>
+  /** Answers through `session.answerDialog`; a `next-turn` result is sent as the next user message. */
+  answerDialog: (toolId: string, answer: DialogAnswerInput) => Promise<DialogAnswerResult>
+  /** Same id and revision, new object: keep progress, use the new chat config from the next turn. */
+  updateDefinition: (definition: ChatDefinition<Ctx>) => void
+  /** The mount is (again) live: cancels a release that has not run yet. */
+  activate: () => void
+  /** The mount went away: stops the stream now, disposes the session unless re-activated at once. */
+  release: () => void
+}
+
+export function bindingIdentity(definition: Pick<ChatDefinition, 'id' | 'revision'>, key?: string | number): string {
+  return `${definition.id}@${definition.revision}#${key ?? ''}`
+}
+
+export function createChatBinding<Ctx extends JsonObject>(
+  definition: ChatDefinition<Ctx>,
+  options: ChatBindingOptions = {},
+): ChatBinding<Ctx> {
+  const { key, ...sessionOptions } = options
+  const session = createChatSession(definition, sessionOptions)
+  const controller = createChatController(session.chat, { ids: sessionOptions.ids, clock: sessionOptions.clock })
+  const listeners = new Set<() => void>()
+  let log: DialogLog = []
+  let cached: ChatBindingState<Ctx> | undefined
+  let wiring: (() => void) | undefined
+  let generation = 0
+  let currentChat = definition.chat
+
+  const lastMessageId = (): string | null => controller.getState().messages.at(-1)?.id ?? null
+  const notify = (): void => { for (const listener of [...listeners]) listener() }
+  const setLog = (next: DialogLog): void => {
+    if (next === log) return
+    log = next
+    notify()
+  }
+  const observeAgent = (): void => setLog(observePending(log, session.getSnapshot().agent?.pendingDialog, lastMessageId()))
+
+  const getState = (): ChatBindingState<Ctx> => {
+    const chat = controller.getState()
+    const snapshot = session.getSnapshot()
+    const traces = session.traces()
+    if (cached !== undefined && cached.chat === chat && cached.snapshot === snapshot && cached.dialogLog === log
+      && cached.traces.length === traces.length && cached.traces.at(-1) === traces.at(-1)) return cached
+    cached = { chat, snapshot, traces, dialogLog: log, pendingDialog: pendingDialogOf(chat.messages, log) }
+    return cached
+  }
+
+  const wire = (): (() => void) => {
+    const offController = controller.subscribe(() => {
+      session.sync(controller.getState().messages)
+      notify()
+    })
+    const offSession = session.subscribe(() => {
+      observeAgent()
+      notify()
+    })
+    // Catch up with whatever happened while nobody listened.
+    session.sync(controller.getState().messages)
+    observeAgent()
+    return () => { offController(); offSession() }
+  }
+
+  const subscribe = (listener: () => void): (() => void) => {
+    listeners.add(listener)
+    wiring ??= wire()
+    return () => {
+      listeners.delete(listener)
+      if (listeners.size === 0 && wiring !== undefined) {
+        wiring()
+        wiring = undefined
+      }
+    }
+  }
+
+  const answerDialog = async (toolId: string, answer: DialogAnswerInput): Promise<DialogAnswerResult> => {
+    setLog(markAnswering(log, toolId, true))
+    let result: DialogAnswerResult
+    try {
+      result = await session.answerDialog(toolId, answer)
+    } catch (error) {
+      setLog(recordAnswerFailed(log, toolId, session.getSnapshot().agent?.pendingDialog))
+      throw error
+    }
+    setLog(recordAnswer(log, toolId, answer))
+    if (result.delivered === 'next-turn') await controller.send(result.text)
+    return result
+  }
+
+  const updateDefinition = (next: ChatDefinition<Ctx>): void => {
+    if (next.chat === currentChat) return
+    if (bindingIdentity(next, key) !== identity) {
+      throw new ChatrailError({
+        code: 'BINDING_IDENTITY_CHANGED',
+        message: `updateDefinition got definition "${bindingIdentity(next, key)}" for a binding of "${identity}"`,
+        hint: 'A new id or revision starts a fresh session: create a new binding (useChatSession does this for you).',
+      })
+    }
+    currentChat = next.chat
+    session.updateChat(next.chat)
+    controller.updateConfig(session.chat)
+  }
+
+  const identity = bindingIdentity(definition, key)
+  return {
+    identity,
+    session,
+    controller,
+    getState,
+    subscribe,
+    sendEvent: (event, label) => sendUiEvent(controller, event, label),
+    answerDialog,
+    updateDefinition,
+    activate: () => { generation += 1 },
+    release: () => {
+      controller.stop()
+      const released = ++generation
+      // StrictMode unmounts and remounts synchronously: dispose only if no remount followed.
+      queueMicrotask(() => { if (generation === released) session.dispose() })
+    },
+  }
+}

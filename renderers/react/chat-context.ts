@@ -1,0 +1,28 @@
+import { createContext, useContext } from 'react'
+import { ChatrailError } from '../../src/contract/errors.js'
+import type { JsonObject } from '../../src/index.js'
+import type { UseChatSessionReturn } from './use-chat-session.js'
+
+/** What `<ChatSession>` hands its parts; each part also takes an explicit `chat` prop. */
+export const ChatSessionContext = createContext<UseChatSessionReturn<JsonObject> | null>(null)
+
+/** The `chat` prop if given, else the surrounding `<ChatSession>`'s; a clear error when neither. */
+export function useChatFrom<Ctx extends JsonObject>(chat: UseChatSessionReturn<Ctx> | undefined, component: string): UseChatSessionReturn<Ctx>
+/** With `optional`, null instead of the error (for parts that can work without a session). */
+export function useChatFrom<Ctx extends JsonObject>(chat: UseChatSessionReturn<Ctx> | undefined, component: string, optional: boolean): UseChatSessionReturn<Ctx> | null
+export function useChatFrom<Ctx extends JsonObject>(
+  chat: UseChatSessionReturn<Ctx> | undefined,
+  component: string,
+  optional = false,
+): UseChatSessionReturn<Ctx> | null {
+  const fromContext = useContext(ChatSessionContext) as UseChatSessionReturn<Ctx> | null
+  const resolved = chat ?? fromContext
+  if (resolved === null && !optional) {
+    throw new ChatrailError({
+      code: 'NO_CHAT_SESSION',
+      message: `<${component}> has no chat session`,
+      hint: `Render it inside <ChatSession definition={...}>, or pass chat={useChatSession(definition)}.`,
+    })
+  }
+  return resolved
+}

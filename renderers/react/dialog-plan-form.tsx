@@ -1,0 +1,39 @@
+import { useId, useState } from 'react'
+import type { ReactNode } from 'react'
+
+/**
+ * The decision on a pending plan: Approve, or Reject with optional feedback (the "Other" row of a
+ * plan dialog). The plan itself is rendered in full by the card above this form.
+ */
+export function DialogPlanForm({ busy, onDecide }: {
+  busy: boolean
+  onDecide: (approved: boolean, feedback?: string) => void
+}): ReactNode {
+  const [feedback, setFeedback] = useState('')
+  const id = useId()
+  const text = feedback.trim()
+  return (
+    <form data-chatrail-dialog-form="" onSubmit={(event) => { event.preventDefault(); if (!busy) onDecide(true) }}>
+      <label htmlFor={id} data-chatrail-feedback-label="">Feedback for the agent (to reject with changes)</label>
+      <textarea
+        id={id}
+        data-chatrail-plan-feedback=""
+        rows={2}
+        value={feedback}
+        disabled={busy}
+        onChange={(event) => setFeedback(event.target.value)}
+      />
+      <div data-chatrail-dialog-buttons="">
+        <button type="submit" data-chatrail-approve="" disabled={busy}>Approve plan</button>
+        <button
+          type="button"
+          data-chatrail-reject=""
+          disabled={busy}
+          onClick={() => onDecide(false, text === '' ? undefined : text)}
+        >
+          {text === '' ? 'Reject' : 'Reject with feedback'}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,111 @@
+import { useId, useState } from 'react'
+import type { FormEvent, ReactNode } from 'react'
+import type { DialogAnswer, DialogOption, DialogQuestion } from '../../src/agents/runstate/dialog.js'
+import type { Dialog } from '../../src/agents/runstate/dialog.js'
+
+/** The questions of a dialog: `questions` when it asks several, else the flat prompt/options. */
+export function questionsOf(dialog: Dialog): DialogQuestion[] {
+  if (dialog.questions !== undefined && dialog.questions.length > 0) return dialog.questions
+  return [{ question: dialog.prompt, options: dialog.options, multiSelect: dialog.multiSelect }]
+}
+
+interface Choice { chosen: string[]; other: boolean; otherText: string }
+
+const EMPTY: Choice = { chosen: [], other: false, otherText: '' }
+
+/** Pure: the answer a choice gives; the Other row is never a chosen label, its text is `otherText`. */
+export function answerOf(question: DialogQuestion, choice: Choice): DialogAnswer {
+  const answer: DialogAnswer = { question: question.question, chosen: choice.chosen }
+  const text = choice.otherText.trim()
+  if (choice.other && text !== '') answer.otherText = text
+  return answer
+}
+
+function isComplete(choice: Choice): boolean {
+  return choice.chosen.length > 0 || (choice.other && choice.otherText.trim() !== '')
+}
+
+function Question({ question, index, choice, disabled, onChange }: {
+  question: DialogQuestion
+  index: number
+  choice: Choice
+  disabled: boolean
+  onChange: (choice: Choice) => void
+}): ReactNode {
+  const name = `${useId()}-q${index}`
+  const type = question.multiSelect ? 'checkbox' : 'radio'
+  const listed = question.options.filter((option) => option.isOther !== true)
+  const otherLabel = question.options.find((option) => option.isOther === true)?.label ?? 'Other'
+  const toggle = (option: DialogOption): void => {
+    if (!question.multiSelect) return onChange({ ...choice, chosen: [option.label], other: false })
+    const chosen = choice.chosen.includes(option.label)
+      ? choice.chosen.filter((label) => label !== option.label)
+      : [...choice.chosen, option.label]
+    onChange({ ...choice, chosen })
+  }
+  const selectOther = (other: boolean): void =>
+    onChange(question.multiSelect ? { ...choice, other } : { ...choice, other, chosen: other ? [] : choice.chosen })
+  return (
+    <fieldset data-chatrail-question="" disabled={disabled}>
+      <legend>
+        {question.header !== undefined && <span data-chatrail-question-header="">{question.header}</span>}
+        <span data-chatrail-question-text="">{question.question}</span>
+        {question.multiSelect && <span data-chatrail-question-hint=""> (choose any)</span>}
+      </legend>
+      {listed.map((option) => {
+        const selected = choice.chosen.includes(option.label)
+        return (
+          <label key={option.label} data-chatrail-option="" data-chatrail-selected={selected ? '' : undefined}>
+            <input type={type} name={name} checked={selected} onChange={() => toggle(option)} />
+            <span data-chatrail-option-label="">{option.label}</span>
+            {option.description !== undefined && <span data-chatrail-option-description="">{option.description}</span>}
+          </label>
+        )
+      })}
+      <label data-chatrail-option="" data-chatrail-other="" data-chatrail-selected={choice.other ? '' : undefined}>
+        <input type={type} name={name} checked={choice.other} onChange={() => selectOther(question.multiSelect ? !choice.other : true)} />
+        <span data-chatrail-option-label="">{otherLabel}</span>
+      </label>
+      <input
+        type="text"
+        data-chatrail-other-text=""
+        aria-label={`${otherLabel}: your own answer to “${question.question}”`}
+        placeholder="Type your own answer"
+        value={choice.otherText}
+        onChange={(event) => onChange({ ...choice, otherText: event.target.value, other: true, chosen: question.multiSelect ? choice.chosen : [] })}
+      />
+    </fieldset>
+  )
+}
+
+/** The interactive form of a pending question dialog: one fieldset per question, then Answer. */
+export function DialogQuestionForm({ dialog, busy, onAnswer }: {
+  dialog: Dialog
+  busy: boolean
+  onAnswer: (answers: DialogAnswer[]) => void
+}): ReactNode {
+  const questions = questionsOf(dialog)
+  const [choices, setChoices] = useState<Choice[]>(() => questions.map(() => EMPTY))
+  const complete = questions.every((_, i) => isComplete(choices[i] ?? EMPTY))
+  const submit = (event: FormEvent): void => {
+    event.preventDefault()
+    if (complete && !busy) onAnswer(questions.map((question, i) => answerOf(question, choices[i] ?? EMPTY)))
+  }
+  return (
+    <form data-chatrail-dialog-form="" onSubmit={submit}>
+      {questions.map((question, i) => (
+        <Question
+          key={i}
+          question={question}
+          index={i}
+          choice={choices[i] ?? EMPTY}
+          disabled={busy}
+          onChange={(choice) => setChoices((current) => current.map((old, j) => (j === i ? choice : old)))}
+        />
+      ))}
+      <button type="submit" data-chatrail-dialog-submit="" disabled={!complete || busy}>
+        {busy ? 'Sending…' : questions.length > 1 ? 'Submit answers' : 'Answer'}
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,59 @@
+import { useMemo, useRef } from 'react'
+import type { ReactNode } from 'react'
+import type { JsonObject } from '../../src/index.js'
+import { useChatFrom } from './chat-context.js'
+import { DialogCard } from './dialog-card.js'
+import { useFollowScroll } from './follow-scroll.js'
+import { MessageItem } from './message-item.js'
+import { layoutStream } from './stream-layout.js'
+import type { UseChatSessionReturn } from './use-chat-session.js'
+
+export interface MessageListProps {
+  chat?: UseChatSessionReturn<JsonObject>
+  /** Accessible name of the log; default "Messages". */
+  label?: string
+  className?: string
+}
+
+/**
+ * The chat stream: messages and agent dialog cards (`layoutStream`), in the only scroll
+ * container of the chat (`div[role=log][data-chatrail-message-list]`), with the follow scroll of
+ * `useFollowScroll`. System messages are not shown.
+ */
+export function MessageList({ chat, label = 'Messages', className }: MessageListProps): ReactNode {
+  const resolved = useChatFrom(chat, 'MessageList')
+  const { messages, dialogLog, status, edit } = resolved
+  const items = useMemo(() => layoutStream(messages, dialogLog), [messages, dialogLog])
+  const dialogToolIds = useMemo(
+    () => new Set(items.flatMap((item) => (item.kind === 'dialog' ? [item.dialog.toolId] : []))),
+    [items],
+  )
+  const list = useRef<HTMLDivElement>(null)
+  const onScroll = useFollowScroll(list, items)
+  return (
+    <div
+      ref={list}
+      role="log"
+      aria-label={label}
+      aria-live="polite"
+      tabIndex={0}
+      data-chatrail-message-list=""
+      className={className}
+      onScroll={onScroll}
+    >
+      {items.map((item) => {
+        if (item.kind === 'dialog') return <DialogCard key={item.key} dialog={item.dialog} chat={resolved} />
+        if (item.message.role === 'system') return null
+        return (
+          <MessageItem
+            key={item.key}
+            message={item.message}
+            hiddenToolIds={dialogToolIds}
+            canEdit={status !== 'streaming'}
+            onEdit={(id, content) => { void edit(id, content) }}
+          />
+        )
+      })}
+    </div>
+  )
+}

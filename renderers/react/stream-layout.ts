@@ -1,0 +1,106 @@
+import type { Message } from '../../src/contract/message.js'
+import type { Dialog } from '../../src/agents/runstate/dialog.js'
+import type { DialogLog } from './dialog-log.js'
+
+/**
+ * Where dialogs sit in the chat stream (seed 001). A message "is" a dialog message when its
+ * `metadata.chatrail.dialog` holds a `Dialog` (an adapter's transcript-derived record, pending or
+ * answered) or when one of its `toolCalls` has the dialog's tool id (the `tool_call` chunk an
+ * agent adapter emits for AskUserQuestion / ExitPlanMode). Pure; the same inputs give equal items.
+ */
+
+export type StreamItem =
+  | { kind: 'message'; key: string; message: Message }
+  | { kind: 'dialog'; key: string; dialog: Dialog; pending: boolean }
+
+function isDialog(value: unknown): value is Dialog {
+  if (typeof value !== 'object' || value === null) return false
+  const candidate = value as Partial<Dialog>
+  return typeof candidate.toolId === 'string' && (candidate.kind === 'question' || candidate.kind === 'plan')
+    && typeof candidate.prompt === 'string' && Array.isArray(candidate.options)
+}
+
+/** The dialog an adapter recorded on a message (`metadata.chatrail.dialog`), if any. */
+export function dialogOfMessage(message: Message): Dialog | undefined {
+  const chatrail = message.metadata?.['chatrail']
+  if (typeof chatrail !== 'object' || chatrail === null) return undefined
+  const dialog = (chatrail as Record<string, unknown>)['dialog']
+  return isDialog(dialog) ? dialog : undefined
+}
+
+/** The tool ids a message can host a dialog card for. */
+function toolIdsOf(message: Message): string[] {
+  const ids = (message.toolCalls ?? []).map((call) => call.id)
+  const recorded = dialogOfMessage(message)
+  if (recorded !== undefined && !ids.includes(recorded.toolId)) ids.push(recorded.toolId)
+  return ids
+}
+
+/**
+ * The best-known version of every dialog by tool id: an outcome beats no outcome, and a
+ * history-recorded dialog (the transcript's ground truth) beats the mount's own log.
+ */
+function resolveDialogs(messages: readonly Message[], log: DialogLog): Map<string, Dialog> {
+  const byTool = new Map<string, Dialog>()
+  for (const entry of log) byTool.set(entry.dialog.toolId, entry.dialog)
+  for (const message of messages) {
+    const recorded = dialogOfMessage(message)
+    if (recorded === undefined) continue
+    const known = byTool.get(recorded.toolId)
+    if (known === undefined || recorded.outcome !== undefined || known.outcome === undefined) byTool.set(recorded.toolId, recorded)
+  }
+  return byTool
+}
+
+/** The pending dialog to answer: the log's unanswered entry (unless history records its outcome), else a pending one in history. */
+export function pendingDialogOf(messages: readonly Message[], log: DialogLog): Dialog | undefined {
+  const resolved = resolveDialogs(messages, log)
+  for (const entry of log) {
+    const dialog = resolved.get(entry.dialog.toolId)
+    if (dialog !== undefined && dialog.outcome === undefined) return dialog
+  }
+  // A dialog the transcript itself shows pending is a stream message, not the agent's pendingDialog.
+  for (const message of [...messages].reverse()) {
+    const recorded = dialogOfMessage(message)
+    if (recorded !== undefined && resolved.get(recorded.toolId)?.outcome === undefined) return resolved.get(recorded.toolId)
+  }
+  return undefined
+}
+
+/**
+ * The stream: every message in order, each dialog right after the message that hosts it, an
+ * answered log dialog without a host after the message it arrived behind, a pending one without a
+ * host at the very end, and never one tool id twice. A logged answered dialog whose anchor left
+ * history (edit, regenerate) left with it. A dialog whose answer is in flight stays a card.
+ */
+export function layoutStream(messages: readonly Message[], log: DialogLog): StreamItem[] {
+  const resolved = resolveDialogs(messages, log)
+  const placed = new Set<string>()
+  const items: StreamItem[] = []
+  const dialogItem = (dialog: Dialog): StreamItem => {
+    placed.add(dialog.toolId)
+    return { kind: 'dialog', key: `dialog:${dialog.toolId}`, dialog, pending: dialog.outcome === undefined }
+  }
+  const hosted = new Set<string>()
+  for (const message of messages) for (const toolId of toolIdsOf(message)) if (resolved.has(toolId)) hosted.add(toolId)
+  const anchored = (anchor: string | null) => log.filter((entry) =>
+    entry.anchor === anchor && !hosted.has(entry.dialog.toolId) && resolved.get(entry.dialog.toolId)?.outcome !== undefined)
+
+  for (const entry of anchored(null)) items.push(dialogItem(resolved.get(entry.dialog.toolId) as Dialog))
+  for (const message of messages) {
+    items.push({ kind: 'message', key: message.id, message })
+    for (const toolId of toolIdsOf(message)) {
+      const dialog = resolved.get(toolId)
+      if (dialog !== undefined && !placed.has(toolId)) items.push(dialogItem(dialog))
+    }
+    for (const entry of anchored(message.id)) {
+      if (!placed.has(entry.dialog.toolId)) items.push(dialogItem(resolved.get(entry.dialog.toolId) as Dialog))
+    }
+  }
+  // Unhosted pending dialogs go last; unhosted answered ones whose anchor left history are dropped.
+  for (const entry of log) {
+    const dialog = resolved.get(entry.dialog.toolId) as Dialog
+    if (!placed.has(dialog.toolId) && dialog.outcome === undefined) items.push(dialogItem(dialog))
+  }
+  return items
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import { parseMarkdown } from '../../renderers/react/plan-markdown.js'
+import { FOLLOW_SLACK_PX, dialogCardId, isFollowing, newlyArrivedCards } from '../../renderers/react/follow-scroll.js'
+import { humanizeEvent } from '../../renderers/react/event-buttons.js'
+import { canReplayLastTurn } from '../../renderers/react/composer.js'
+import { message, questionDialog } from './dialogs.js'
+
+describe('parseMarkdown', () => {
+  it('parses headings, lists with continuations, quotes, fenced code and paragraphs', () => {
+    const source = '# Title\n\nIntro line one\nline two\n\n- a\n  continued\n- b\n1. first\n2. second\n\n> quoted\n\n```sh\nnpm test\n```\nafter'
+    expect(parseMarkdown(source)).toEqual([
+      { type: 'heading', level: 1, text: 'Title' },
+      { type: 'paragraph', text: 'Intro line one\nline two' },
+      { type: 'list', ordered: false, items: ['a continued', 'b'] },
+      { type: 'list', ordered: true, items: ['first', 'second'] },
+      { type: 'quote', text: 'quoted' },
+      { type: 'code', text: 'npm test' },
+      { type: 'paragraph', text: 'after' },
+    ])
+  })
+
+  it('keeps every non-blank line of a long plan (never truncates)', () => {
+    const lines = Array.from({ length: 500 }, (_, i) => `Line ${i} of the plan with **bold** text`)
+    const text = parseMarkdown(lines.join('\n')).map((block) => ('text' in block ? block.text : block.items.join('\n'))).join('\n')
+    expect(text.split('\n')).toEqual(lines)
+  })
+
+  it('an unclosed code fence keeps its text', () => {
+    expect(parseMarkdown('```\nnever closed\nstill here')).toEqual([{ type: 'code', text: 'never closed\nstill here' }])
+  })
+})
+
+describe('follow scroll rules', () => {
+  it('counts a reader within the slack of the bottom as following', () => {
+    expect(isFollowing({ scrollTop: 600, scrollHeight: 1000, clientHeight: 400 })).toBe(true)
+    expect(isFollowing({ scrollTop: 600 - FOLLOW_SLACK_PX, scrollHeight: 1000, clientHeight: 400 })).toBe(true)
+    expect(isFollowing({ scrollTop: 600 - FOLLOW_SLACK_PX - 1, scrollHeight: 1000, clientHeight: 400 })).toBe(false)
+  })
+
+  it('only a not-yet-seen pending tool id counts as an arriving card', () => {
+    const items = [
+      { kind: 'message' as const, key: 'm1', message: message('m1', 'user', 'x') },
+      { kind: 'dialog' as const, key: 'dialog:t1', dialog: questionDialog('t1'), pending: true },
+      { kind: 'dialog' as const, key: 'dialog:t2', dialog: questionDialog('t2'), pending: false },
+    ]
+    expect(newlyArrivedCards(items, new Set())).toEqual(['t1'])
+    expect(newlyArrivedCards(items, new Set(['t1']))).toEqual([])
+  })
+
+  it('card ids are valid selectors for any tool id', () => {
+    expect(dialogCardId('toolu_01:a/b')).toBe('chatrail-dialog-toolu_01_a_b')
+  })
+})
+
+describe('small pure helpers', () => {
+  it('humanizes event names', () => {
+    expect(humanizeEvent('TALK_TO_HUMAN')).toBe('Talk to human')
+    expect(humanizeEvent('talk-to-human')).toBe('Talk to human')
+    expect(humanizeEvent('resetPassword')).toBe('Reset password')
+  })
+
+  it('offers retry / regenerate only for an idle assistant reply to a user message', () => {
+    const turn = [message('u', 'user', 'q'), message('a', 'assistant', 'r')]
+    expect(canReplayLastTurn(turn, false)).toBe(true)
+    expect(canReplayLastTurn(turn, true)).toBe(false)
+    expect(canReplayLastTurn(turn.slice(0, 1), false)).toBe(false)
+    expect(canReplayLastTurn([], false)).toBe(false)
+  })
+})
