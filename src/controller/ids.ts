@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto'
-
 /**
  * The controller's sources of identity and time. Both are injectable so a whole conversation can
  * be replayed byte for byte; the defaults are collision-free across controllers and processes
@@ -9,7 +7,8 @@ import { randomUUID } from 'node:crypto'
 export type IdFactory = () => string
 export type Clock = () => Date
 
-export const defaultIds: IdFactory = () => `msg-${randomUUID()}`
+// Web Crypto's global (Node >= 19 and every browser), not node:crypto: the controller also runs in browsers.
+export const defaultIds: IdFactory = () => `msg-${globalThis.crypto.randomUUID()}`
 
 export const defaultClock: Clock = () => new Date()
 
