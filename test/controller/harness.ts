@@ -1,0 +1,61 @@
+import { createChatController } from '../../src/index.js'
+import type { AgentEvent, ChatConfig, ChatState, StreamChunk } from '../../src/index.js'
+import { scriptedAdapter } from '../../src/testing/index.js'
+import type { ScriptedAdapter, ScriptedStep } from '../../src/testing/index.js'
+
+/** Deterministic id and clock sources: `m1, m2, …` and a clock that ticks 1 s per reading. */
+export function fixedSources(): { ids: () => string; clock: () => Date } {
+  let id = 0
+  let tick = 0
+  return { ids: () => `m${++id}`, clock: () => new Date(Date.UTC(2026, 0, 1) + 1000 * tick++) }
+}
+
+export function setup(steps: readonly ScriptedStep[], config: Partial<ChatConfig> = {}) {
+  const adapter: ScriptedAdapter = scriptedAdapter(steps)
+  const events: AgentEvent[] = []
+  const controller = createChatController(
+    { adapter, observers: [{ name: 'recorder', on: (event) => void events.push(event) }], ...config },
+    fixedSources(),
+  )
+  return { adapter, controller, events }
+}
+
+/** A stream the test drives chunk by chunk; `abort` ends it only when the adapter honours it. */
+export interface ManualStream {
+  step: ScriptedStep
+  push: (...chunks: StreamChunk[]) => Promise<void>
+  end: () => Promise<void>
+}
+
+/** Lets pending promise callbacks run (a few macrotask turns). */
+export const settle = async (): Promise<void> => {
+  for (let i = 0; i < 3; i += 1) await new Promise((resolve) => setImmediate(resolve))
+}
+
+export function manualStream(): ManualStream {
+  const queue: Array<StreamChunk | 'end'> = []
+  let wake: (() => void) | undefined
+  const step: ScriptedStep = () => (async function* () {
+    for (;;) {
+      while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve))
+      const next = queue.shift() as StreamChunk | 'end'
+      if (next === 'end') return
+      yield next
+    }
+  })()
+  const feed = async (item: StreamChunk | 'end'): Promise<void> => {
+    queue.push(item)
+    wake?.()
+    await settle()
+  }
+  return {
+    step,
+    push: async (...chunks) => {
+      for (const chunk of chunks) await feed(chunk)
+    },
+    end: () => feed('end'),
+  }
+}
+
+export const contents = (state: ChatState): Array<[string, string, string]> =>
+  state.messages.map((message) => [message.role, message.content, message.status])
