@@ -1,5 +1,4 @@
 import type { ChatState } from '../../src/contract/chat.js'
-import { ChatrailError } from '../../src/contract/errors.js'
 import type { Dialog } from '../../src/agents/runstate/dialog.js'
 import type { DialogAnswerInput, DialogAnswerResult } from '../../src/agents/runstate/live.js'
 import { createChatController } from '../../src/controller/index.js'
@@ -45,7 +44,10 @@ export interface ChatBinding<Ctx extends JsonObject = JsonObject> {
   sendEvent: (event: string, label?: string) => Promise<void>
   /** Answers through `session.answerDialog`; a `next-turn` result is sent as the next user message. */
   answerDialog: (toolId: string, answer: DialogAnswerInput) => Promise<DialogAnswerResult>
-  /** Same id and revision, new object: keep progress, use the new chat config from the next turn. */
+  /**
+   * Same id and revision, new object: keep progress, use its chat config (adapter) from the next
+   * turn. The caller keeps the identity (`useChatSession` makes a new binding when it changes).
+   */
   updateDefinition: (definition: ChatDefinition<Ctx>) => void
   /** The mount is (again) live: cancels a release that has not run yet. */
   activate: () => void
@@ -133,21 +135,13 @@ export function createChatBinding<Ctx extends JsonObject>(
 
   const updateDefinition = (next: ChatDefinition<Ctx>): void => {
     if (next.chat === currentChat) return
-    if (bindingIdentity(next, key) !== identity) {
-      throw new ChatrailError({
-        code: 'BINDING_IDENTITY_CHANGED',
-        message: `updateDefinition got definition "${bindingIdentity(next, key)}" for a binding of "${identity}"`,
-        hint: 'A new id or revision starts a fresh session: create a new binding (useChatSession does this for you).',
-      })
-    }
     currentChat = next.chat
     session.updateChat(next.chat)
     controller.updateConfig(session.chat)
   }
 
-  const identity = bindingIdentity(definition, key)
   return {
-    identity,
+    identity: bindingIdentity(definition, key),
     session,
     controller,
     getState,

@@ -20,8 +20,8 @@ export function useChatFrom<Ctx extends JsonObject>(
   if (resolved === null && !optional) {
     throw new ChatrailError({
       code: 'NO_CHAT_SESSION',
-      message: `<${component}> has no chat session`,
-      hint: `Render it inside <ChatSession definition={...}>, or pass chat={useChatSession(definition)}.`,
+      message: `<${component}> has no chat`,
+      hint: 'Render it inside <ChatSession>, or pass chat={useChatSession(definition)}.',
     })
   }
   return resolved

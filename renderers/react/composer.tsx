@@ -37,13 +37,15 @@ export function Composer({ chat, placeholder = 'Type a message…', hideTurnActi
   const stopButton = <button type="button" data-chatrail-stop="" onClick={stop}>Stop</button>
 
   if (pendingDialog !== undefined) {
-    const what = pendingDialog.kind === 'plan' ? 'review its plan' : 'answer its question'
     return (
       <div data-chatrail-composer="" data-chatrail-composer-collapsed="">
         <p data-chatrail-composer-note="" role="status">
+          {'The agent is waiting: '}
           {pendingDialog.answerable
-            ? <>The agent is waiting for you to {what} <button type="button" data-chatrail-goto-dialog="" onClick={() => focusCard(pendingDialog.toolId)}>in the card above</button>.</>
-            : <>The agent is waiting for an answer in its own window.</>}
+            ? <button type="button" data-chatrail-goto-dialog="" onClick={() => focusCard(pendingDialog.toolId)}>
+              {pendingDialog.kind === 'plan' ? 'review the plan above' : 'answer the question above'}
+            </button>
+            : 'answer it in the agent’s own window.'}
         </p>
         {stopButton}
       </div>

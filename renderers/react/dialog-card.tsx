@@ -19,10 +19,6 @@ export interface DialogCardProps {
   onAnswer?: (toolId: string, answer: DialogAnswerInput) => Promise<unknown>
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
 /**
  * An agent dialog in the chat stream (seed 001). Pending: an interactive card (options,
  * multi-select, an Other row with free text; a plan in full with Approve / Reject with feedback).
@@ -45,7 +41,7 @@ function PendingDialogCard({ dialog, chat, onAnswer }: DialogCardProps): ReactNo
     setError(null)
     deliver(dialog.toolId, input).then(
       () => setBusy(false),
-      (failure: unknown) => { setBusy(false); setError(describe(failure)) },
+      (failure: unknown) => { setBusy(false); setError(failure instanceof Error ? failure.message : String(failure)) },
     )
   }
   const plan = dialog.kind === 'plan'

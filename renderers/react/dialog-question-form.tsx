@@ -33,46 +33,39 @@ function Question({ question, index, choice, disabled, onChange }: {
   onChange: (choice: Choice) => void
 }): ReactNode {
   const name = `${useId()}-q${index}`
-  const type = question.multiSelect ? 'checkbox' : 'radio'
-  const listed = question.options.filter((option) => option.isOther !== true)
-  const otherLabel = question.options.find((option) => option.isOther === true)?.label ?? 'Other'
+  const multi = question.multiSelect
+  const other = question.options.find((option) => option.isOther === true) ?? { label: 'Other', isOther: true }
+  const rows = [...question.options.filter((option) => option !== other && option.isOther !== true), other]
   const toggle = (option: DialogOption): void => {
-    if (!question.multiSelect) return onChange({ ...choice, chosen: [option.label], other: false })
-    const chosen = choice.chosen.includes(option.label)
-      ? choice.chosen.filter((label) => label !== option.label)
-      : [...choice.chosen, option.label]
-    onChange({ ...choice, chosen })
+    const { label } = option
+    if (option === other) onChange(multi ? { ...choice, other: !choice.other } : { ...choice, other: true, chosen: [] })
+    else if (!multi) onChange({ ...choice, chosen: [label], other: false })
+    else onChange({ ...choice, chosen: choice.chosen.includes(label) ? choice.chosen.filter((chosen) => chosen !== label) : [...choice.chosen, label] })
   }
-  const selectOther = (other: boolean): void =>
-    onChange(question.multiSelect ? { ...choice, other } : { ...choice, other, chosen: other ? [] : choice.chosen })
   return (
     <fieldset data-chatrail-question="" disabled={disabled}>
       <legend>
         {question.header !== undefined && <span data-chatrail-question-header="">{question.header}</span>}
         <span data-chatrail-question-text="">{question.question}</span>
-        {question.multiSelect && <span data-chatrail-question-hint=""> (choose any)</span>}
+        {multi && <span data-chatrail-question-hint=""> (choose any)</span>}
       </legend>
-      {listed.map((option) => {
-        const selected = choice.chosen.includes(option.label)
+      {rows.map((option) => {
+        const selected = option === other ? choice.other : choice.chosen.includes(option.label)
         return (
-          <label key={option.label} data-chatrail-option="" data-chatrail-selected={selected ? '' : undefined}>
-            <input type={type} name={name} checked={selected} onChange={() => toggle(option)} />
+          <label key={option.label} data-chatrail-option="" data-chatrail-other={option === other ? '' : undefined} data-chatrail-selected={selected ? '' : undefined}>
+            <input type={multi ? 'checkbox' : 'radio'} name={name} checked={selected} onChange={() => toggle(option)} />
             <span data-chatrail-option-label="">{option.label}</span>
             {option.description !== undefined && <span data-chatrail-option-description="">{option.description}</span>}
           </label>
         )
       })}
-      <label data-chatrail-option="" data-chatrail-other="" data-chatrail-selected={choice.other ? '' : undefined}>
-        <input type={type} name={name} checked={choice.other} onChange={() => selectOther(question.multiSelect ? !choice.other : true)} />
-        <span data-chatrail-option-label="">{otherLabel}</span>
-      </label>
       <input
         type="text"
         data-chatrail-other-text=""
-        aria-label={`${otherLabel}: your own answer to “${question.question}”`}
+        aria-label={`${other.label}: your own answer`}
         placeholder="Type your own answer"
         value={choice.otherText}
-        onChange={(event) => onChange({ ...choice, otherText: event.target.value, other: true, chosen: question.multiSelect ? choice.chosen : [] })}
+        onChange={(event) => onChange({ ...choice, otherText: event.target.value, other: true, chosen: multi ? choice.chosen : [] })}
       />
     </fieldset>
   )

@@ -59,11 +59,7 @@ export function MessageItem({ message, hiddenToolIds, canEdit, onEdit }: {
         : <div data-chatrail-content="">{message.content}{waiting && <span data-chatrail-typing="" role="img" aria-label="Thinking">…</span>}</div>}
       {toolCalls.length > 0 && (
         <ul data-chatrail-tool-calls="">
-          {toolCalls.map((call) => (
-            <li key={call.id} data-chatrail-tool-call="" data-chatrail-tool-status={call.status}>
-              <span data-chatrail-tool-name="">{call.name}</span> <span data-chatrail-tool-state="">{call.status}</span>
-            </li>
-          ))}
+          {toolCalls.map((call) => <li key={call.id} data-chatrail-tool-call={call.status}>{call.name} · {call.status}</li>)}
         </ul>
       )}
       {canEdit && event === undefined && message.role === 'user' && !editing && (

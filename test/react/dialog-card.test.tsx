@@ -131,7 +131,7 @@ describe('<DialogCard> answered', () => {
     const { container } = render(<DialogCard dialog={dialog} onAnswer={vi.fn()} />)
     const card = container.querySelector('[data-chatrail-dialog]')
     expect(card?.getAttribute('data-chatrail-dialog-state')).toBe('answered')
-    expect(card?.textContent).toBe('Which plan are you on?→Pro, and a trial')
+    expect(card?.textContent).toBe('Which plan are you on? → Pro, and a trial')
     expect(container.querySelectorAll('input, button, textarea')).toHaveLength(0)
   })
 
