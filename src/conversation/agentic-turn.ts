@@ -1,0 +1,155 @@
+import type { AdapterRequest } from '../contract/adapter.js'
+import type { StreamChunk, StreamSource } from '../contract/stream.js'
+import { TRANSITION_TOOL, judgeProposal, legalEvents, withTransitionContext } from './agent-transitions.js'
+import { doneWithRecord, fingerprint, type DecisionRecord } from './decision-record.js'
+import { inputKeyOf, type Decision, type LastUserMessage } from './decisions.js'
+import type { FallbackContext } from './definition.js'
+import type { JsonObject } from './json.js'
+import type { MachineState } from './machine.js'
+import { normalizeOutput } from './route-output.js'
+import { AGENT_FAILED_MESSAGE, DONE, asError, errorChunk } from './stream.js'
+import { errorClassOf, type TurnKind } from './trace.js'
+import type { SessionCore, TurnControl } from './turn.js'
+import { uiEventOf } from './ui-events.js'
+
+/**
+ * The agentic side of a turn: forward the request (the identical object unless agent transitions
+ * are on) to the adapter and pass its chunks through; judge `chatrail_transition` proposals;
+ * replace a failure (missing adapter, a throw, an `error` chunk) by `conversation.fallback` when
+ * there is one. Failures are recorded by class, never by text.
+ */
+
+export interface TurnOutcome {
+  readonly kind: TurnKind
+  readonly outcome: 'ok' | 'error' | 'aborted'
+  readonly routeId?: string
+  readonly event?: string
+  readonly toState?: string
+  readonly reason?: string
+  readonly errorClass?: string
+}
+
+const ABORTED: TurnOutcome = { kind: 'agentic', outcome: 'aborted' }
+
+export async function* agenticTurn<Ctx extends JsonObject>(
+  core: SessionCore<Ctx>,
+  request: AdapterRequest,
+  control: TurnControl,
+  last: LastUserMessage | undefined,
+  before: MachineState<Ctx>,
+  turnId: string,
+): AsyncGenerator<StreamChunk, TurnOutcome> {
+  const conversation = core.definition.conversation
+  const transitions = conversation.agentTransitions === true && last !== undefined
+  const forwarded = transitions ? withTransitionContext(request, before.state, legalEvents(core.machine, before)) : request
+  const adapter = core.adapter()
+
+  async function* fallback(errorClass: string, cause: unknown): AsyncGenerator<StreamChunk, TurnOutcome> {
+    const response = conversation.fallback?.response
+    if (response === undefined) {
+      yield errorChunk(AGENT_FAILED_MESSAGE, asError(cause, 'AGENT_FAILED', 'The agentic adapter failed.'))
+      return { kind: 'agentic', outcome: 'error', errorClass }
+    }
+    let result: unknown = response
+    if (typeof response === 'function') {
+      const message = last?.message
+      const ctx: FallbackContext<Ctx> = {
+        input: message?.content ?? '', uiEvent: message ? uiEventOf(message) : undefined, state: before.state, context: before.context,
+        history: request.messages, sessionId: core.sessionId, messageId: message?.id, turnId, errorClass,
+      }
+      try {
+        result = await response(ctx.input, ctx)
+      } catch (error) {
+        if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
+        yield errorChunk(AGENT_FAILED_MESSAGE, asError(error, 'FALLBACK_FAILED', 'The fallback response failed.'))
+        return { kind: 'fallback', outcome: 'error', errorClass: errorClassOf(error), reason: 'fallback-threw' }
+      }
+    }
+    const output = normalizeOutput(result)
+    if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
+    if (!output) {
+      yield errorChunk(AGENT_FAILED_MESSAGE, asError(undefined, 'FALLBACK_FAILED', 'The fallback response is not a string or { text, chunks }.'))
+      return { kind: 'fallback', outcome: 'error', errorClass, reason: 'invalid-output' }
+    }
+    for (const chunk of output.chunks) {
+      if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
+      yield chunk
+    }
+    if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
+    yield DONE
+    return { kind: 'fallback', outcome: 'ok', errorClass }
+  }
+
+  if (!adapter) return yield* fallback('MissingAdapter', undefined)
+  let source: StreamSource
+  let iterator: AsyncIterator<StreamChunk>
+  try {
+    source = adapter.createSource(forwarded)
+    control.inner = source
+    if (control.aborted) {
+      source.abort()
+      return ABORTED
+    }
+    iterator = source.stream()
+  } catch (error) {
+    return yield* fallback(errorClassOf(error), error)
+  }
+
+  let proposal: Decision<Ctx> | undefined
+  let repairReason: string | undefined
+  const commit = (base?: StreamChunk): [StreamChunk, TurnOutcome] => {
+    if (!proposal) return [base ?? DONE, { kind: repairReason ? 'repaired' : 'agentic', outcome: 'ok', reason: repairReason }]
+    const committed = core.timeline.commit(proposal)
+    if (committed) core.changed()
+    const outcome: TurnOutcome = committed
+      ? { kind: 'agentic', outcome: 'ok', event: proposal.event, toState: proposal.after.state }
+      : { kind: 'repaired', outcome: 'ok', reason: 'history-changed' }
+    return [committed ? doneWithRecord(proposal.record, base) : (base ?? DONE), outcome]
+  }
+
+  try {
+    for (;;) {
+      const next = await iterator.next()
+      if (control.aborted) return ABORTED
+      if (next.done) break
+      const chunk = next.value
+      if (transitions && chunk.type === 'tool_call' && chunk.toolCall?.name === TRANSITION_TOOL) {
+        const verdict = judgeProposal(core.machine, before, chunk.toolCall)
+        if (!verdict.legal) repairReason = verdict.reason
+        else if (proposal) repairReason = 'duplicate-proposal'
+        else if (last) {
+          const inputKey = inputKeyOf(last.message)
+          const record: DecisionRecord = {
+            v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind: 'agentic', event: verdict.event,
+            fromState: before.state, toState: verdict.after.state, turnId,
+          }
+          proposal = {
+            messageId: last.message.id, inputKey, kind: 'agentic', routeId: undefined, event: verdict.event, turnId, before,
+            after: verdict.after, assign: undefined, output: undefined, answerId: last.answerId, record,
+          }
+        }
+        continue
+      }
+      if (chunk.type === 'error') {
+        const errorClass = chunk.metadata?.error === undefined ? 'AdapterStreamError' : errorClassOf(chunk.metadata.error)
+        if (conversation.fallback) return yield* fallback(errorClass, chunk.metadata?.error)
+        yield chunk
+        return { kind: 'agentic', outcome: 'error', errorClass }
+      }
+      if (chunk.type === 'done') {
+        const [done, outcome] = commit(chunk)
+        yield done
+        return outcome
+      }
+      yield chunk
+      if (control.aborted) return ABORTED
+    }
+  } catch (error) {
+    if (control.aborted) return ABORTED
+    return yield* fallback(errorClassOf(error), error)
+  }
+  // The adapter ended without `done`: the controller treats that as done, so do we, and say so.
+  const [done, outcome] = commit()
+  yield done
+  return outcome
+}

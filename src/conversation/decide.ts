@@ -1,0 +1,160 @@
+import type { Message } from '../contract/message.js'
+import type { StreamChunk } from '../contract/stream.js'
+import type { JsonObject } from './json.js'
+import { assignContext, step, type Machine, type MachineState } from './machine.js'
+import type { RouteIndex } from './route-index.js'
+import { normalizeOutput } from './route-output.js'
+import { ChatrailRouteError } from './route-error.js'
+import type { Route, RouteContext, RouteMatch } from './routes.js'
+
+/**
+ * Decide: which route answers a user message. Routes are tried in declaration order; a route is
+ * eligible when its `states` include the current state, the current state declares its event,
+ * it matches, and its guard passes; the first eligible route fires. Firing asks the machine for
+ * the transition first (a refusal fails the route before its response runs), then runs the
+ * response. Nothing here changes state: the result is data the session applies.
+ */
+
+export interface TurnInput<Ctx extends JsonObject> {
+  readonly input: string
+  readonly uiEvent: string | undefined
+  readonly before: MachineState<Ctx>
+  readonly history: readonly Message[]
+  readonly sessionId: string
+  readonly messageId: string | undefined
+  readonly turnId: string
+}
+
+export type Resolution<Ctx extends JsonObject> =
+  | { readonly type: 'match'; readonly route: Route<Ctx>; readonly after: MachineState<Ctx>; readonly assign: Partial<Ctx> | undefined; readonly chunks: readonly StreamChunk[] }
+  | { readonly type: 'failed'; readonly route: Route<Ctx>; readonly error: ChatrailRouteError; readonly reason: string }
+  | { readonly type: 'miss' }
+
+const MISS = Object.freeze({ type: 'miss' as const })
+
+function isPromise<T>(value: unknown): value is Promise<T> {
+  return typeof value === 'object' && value !== null && typeof (value as Promise<T>).then === 'function'
+}
+
+const PHRASES: Record<string, string> = {
+  'match-threw': 'its match function threw',
+  'guard-threw': 'its guard threw',
+  'response-threw': 'its response threw',
+  'pattern-assign-threw': 'its assign function threw',
+  'invalid-output': 'its response returned something other than a string or { text, chunks, assign }',
+  'assign-not-json': 'its assign is not JSON',
+  'transition-refused:guard-refused': 'the machine refused the transition (guard returned false)',
+  'transition-refused:guard-threw': 'the machine refused the transition (guard threw)',
+  'transition-refused:undeclared-event': 'the machine refused the transition (event not declared)',
+}
+
+function failed<Ctx extends JsonObject>(route: Route<Ctx>, reason: string, cause?: unknown): Resolution<Ctx> {
+  const error = new ChatrailRouteError({ routeId: route.id, message: `Route "${route.id}" failed: ${PHRASES[reason] ?? reason}.`, cause })
+  return { type: 'failed', route, error, reason }
+}
+
+function matchOf(result: RegExpExecArray): RouteMatch {
+  const groups: Record<string, string> = {}
+  for (const [name, value] of Object.entries(result.groups ?? {})) if (value !== undefined) groups[name] = value
+  return Object.freeze({ value: result[0], index: result.index, groups: Object.freeze(groups) })
+}
+
+/** Resolves one user message against the route table. Sync when every callback it runs is. */
+export function resolveRoutes<Ctx extends JsonObject>(
+  machine: Machine<Ctx>,
+  index: RouteIndex<Ctx>,
+  turn: TurnInput<Ctx>,
+): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+  const { before } = turn
+  const candidates = index.candidates(turn.input, turn.uiEvent)
+  if (candidates.length === 0) return MISS
+  const base: RouteContext<Ctx> = {
+    input: turn.input,
+    uiEvent: turn.uiEvent,
+    state: before.state,
+    context: before.context,
+    history: turn.history,
+    sessionId: turn.sessionId,
+    messageId: turn.messageId,
+    turnId: turn.turnId,
+  }
+
+  function fire(route: Route<Ctx>, ctx: RouteContext<Ctx>): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+    const [next, effects] = step(machine, before, route.event)
+    const refusal = effects[0]
+    if (refusal?.type === 'refuse') return failed(route, `transition-refused:${refusal.reason}`, refusal.error)
+    let patternAssign: Partial<Ctx> | undefined
+    if (route.kind === 'pattern' && route.assign !== undefined && ctx.match) {
+      try {
+        patternAssign = route.assign === true ? (ctx.match.groups as Partial<Ctx>) : route.assign(ctx.match.groups, ctx)
+      } catch (error) {
+        return failed(route, 'pattern-assign-threw', error)
+      }
+    }
+    const finish = (result: unknown): Resolution<Ctx> => {
+      const output = normalizeOutput<Ctx>(result)
+      if (!output) return failed(route, 'invalid-output')
+      const assign: Partial<Ctx> | undefined = patternAssign || output.assign ? ({ ...patternAssign, ...output.assign } as Partial<Ctx>) : undefined
+      const context = assignContext(next.context, assign)
+      if (context === undefined) return failed(route, 'assign-not-json')
+      const after = context === next.context ? next : Object.freeze({ state: next.state, context })
+      return { type: 'match', route, after, assign, chunks: output.chunks }
+    }
+    const response = route.response
+    if (typeof response !== 'function') return finish(response)
+    let result: unknown
+    try {
+      result = response(turn.input, ctx)
+    } catch (error) {
+      return failed(route, 'response-threw', error)
+    }
+    return isPromise(result) ? result.then(finish, (error: unknown) => failed(route, 'response-threw', error)) : finish(result)
+  }
+
+  function afterMatch(route: Route<Ctx>, ctx: RouteContext<Ctx>, next: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+    if (route.guard) {
+      let allowed: boolean
+      try {
+        allowed = route.guard(ctx)
+      } catch (error) {
+        return failed(route, 'guard-threw', error)
+      }
+      if (allowed !== true) return scan(next)
+    }
+    return fire(route, ctx)
+  }
+
+  function scan(from: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+    for (let c = from; c < candidates.length; c++) {
+      const position = candidates[c] as number
+      const route = index.routes[position] as Route<Ctx>
+      const states = index.stateSets[position]
+      if (states && !states.has(before.state)) continue
+      if (!machine.states.get(before.state)?.transitions.has(route.event)) continue
+      if (route.kind === 'pattern') {
+        const result = route.pattern.exec(turn.input)
+        if (!result) continue
+        return afterMatch(route, { ...base, match: matchOf(result) }, c + 1)
+      }
+      if (route.kind === 'custom') {
+        let matched: boolean | Promise<boolean>
+        try {
+          matched = route.match(turn.input, base)
+        } catch (error) {
+          return failed(route, 'match-threw', error)
+        }
+        if (isPromise<boolean>(matched)) {
+          return matched.then(
+            (ok) => (ok === true ? afterMatch(route, base, c + 1) : scan(c + 1)),
+            (error: unknown) => failed(route, 'match-threw', error),
+          )
+        }
+        if (matched !== true) continue
+      }
+      return afterMatch(route, base, c + 1)
+    }
+    return MISS
+  }
+
+  return scan(0)
+}

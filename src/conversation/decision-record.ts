@@ -1,0 +1,55 @@
+import type { Message } from '../contract/message.js'
+import type { StreamChunk } from '../contract/stream.js'
+import { isIdentifier } from './identifier.js'
+import { findNonJson, type JsonObject } from './json.js'
+import type { TurnKind } from './trace.js'
+
+/**
+ * The decision record a committed turn carries on its `done` chunk (`metadata.chatrail`). A
+ * controller that keeps it on the assistant message lets a fresh session rebuild the state from
+ * history alone (a reload, another tab). It holds names and the context patch, never the reply.
+ */
+export interface DecisionRecord {
+  readonly v: 1
+  readonly messageId: string
+  /** FNV-1a of the user message's exact text: an edited message no longer matches its record. */
+  readonly input: string
+  readonly kind: TurnKind
+  readonly routeId?: string
+  readonly event: string
+  readonly fromState: string
+  readonly toState: string
+  readonly turnId: string
+  readonly assign?: JsonObject
+}
+
+/** 32-bit FNV-1a as 8 hex digits. Pure. Used as a fingerprint, not for secrecy. */
+export function fingerprint(text: string): string {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}
+
+const KINDS: ReadonlySet<string> = new Set(['deterministic', 'agentic', 'repaired', 'fallback'])
+
+/** The record on an assistant message, when it is well-formed; anything else is ignored. */
+export function readDecisionRecord(message: Message): DecisionRecord | undefined {
+  const raw = (message.metadata as { chatrail?: unknown } | undefined)?.chatrail
+  if (typeof raw !== 'object' || raw === null) return undefined
+  const r = raw as Record<string, unknown>
+  if (r.v !== 1 || typeof r.messageId !== 'string' || typeof r.input !== 'string' || typeof r.turnId !== 'string') return undefined
+  if (typeof r.kind !== 'string' || !KINDS.has(r.kind)) return undefined
+  if (!isIdentifier(r.event) || !isIdentifier(r.fromState) || !isIdentifier(r.toState)) return undefined
+  if (r.routeId !== undefined && !isIdentifier(r.routeId)) return undefined
+  if (r.assign !== undefined && (typeof r.assign !== 'object' || r.assign === null || Array.isArray(r.assign) || findNonJson(r.assign))) return undefined
+  return r as unknown as DecisionRecord
+}
+
+/** `done`, carrying the record. */
+export function doneWithRecord(record: DecisionRecord | undefined, base?: StreamChunk): StreamChunk {
+  if (!record) return base ?? { type: 'done' }
+  return Object.freeze({ ...base, type: 'done', metadata: { ...base?.metadata, chatrail: record } })
+}

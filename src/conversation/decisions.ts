@@ -1,0 +1,234 @@
+import type { Message } from '../contract/message.js'
+import type { StreamChunk } from '../contract/stream.js'
+import { fingerprint, readDecisionRecord, type DecisionRecord } from './decision-record.js'
+import type { JsonObject } from './json.js'
+import { step, type Machine, type MachineState } from './machine.js'
+import type { RouteIndex } from './route-index.js'
+import type { TurnKind } from './trace.js'
+import { uiEventOf } from './ui-events.js'
+
+/**
+ * Decisions and the timeline: how a session's state follows its history.
+ *
+ * The timeline holds one entry per user message in history order: the state before it, the state
+ * after it, and the decision applied to it (if any). A decision is applied while (1) its user
+ * message keeps its exact text, (2) the state it was decided from is still the state before the
+ * message, and (3) its answer (the assistant message it streamed into) is still in history, so a
+ * stopped retry or a regenerate in flight leaves the message undecided, exactly as a fresh
+ * session reading the same history would see it. The cache keyed by user-message id outlives
+ * (3), which is what lets retry and regenerate replay without a route callback or a model call.
+ *
+ * Reconciliation walks history backwards from the end until it meets a user message it already
+ * knows with the same text: everything before it is taken as unchanged (every controller
+ * operation that changes a message drops what follows it). Extending history costs O(1); an
+ * edit costs O(turns after the edit). `full` re-walks everything (host-side history surgery).
+ */
+
+export interface Decision<Ctx extends JsonObject = JsonObject> {
+  readonly messageId: string
+  readonly inputKey: string
+  readonly kind: TurnKind
+  readonly routeId: string | undefined
+  readonly event: string
+  readonly turnId: string
+  readonly before: MachineState<Ctx>
+  readonly after: MachineState<Ctx>
+  readonly assign: Partial<Ctx> | undefined
+  /** The chunks to replay (deterministic decisions only, ending with the `done` chunk). */
+  readonly output: readonly StreamChunk[] | undefined
+  /** The assistant message this decision was streamed into; undefined when the request had none. */
+  readonly answerId: string | undefined
+  readonly record: DecisionRecord
+}
+
+interface Entry<Ctx extends JsonObject> {
+  readonly messageId: string
+  readonly inputKey: string
+  readonly before: MachineState<Ctx>
+  readonly after: MachineState<Ctx>
+  readonly decision: Decision<Ctx> | undefined
+}
+
+interface Segment {
+  answerIds: string[]
+  records: { record: DecisionRecord; answerId: string }[]
+}
+
+export interface LastUserMessage {
+  readonly message: Message
+  /** A tool-loop follow-up: tool results came after the user message. */
+  readonly continuation: boolean
+  /** The assistant placeholder this request streams into (the request's last message), if any. */
+  readonly answerId: string | undefined
+}
+
+export interface Timeline<Ctx extends JsonObject = JsonObject> {
+  /** The state after the last user message. */
+  current: () => MachineState<Ctx>
+  /** Adopts `messages` as the history; returns whether `current()` changed. */
+  reconcile: (messages: readonly Message[], full?: boolean) => boolean
+  /** The last user message of the last reconciled history. */
+  lastUser: () => LastUserMessage | undefined
+  /** The state before a message of the timeline. */
+  before: (messageId: string) => MachineState<Ctx> | undefined
+  /** The decision applied to a message (undefined when undecided). */
+  applied: (messageId: string) => Decision<Ctx> | undefined
+  /** The cached decision for a message with this text, applied or not. */
+  cached: (messageId: string, inputKey: string) => Decision<Ctx> | undefined
+  forget: (messageId: string) => void
+  /**
+   * Commits a decision for the last user message. Refused (false) when the message is gone, its
+   * text changed, it is no longer last, or the state before it moved since the turn started.
+   */
+  commit: (decision: Decision<Ctx>) => boolean
+  size: () => number
+}
+
+/** The identity of a user message's input: exact text plus the UI event it carries. */
+export function inputKeyOf(message: Message): string {
+  const event = uiEventOf(message)
+  return event === undefined ? message.content : `${message.content}\u0000${event}`
+}
+
+export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, routes: RouteIndex<Ctx>, start: MachineState<Ctx>): Timeline<Ctx> {
+  const entries: Entry<Ctx>[] = []
+  const ords = new Map<string, number>()
+  const cache = new Map<string, Decision<Ctx>>()
+  let last: LastUserMessage | undefined
+
+  const stateAt = (ord: number): MachineState<Ctx> => (ord < 0 ? start : (entries[ord]?.after ?? start))
+
+  /** Re-applies a decision on top of `before`; undefined when the machine no longer accepts it. */
+  function reapply(decision: Decision<Ctx>, before: MachineState<Ctx>): MachineState<Ctx> | undefined {
+    if (decision.before === before) return decision.after
+    if (decision.before.state !== before.state) return undefined
+    const [next, effects] = step(machine, before, decision.event, decision.assign)
+    return effects[0]?.type === 'transition' && next.state === decision.after.state ? next : undefined
+  }
+
+  function adopt(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, found: Segment['records'][number]): Decision<Ctx> | undefined {
+    const { record, answerId } = found
+    if (record.input !== fingerprint(key) || record.fromState !== before.state) return undefined
+    if (record.routeId !== undefined) {
+      const position = routes.positions.get(record.routeId)
+      if (position === undefined || routes.routes[position]?.event !== record.event) return undefined
+    }
+    const assign = record.assign as Partial<Ctx> | undefined
+    const [after, effects] = step(machine, before, record.event, assign)
+    if (effects[0]?.type !== 'transition' || after.state !== record.toState) return undefined
+    const decision: Decision<Ctx> = {
+      messageId: message.id, inputKey: key, kind: record.kind, routeId: record.routeId, event: record.event,
+      turnId: record.turnId, before, after, assign, output: undefined, answerId, record,
+    }
+    cache.set(message.id, decision)
+    return decision
+  }
+
+  function evaluate(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, segment: Segment): Entry<Ctx> {
+    let cached = cache.get(message.id)
+    if (cached && cached.inputKey !== key) {
+      cache.delete(message.id)
+      cached = undefined
+    }
+    if (cached && (cached.answerId === undefined || segment.answerIds.includes(cached.answerId))) {
+      const after = reapply(cached, before)
+      if (after) return { messageId: message.id, inputKey: key, before, after, decision: cached }
+    }
+    for (const found of segment.records) {
+      if (found.record.messageId !== message.id || found.answerId === cached?.answerId) continue
+      const decision = adopt(message, key, before, found)
+      if (decision) return { messageId: message.id, inputKey: key, before, after: decision.after, decision }
+    }
+    return { messageId: message.id, inputKey: key, before, after: before, decision: undefined }
+  }
+
+  function reconcile(messages: readonly Message[], full = false): boolean {
+    const previous = stateAt(entries.length - 1)
+    const fresh: { message: Message; key: string; segment: Segment }[] = []
+    let segment: Segment = { answerIds: [], records: [] }
+    let anchor = -1
+    let anchorSegment: Segment | undefined
+    let continuation = false
+    let answerId: string | undefined
+    const tail = messages.at(-1)
+    let lastMessage: Message | undefined
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i]
+      if (message === undefined) continue
+      if (message.role !== 'user') {
+        if (lastMessage === undefined && message.role === 'tool') continuation = true
+        if (message.role === 'assistant') {
+          segment.answerIds.push(message.id)
+          const record = readDecisionRecord(message)
+          if (record) segment.records.push({ record, answerId: message.id })
+        }
+        continue
+      }
+      const key = inputKeyOf(message)
+      if (lastMessage === undefined) {
+        lastMessage = message
+        answerId = tail !== undefined && tail !== message && tail.role === 'assistant' ? tail.id : undefined
+      }
+      const ord = full ? undefined : ords.get(message.id)
+      if (ord !== undefined && entries[ord]?.inputKey === key) {
+        anchor = ord
+        anchorSegment = segment
+        break
+      }
+      fresh.push({ message, key, segment })
+      segment = { answerIds: [], records: [] }
+    }
+    last = lastMessage && { message: lastMessage, continuation, answerId }
+
+    const kept = new Map(fresh.map((f) => [f.message.id, f.key]))
+    for (let ord = entries.length - 1; ord > anchor; ord--) {
+      const removed = entries[ord]
+      if (!removed) continue
+      ords.delete(removed.messageId)
+      if (kept.get(removed.messageId) !== removed.inputKey) cache.delete(removed.messageId)
+    }
+    entries.length = anchor + 1
+    const anchored = anchor >= 0 ? entries[anchor] : undefined
+    if (anchored && anchorSegment) {
+      entries[anchor] = evaluate({ id: anchored.messageId }, anchored.inputKey, anchored.before, anchorSegment)
+    }
+    for (let i = fresh.length - 1; i >= 0; i--) {
+      const item = fresh[i]
+      if (!item) continue
+      ords.set(item.message.id, entries.length)
+      entries.push(evaluate(item.message, item.key, stateAt(entries.length - 1), item.segment))
+    }
+    return stateAt(entries.length - 1) !== previous
+  }
+
+  return {
+    current: () => stateAt(entries.length - 1),
+    reconcile,
+    lastUser: () => last,
+    before(messageId) {
+      const ord = ords.get(messageId)
+      return ord === undefined ? undefined : entries[ord]?.before
+    },
+    applied(messageId) {
+      const ord = ords.get(messageId)
+      return ord === undefined ? undefined : entries[ord]?.decision
+    },
+    cached(messageId, inputKey) {
+      const decision = cache.get(messageId)
+      return decision?.inputKey === inputKey ? decision : undefined
+    },
+    forget(messageId) {
+      cache.delete(messageId)
+    },
+    commit(decision) {
+      const ord = ords.get(decision.messageId)
+      const entry = ord === undefined ? undefined : entries[ord]
+      if (ord === undefined || !entry || ord !== entries.length - 1) return false
+      if (entry.inputKey !== decision.inputKey || entry.before !== decision.before) return false
+      cache.set(decision.messageId, decision)
+      entries[ord] = { ...entry, after: decision.after, decision }
+      return true
+    },
+    size: () => entries.length,
+  }
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod'
+import type { ConfigIssue } from './config-error.js'
+import type { ChatDefinitionInput } from './definition.js'
+import { closestName, suggestName } from './did-you-mean.js'
+import { identifierHint, isIdentifier } from './identifier.js'
+import { findNonJson } from './json.js'
+
+/**
+ * Definition validation in two passes: a zod schema for the shape (types, unknown keys with a
+ * "did you mean"), then the semantic checks the schema cannot express (declared states, unique
+ * ids, identifier-safe names). Pure; returns every issue instead of stopping at the first.
+ */
+
+const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'Expected a function')
+const chunkList = z.array(z.looseObject({ type: z.string() }))
+const outputObject = z.strictObject({ text: z.string().optional(), chunks: chunkList.optional(), assign: z.record(z.string(), z.unknown()).optional() })
+const fallbackOutput = z.strictObject({ text: z.string().optional(), chunks: chunkList.optional() })
+
+const routeCommon = {
+  id: z.string(),
+  event: z.string(),
+  states: z.array(z.string()).optional(),
+  guard: fn.optional(),
+  response: z.union([z.string(), outputObject, fn]),
+  traceKind: z.enum(['deterministic', 'repaired', 'fallback']).optional(),
+  description: z.string().optional(),
+}
+
+const routeSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ ...routeCommon, kind: z.literal('command'), command: z.string().min(1), caseSensitive: z.boolean(), trim: z.boolean() }),
+  z.strictObject({ ...routeCommon, kind: z.literal('text'), texts: z.array(z.string().min(1)).min(1) }),
+  z.strictObject({ ...routeCommon, kind: z.literal('pattern'), pattern: z.instanceof(RegExp), assign: z.union([z.literal(true), fn]).optional() }),
+  z.strictObject({ ...routeCommon, kind: z.literal('custom'), match: fn }),
+  z.strictObject({ ...routeCommon, kind: z.literal('event'), uiEvent: z.string() }),
+])
+
+const transitionSchema = z.union([z.string(), z.strictObject({ target: z.string(), guard: fn.optional(), description: z.string().optional() })])
+
+const stateSchema = z.strictObject({
+  on: z.record(z.string(), transitionSchema).optional(),
+  actions: z.array(z.string()).optional(),
+  final: z.boolean().optional(),
+  description: z.string().optional(),
+})
+
+const definitionSchema = z.strictObject({
+  id: z.string(),
+  revision: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  chat: z.looseObject({ adapter: z.looseObject({ createSource: fn }).optional() }),
+  conversation: z.strictObject({
+    initial: z.string(),
+    states: z.record(z.string(), stateSchema),
+    context: z.record(z.string(), z.unknown()).optional(),
+    routes: z.array(routeSchema),
+    fallback: z.strictObject({ response: z.union([z.string(), fallbackOutput, fn]) }).optional(),
+    agentTransitions: z.boolean().optional(),
+    onTrace: fn.optional(),
+  }),
+})
+
+const KNOWN_KEYS: Record<string, readonly string[]> = {
+  '': ['id', 'revision', 'chat', 'conversation'],
+  conversation: ['initial', 'states', 'context', 'routes', 'fallback', 'agentTransitions', 'onTrace'],
+  state: ['on', 'actions', 'final', 'description'],
+  route: ['id', 'event', 'states', 'guard', 'response', 'traceKind', 'description'],
+}
+
+function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
+  if (path.length === 0) return KNOWN_KEYS[''] ?? []
+  if (path.length === 1 && path[0] === 'conversation') return KNOWN_KEYS.conversation ?? []
+  if (path[1] === 'states' && path.length === 3) return KNOWN_KEYS.state ?? []
+  if (path[1] === 'routes' && path.length === 3) return KNOWN_KEYS.route ?? []
+  return []
+}
+
+function fromZod(issue: z.core.$ZodIssue): ConfigIssue[] {
+  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol')
+  const where = path.length > 0 ? path.join('.') : 'the definition'
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => {
+      const close = closestName(key, knownKeysAt(path))
+      return {
+        code: 'unknown_key',
+        path: [...path, key],
+        message: `Unknown key "${key}" in ${where}.`,
+        hint: close ? `Did you mean "${close}"?` : `Remove it; known keys: ${knownKeysAt(path).join(', ') || 'see docs/conversation.md'}.`,
+      }
+    })
+  }
+  const hint =
+    path.at(-1) === 'kind' || (path[1] === 'routes' && issue.code === 'invalid_union')
+      ? 'Build routes with commandRoute, textRoute, patternRoute, route or eventRoute.'
+      : `Fix ${where} (see docs/conversation.md for the field's type).`
+  return [{ code: issue.code, path, message: `${where}: ${issue.message}`, hint }]
+}
+
+function checkIdentifier(issues: ConfigIssue[], value: string, path: (string | number)[], what: string): void {
+  if (!isIdentifier(value)) {
+    issues.push({
+      code: 'invalid_identifier',
+      path,
+      message: `${what} ${JSON.stringify(value)} is not identifier-safe.`,
+      hint: identifierHint(value),
+    })
+  }
+}
+
+/** Every issue of `input`, structural first, then semantic (only when the shape is right). Pure. */
+export function validateDefinition(input: unknown): ConfigIssue[] {
+  const parsed = definitionSchema.safeParse(input)
+  if (!parsed.success) return parsed.error.issues.flatMap(fromZod)
+  const def = input as ChatDefinitionInput
+  const issues: ConfigIssue[] = []
+  const conv = def.conversation
+  const stateNames = Object.keys(conv.states)
+  const stateSet = new Set(stateNames)
+
+  checkIdentifier(issues, def.id, ['id'], 'Definition id')
+  if (stateNames.length === 0) {
+    issues.push({ code: 'no_states', path: ['conversation', 'states'], message: 'The conversation declares no states.', hint: 'Declare at least the initial state, e.g. states: { idle: {} }.' })
+  }
+  if (!stateSet.has(conv.initial)) {
+    issues.push({
+      code: 'unknown_initial',
+      path: ['conversation', 'initial'],
+      message: `Initial state ${JSON.stringify(conv.initial)} is not declared in conversation.states.`,
+      hint: suggestName(conv.initial, stateNames, 'state'),
+    })
+  }
+  for (const [name, state] of Object.entries(conv.states)) {
+    checkIdentifier(issues, name, ['conversation', 'states', name], 'State name')
+    for (const [event, transition] of Object.entries(state.on ?? {})) {
+      checkIdentifier(issues, event, ['conversation', 'states', name, 'on', event], `Event name (in state "${name}")`)
+      const target = typeof transition === 'string' ? transition : transition.target
+      if (!stateSet.has(target)) {
+        issues.push({
+          code: 'unknown_target',
+          path: ['conversation', 'states', name, 'on', event, ...(typeof transition === 'string' ? [] : ['target'])],
+          message: `State "${name}" sends event "${event}" to undeclared state ${JSON.stringify(target)}.`,
+          hint: suggestName(target, stateNames, 'state'),
+        })
+      }
+    }
+  }
+  const badContext = conv.context === undefined ? undefined : findNonJson(conv.context)
+  if (badContext) {
+    issues.push({ code: 'context_not_json', path: ['conversation', 'context', ...badContext], message: 'The context must be a JSON object (strings, numbers, booleans, null, arrays, plain objects).', hint: 'Replace the value at this path with JSON (e.g. a Date with its ISO string).' })
+  }
+  const seen = new Map<string, number>()
+  conv.routes.forEach((route, index) => {
+    const at = ['conversation', 'routes', index]
+    checkIdentifier(issues, route.id, [...at, 'id'], 'Route id')
+    checkIdentifier(issues, route.event, [...at, 'event'], `Event of route "${route.id}"`)
+    const first = seen.get(route.id)
+    if (first !== undefined) {
+      issues.push({ code: 'duplicate_route_id', path: [...at, 'id'], message: `Route id "${route.id}" is used by routes ${first} and ${index}.`, hint: `Rename one, e.g. "${route.id}-2".` })
+    } else seen.set(route.id, index)
+    route.states?.forEach((state, i) => {
+      if (!stateSet.has(state)) {
+        issues.push({
+          code: 'unknown_route_state',
+          path: [...at, 'states', i],
+          message: `Route "${route.id}" is restricted to undeclared state ${JSON.stringify(state)}.`,
+          hint: suggestName(state, stateNames, 'state'),
+        })
+      }
+    })
+    if (route.kind === 'event') checkIdentifier(issues, route.uiEvent, [...at, 'uiEvent'], `UI event of route "${route.id}"`)
+  })
+  if (def.chat.adapter === undefined && conv.fallback === undefined) {
+    issues.push({
+      code: 'no_agentic_answer',
+      path: ['chat', 'adapter'],
+      message: 'chat.adapter is missing and conversation.fallback is not set: unmatched input would get no answer.',
+      hint: 'Set chat.adapter (the agentic fallback) or conversation.fallback: { response: "…" }.',
+    })
+  }
+  return issues
+}

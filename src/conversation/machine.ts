@@ -1,0 +1,107 @@
+import type { ConversationDefinition, TransitionGuardContext } from './definition.js'
+import { deepFreeze, findNonJson, type JsonObject } from './json.js'
+
+/**
+ * The conversation machine: a compiled, immutable table of states, and a pure step function
+ * `(machine, current, event, assign) → [next, effects]` (XState `transition.ts` style). The session
+ * is the actor that applies the result; nothing here holds progress.
+ */
+
+export interface MachineState<Ctx extends JsonObject = JsonObject> {
+  readonly state: string
+  readonly context: Readonly<Ctx>
+}
+
+interface CompiledTransition<Ctx extends JsonObject> {
+  readonly target: string
+  readonly guard: ((ctx: TransitionGuardContext<Ctx>) => boolean) | undefined
+}
+
+export interface CompiledState<Ctx extends JsonObject = JsonObject> {
+  readonly name: string
+  /** Declared events, in declaration order; frozen and shared by every snapshot of this state. */
+  readonly events: readonly string[]
+  readonly actions: readonly string[]
+  readonly final: boolean
+  readonly transitions: ReadonlyMap<string, CompiledTransition<Ctx>>
+}
+
+export interface Machine<Ctx extends JsonObject = JsonObject> {
+  readonly initial: MachineState<Ctx>
+  readonly states: ReadonlyMap<string, CompiledState<Ctx>>
+}
+
+export type RefusalReason = 'undeclared-event' | 'guard-refused' | 'guard-threw' | 'assign-not-json'
+
+export type MachineEffect =
+  | { readonly type: 'transition'; readonly event: string; readonly from: string; readonly to: string }
+  | { readonly type: 'assign'; readonly keys: readonly string[] }
+  | { readonly type: 'enter'; readonly state: string; readonly actions: readonly string[]; readonly final: boolean }
+  | { readonly type: 'refuse'; readonly event: string; readonly reason: RefusalReason; readonly error?: unknown }
+
+/** Compiles a validated conversation into the lookup tables the step uses. */
+export function compileMachine<Ctx extends JsonObject>(conversation: Readonly<ConversationDefinition<Ctx>> & { readonly context: Readonly<Ctx> }): Machine<Ctx> {
+  const states = new Map<string, CompiledState<Ctx>>()
+  for (const [name, state] of Object.entries(conversation.states)) {
+    const transitions = new Map<string, CompiledTransition<Ctx>>()
+    for (const [event, transition] of Object.entries(state.on ?? {})) {
+      transitions.set(event, typeof transition === 'string' ? { target: transition, guard: undefined } : { target: transition.target, guard: transition.guard })
+    }
+    states.set(name, {
+      name,
+      events: Object.freeze([...transitions.keys()]),
+      actions: Object.freeze([...(state.actions ?? [])]),
+      final: state.final === true,
+      transitions,
+    })
+  }
+  return { initial: Object.freeze({ state: conversation.initial, context: conversation.context }), states }
+}
+
+/** Whether `state` declares `event`. Pure, O(1). */
+export function declares<Ctx extends JsonObject>(machine: Machine<Ctx>, state: string, event: string): boolean {
+  return machine.states.get(state)?.transitions.has(event) === true
+}
+
+/**
+ * One transition. Pure apart from calling the transition's guard (which must be pure). The guard
+ * sees the context before `assign`; the patch is shallow-merged after it passes. On refusal the
+ * returned state is `current` itself and the only effect is `refuse` with the reason.
+ */
+export function step<Ctx extends JsonObject>(
+  machine: Machine<Ctx>,
+  current: MachineState<Ctx>,
+  event: string,
+  assign?: Partial<Ctx>,
+): readonly [MachineState<Ctx>, readonly MachineEffect[]] {
+  const transition = machine.states.get(current.state)?.transitions.get(event)
+  if (!transition) return [current, [{ type: 'refuse', event, reason: 'undeclared-event' }]]
+  if (transition.guard) {
+    let allowed: boolean
+    try {
+      allowed = transition.guard({ state: current.state, event, context: current.context })
+    } catch (error) {
+      return [current, [{ type: 'refuse', event, reason: 'guard-threw', error }]]
+    }
+    if (allowed !== true) return [current, [{ type: 'refuse', event, reason: 'guard-refused' }]]
+  }
+  const keys = assign ? Object.keys(assign) : []
+  const context = assignContext(current.context, assign)
+  if (context === undefined) return [current, [{ type: 'refuse', event, reason: 'assign-not-json' }]]
+  const target = machine.states.get(transition.target)
+  const effects: MachineEffect[] = [{ type: 'transition', event, from: current.state, to: transition.target }]
+  if (keys.length > 0) effects.push({ type: 'assign', keys })
+  if (target) effects.push({ type: 'enter', state: target.name, actions: target.actions, final: target.final })
+  const next = transition.target === current.state && context === current.context ? current : Object.freeze({ state: transition.target, context })
+  return [next, effects]
+}
+
+/**
+ * The context after a shallow `patch` (frozen, cloned so later mutation of the patch cannot leak
+ * in), the same object when the patch is empty, or `undefined` when the patch is not JSON. Pure.
+ */
+export function assignContext<Ctx extends JsonObject>(context: Readonly<Ctx>, patch: Partial<Ctx> | undefined): Readonly<Ctx> | undefined {
+  if (patch === undefined || Object.keys(patch).length === 0) return context
+  if (findNonJson(patch) !== undefined) return undefined
+  return deepFreeze(structuredClone({ ...context, ...patch }) as Ctx)
+}

@@ -1,0 +1,103 @@
+import type { JsonObject } from './json.js'
+import { COMMAND_SPACES, commandKey, commandSpace, textKey } from './normalize.js'
+import type { Route } from './routes.js'
+
+/**
+ * The route table compiled for lookup. Exact routes (commands, texts, UI events) live in hash maps
+ * keyed by their normalised key, so the last of 10,000 commands costs what the first does; pattern
+ * and custom routes stay in a scan list. `candidates` merges both in declaration order, so the
+ * index changes cost, never semantics: the first eligible match in declaration order still wins.
+ */
+export interface RouteIndex<Ctx extends JsonObject = JsonObject> {
+  readonly routes: readonly Route<Ctx>[]
+  /** Route id → position in declaration order. */
+  readonly positions: ReadonlyMap<string, number>
+  /** `states` of each route as a set (undefined: any state). */
+  readonly stateSets: readonly (ReadonlySet<string> | undefined)[]
+  /**
+   * Positions of the routes that could match `input`, ascending (declaration order). Exact routes
+   * appear only when their key matches; pattern and custom routes always appear (they decide when
+   * evaluated). A message carrying a UI event is a candidate for event and custom routes only.
+   * Pure; the returned array must not be mutated.
+   */
+  candidates: (input: string, uiEvent: string | undefined) => readonly number[]
+}
+
+function push(map: Map<string, number[]>, key: string, position: number): void {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [position])
+  else if (list.at(-1) !== position) list.push(position)
+}
+
+const EMPTY: readonly number[] = Object.freeze([])
+
+function merge(lists: (readonly number[] | undefined)[]): readonly number[] {
+  let only: readonly number[] | undefined
+  let count = 0
+  for (const list of lists) {
+    if (list !== undefined && list.length > 0) {
+      only = list
+      count++
+    }
+  }
+  if (count === 0) return EMPTY
+  if (count === 1 && only) return only
+  const merged: number[] = []
+  for (const list of lists) if (list) merged.push(...list)
+  merged.sort((a, b) => a - b)
+  return merged.filter((value, i) => i === 0 || merged[i - 1] !== value)
+}
+
+export function buildRouteIndex<Ctx extends JsonObject>(routes: readonly Route<Ctx>[]): RouteIndex<Ctx> {
+  const commands: (Map<string, number[]> | undefined)[] = [undefined, undefined, undefined, undefined]
+  const texts = new Map<string, number[]>()
+  const events = new Map<string, number[]>()
+  const typedScan: number[] = []
+  const eventScan: number[] = []
+  const positions = new Map<string, number>()
+  const stateSets: (ReadonlySet<string> | undefined)[] = []
+
+  routes.forEach((route, position) => {
+    positions.set(route.id, position)
+    stateSets.push(route.states ? new Set(route.states) : undefined)
+    switch (route.kind) {
+      case 'command': {
+        const space = commandSpace(route)
+        const map = (commands[space] ??= new Map())
+        push(map, commandKey(route.command, route), position)
+        break
+      }
+      case 'text':
+        for (const text of route.texts) push(texts, textKey(text), position)
+        break
+      case 'event':
+        push(events, route.uiEvent, position)
+        break
+      case 'pattern':
+        typedScan.push(position)
+        break
+      case 'custom':
+        typedScan.push(position)
+        eventScan.push(position)
+        break
+    }
+  })
+
+  const spaces = COMMAND_SPACES.map((matching, space) => ({ matching, map: commands[space] })).filter(
+    (entry): entry is { matching: (typeof COMMAND_SPACES)[number]; map: Map<string, number[]> } => entry.map !== undefined,
+  )
+  const hasTexts = texts.size > 0
+
+  return {
+    routes,
+    positions,
+    stateSets,
+    candidates(input, uiEvent) {
+      if (uiEvent !== undefined) return merge([events.get(uiEvent), eventScan])
+      const lists: (readonly number[] | undefined)[] = [typedScan]
+      for (const { matching, map } of spaces) lists.push(map.get(commandKey(input, matching)))
+      if (hasTexts) lists.push(texts.get(textKey(input)))
+      return merge(lists)
+    },
+  }
+}

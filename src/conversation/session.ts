@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto'
+import type { AdapterFactory } from '../contract/adapter.js'
+import type { ChatConfig } from '../contract/chat.js'
+import { ChatrailError } from '../contract/errors.js'
+import type { Message } from '../contract/message.js'
+import type { AgentSnapshot, DialogAnswerInput, DialogAnswerResult } from '../agents/runstate/live.js'
+import { isLiveAgentAdapter } from '../agents/runstate/live.js'
+import { unwrapAdapter, wrapAdapter } from './adapter-wrapper.js'
+import { ChatrailConfigError } from './config-error.js'
+import { formatConfigIssues } from './config-issues-format.js'
+import { createTimeline } from './decisions.js'
+import { defineChat, isDefinedChat, type ChatConfigInput, type ChatDefinition, type ChatDefinitionInput, type TraceObserver } from './definition.js'
+import { suggestName } from './did-you-mean.js'
+import { identifierHint, isIdentifier } from './identifier.js'
+import { assignContext, compileMachine, type Machine, type MachineState } from './machine.js'
+import type { JsonObject } from './json.js'
+import { lintDefinition } from './lint.js'
+import { buildRouteIndex, type RouteIndex } from './route-index.js'
+import { projectSnapshot, type SessionSnapshot } from './snapshot.js'
+import { createTraceLog, notifyTraceListeners, type TurnTrace } from './trace.js'
+import { createTurnSource, type SessionCore } from './turn.js'
+
+/**
+ * A session: one conversation's progress over one shared, immutable definition (seed 004). It
+ * never owns history: the controller does; the session derives its state from the history it
+ * is handed (each turn's request, and `sync`), so state always follows history.
+ */
+
+export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject> {
+  /** Identifier-safe; default a random UUID. */
+  sessionId?: string
+  /** Turn id factory (default `randomUUID`). */
+  ids?: () => string
+  /** Clock for trace times and durations (default `new Date()`). */
+  clock?: () => Date
+  /** Called for every trace of this session; failures are ignored. */
+  onTrace?: TraceObserver
+  /** How many traces `traces()` keeps (oldest dropped first). Default 1000. */
+  maxTraces?: number
+  /** Print `lintDefinition` warnings (once per definition, not when NODE_ENV is production). Default true. */
+  lint?: boolean
+  /** Start somewhere other than `initial` (a test fixture, a resumed workflow). */
+  start?: { state?: string; context?: Partial<Ctx> }
+}
+
+export interface ChatSession<Ctx extends JsonObject = JsonObject> {
+  readonly sessionId: string
+  readonly definition: ChatDefinition<Ctx>
+  /** The definition's `ChatConfig` with only `adapter` wrapped; the same object until `updateChat`. */
+  readonly chat: ChatConfig
+  /** Re-derives `chat` from a new config (same progress); a wrapped adapter is unwrapped, never nested. */
+  updateChat: (chat: ChatConfig | ChatConfigInput) => ChatConfig
+  getSnapshot: () => SessionSnapshot<Ctx>
+  subscribe: (listener: () => void) => () => void
+  /** Reconciles with a history changed without a turn (edit without regenerate, setMessages, clear). */
+  sync: (messages: readonly Message[], options?: { full?: boolean }) => void
+  traces: () => readonly TurnTrace[]
+  /** Answers the live agent's pending dialog; throws `ChatrailError` `NO_PENDING_DIALOG` when there is none. */
+  answerDialog: (toolId: string, answer: DialogAnswerInput) => Promise<DialogAnswerResult>
+  dispose: () => void
+}
+
+interface Compiled<Ctx extends JsonObject> {
+  machine: Machine<Ctx>
+  index: RouteIndex<Ctx>
+}
+
+const compiledCache = new WeakMap<object, Compiled<JsonObject>>()
+const linted = new WeakSet<object>()
+
+function compile<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>): Compiled<Ctx> {
+  let compiled = compiledCache.get(definition) as Compiled<Ctx> | undefined
+  if (!compiled) {
+    compiled = { machine: compileMachine(definition.conversation), index: buildRouteIndex(definition.conversation.routes) }
+    compiledCache.set(definition, compiled as unknown as Compiled<JsonObject>)
+  }
+  return compiled
+}
+
+function startState<Ctx extends JsonObject>(machine: Machine<Ctx>, start: ChatSessionOptions<Ctx>['start']): MachineState<Ctx> {
+  if (!start) return machine.initial
+  const state = start.state ?? machine.initial.state
+  if (!machine.states.has(state)) {
+    throw new ChatrailConfigError([{ code: 'unknown_start_state', path: ['start', 'state'], message: `Start state ${JSON.stringify(state)} is not declared.`, hint: suggestName(state, [...machine.states.keys()], 'state') }])
+  }
+  const context = assignContext(machine.initial.context, start.context)
+  if (!context) throw new ChatrailConfigError([{ code: 'context_not_json', path: ['start', 'context'], message: 'The start context must be JSON.', hint: 'Use strings, numbers, booleans, null, arrays and plain objects.' }])
+  return Object.freeze({ state, context })
+}
+
+function printLint(definition: ChatDefinition<JsonObject>): void {
+  if (linted.has(definition) || process.env.NODE_ENV === 'production') return
+  linted.add(definition)
+  const warnings = lintDefinition(definition)
+  if (warnings.length > 0) console.warn(`chatrail: definition "${definition.id}" has ${warnings.length} warning(s):\n${formatConfigIssues(warnings, '⚠')}`)
+}
+
+export function createChatSession<Ctx extends JsonObject = JsonObject>(
+  definitionInput: ChatDefinition<Ctx> | ChatDefinitionInput<Ctx>,
+  options: ChatSessionOptions<Ctx> = {},
+): ChatSession<Ctx> {
+  const definition = isDefinedChat(definitionInput) ? (definitionInput as ChatDefinition<Ctx>) : defineChat(definitionInput as ChatDefinitionInput<Ctx>)
+  const sessionId = options.sessionId ?? randomUUID()
+  if (!isIdentifier(sessionId)) {
+    throw new ChatrailConfigError([{ code: 'invalid_identifier', path: ['sessionId'], message: `Session id ${JSON.stringify(sessionId)} is not identifier-safe.`, hint: identifierHint(sessionId) }])
+  }
+  if (options.lint !== false) printLint(definition as unknown as ChatDefinition<JsonObject>)
+  const { machine, index } = compile(definition)
+  const timeline = createTimeline(machine, index, startState(machine, options.start))
+  const log = createTraceLog(options.maxTraces ?? 1000)
+  const listeners = new Set<() => void>()
+  const newId = options.ids ?? randomUUID
+  const clock = options.clock
+  const now = clock ? () => clock().getTime() : Date.now
+  let original: AdapterFactory | undefined
+  let chat: ChatConfig
+  let disposed = false
+  let unsubscribeAgent: (() => void) | undefined
+  let snapshot: SessionSnapshot<Ctx> | undefined
+
+  const agentSnapshot = (): AgentSnapshot | undefined => (original && isLiveAgentAdapter(original) ? original.agentRunState.getSnapshot() : undefined)
+
+  function changed(): void {
+    const next = projectSnapshot(machine, timeline.current(), agentSnapshot(), snapshot)
+    if (next === snapshot) return
+    snapshot = next
+    if (disposed) return
+    for (const listener of [...listeners]) {
+      try {
+        listener()
+      } catch {
+        // A subscriber's failure never affects a dispatch or the other subscribers.
+      }
+    }
+  }
+
+  const core: SessionCore<Ctx> = {
+    sessionId,
+    definition,
+    machine,
+    index,
+    timeline,
+    adapter: () => original,
+    newId,
+    now,
+    trace(fields, startedAt) {
+      const trace: TurnTrace = Object.freeze({ ...fields, sessionId, at: new Date(startedAt).toISOString(), durationMs: Math.max(0, now() - startedAt) })
+      log.add(trace)
+      if (!disposed) notifyTraceListeners([definition.conversation.onTrace, options.onTrace], trace)
+    },
+    changed,
+    disposed: () => disposed,
+  }
+
+  function adopt(config: ChatConfig | ChatConfigInput): ChatConfig {
+    const next = unwrapAdapter(config.adapter)
+    if (next !== original || unsubscribeAgent === undefined) {
+      unsubscribeAgent?.()
+      unsubscribeAgent = undefined
+      original = next
+      if (original && isLiveAgentAdapter(original) && !disposed) unsubscribeAgent = original.agentRunState.subscribe(changed)
+    }
+    chat = { ...config, adapter: wrapAdapter(original, (request) => createTurnSource(core, request)) }
+    changed()
+    return chat
+  }
+  chat = adopt(definition.chat)
+
+  return {
+    sessionId,
+    definition,
+    get chat() {
+      return chat
+    },
+    updateChat: adopt,
+    getSnapshot: () => snapshot ?? projectSnapshot(machine, timeline.current(), agentSnapshot(), undefined),
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    sync(messages, syncOptions) {
+      if (timeline.reconcile(messages, syncOptions?.full === true)) changed()
+    },
+    traces: () => log.list(),
+    async answerDialog(toolId, answer) {
+      const source = original && isLiveAgentAdapter(original) ? original.agentRunState : undefined
+      const pending = source?.getSnapshot()?.pendingDialog
+      if (!source?.answerDialog || !pending || pending.toolId !== toolId) {
+        throw new ChatrailError({
+          code: 'NO_PENDING_DIALOG',
+          message: pending ? `The pending dialog is "${pending.toolId}", not "${toolId}".` : 'There is no pending dialog to answer.',
+          hint: 'Answer the dialog shown in getSnapshot().agent.pendingDialog, by its toolId.',
+        })
+      }
+      return source.answerDialog(toolId, answer)
+    },
+    dispose() {
+      disposed = true
+      unsubscribeAgent?.()
+      unsubscribeAgent = undefined
+      listeners.clear()
+    },
+  }
+}

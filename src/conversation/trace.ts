@@ -1,0 +1,85 @@
+/**
+ * Turn traces: decision metadata for every turn of a session, never prompt or response text.
+ * The log is bounded; observers are best-effort and can never affect a dispatch.
+ */
+
+export type TurnKind = 'deterministic' | 'agentic' | 'repaired' | 'fallback'
+export type TurnOutcome = 'ok' | 'error' | 'aborted'
+
+export interface TurnTrace {
+  readonly kind: TurnKind
+  readonly outcome: TurnOutcome
+  readonly routeId?: string
+  readonly event?: string
+  readonly fromState: string
+  readonly toState: string
+  readonly sessionId: string
+  readonly turnId: string
+  readonly messageId?: string
+  /** True when a cached decision answered (retry/regenerate): no route callback, no model call. */
+  readonly replayed: boolean
+  /** ISO time the turn started (from the session's clock). */
+  readonly at: string
+  readonly durationMs: number
+  /** Why a proposal was repaired or a turn failed, as a fixed phrase (never user text). */
+  readonly reason?: string
+  /** The class name of the error behind an `error` outcome or a `fallback` (never its message). */
+  readonly errorClass?: string
+}
+
+export type TraceListener = (trace: TurnTrace) => void | Promise<void>
+
+export interface TraceLog {
+  add: (trace: TurnTrace) => void
+  /** Oldest first; the same array until the next `add`. */
+  list: () => readonly TurnTrace[]
+}
+
+/** A ring of the last `max` traces (O(1) per add). */
+export function createTraceLog(max: number): TraceLog {
+  const ring: TurnTrace[] = []
+  let start = 0
+  let cached: readonly TurnTrace[] | undefined = Object.freeze([])
+  return {
+    add(trace) {
+      if (max <= 0) return
+      if (ring.length < max) ring.push(trace)
+      else {
+        ring[start] = trace
+        start = (start + 1) % max
+      }
+      cached = undefined
+    },
+    list() {
+      cached ??= Object.freeze([...ring.slice(start), ...ring.slice(0, start)])
+      return cached
+    },
+  }
+}
+
+/** Calls each observer, swallowing sync throws and async rejections alike. */
+export function notifyTraceListeners(listeners: readonly (TraceListener | undefined)[], trace: TurnTrace): void {
+  for (const listener of listeners) {
+    if (!listener) continue
+    try {
+      const result = listener(trace)
+      if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, () => undefined)
+    } catch {
+      // Observers are best-effort (seed 004): their failure never reaches the turn.
+    }
+  }
+}
+
+const SAFE_CLASS = /^[A-Za-z_$][\w$.-]{0,63}$/
+
+/** The class name of a thrown value, safe to put in a trace (never its message). */
+export function errorClassOf(error: unknown): string {
+  if (error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error)) {
+    const name = (error as { name?: unknown }).name
+    if (typeof name === 'string' && SAFE_CLASS.test(name)) return name
+    const ctor = (error as { constructor?: { name?: unknown } }).constructor?.name
+    if (typeof ctor === 'string' && SAFE_CLASS.test(ctor)) return ctor
+    return 'Error'
+  }
+  return typeof error === 'string' ? 'StringThrown' : 'NonErrorThrown'
+}

@@ -1,0 +1,32 @@
+import type { Message } from '../contract/message.js'
+
+/**
+ * UI events (button presses, choice clicks) travel through history as user messages whose
+ * metadata is `{ chatrail: { event } }`, so replay, edits and rebuilds treat them like text.
+ */
+
+export interface UiEventMetadata {
+  chatrail: { event: string }
+}
+
+/** The metadata that marks a user message as the UI event `event`. */
+export function uiEventMessageMetadata(event: string): UiEventMetadata {
+  return { chatrail: { event } }
+}
+
+/** The UI event a user message carries, if any. */
+export function uiEventOf(message: Pick<Message, 'metadata'>): string | undefined {
+  const chatrail = (message.metadata as { chatrail?: { event?: unknown } } | undefined)?.chatrail
+  const event = chatrail?.event
+  return typeof event === 'string' ? event : undefined
+}
+
+/** Anything with chatrail's `send(text, { metadata })` (see `createChatController`). */
+export interface UiEventSender {
+  send: (text: string, options?: { metadata?: Record<string, unknown> }) => Promise<void>
+}
+
+/** Sends `event` as a user message labelled `label` (default: the event name). */
+export function sendUiEvent(controller: UiEventSender, event: string, label?: string): Promise<void> {
+  return controller.send(label ?? event, { metadata: { ...uiEventMessageMetadata(event) } })
+}
