@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { isGroupAlive, isProcessAlive, listDescendantPids, signalProcessTree } from './kill-process-tree.js'
+import { createStderrTail } from './stderr-tail.js'
+
+/**
+ * One agent CLI run as a child process: spawned from an argument array (never a shell, so no user
+ * text is ever parsed by one), in its own process group, stdout read line by line, the tail of
+ * stderr kept for error messages. `terminate()` sends SIGTERM to the whole tree, then SIGKILL after
+ * a grace period; if this Node process exits first, every live group is killed on the way out, so
+ * no agent process outlives its owner.
+ */
+
+export interface AgentProcessOptions {
+  bin: string
+  args: readonly string[]
+  cwd?: string
+  env?: NodeJS.ProcessEnv
+  /** Called once per stdout line, in order (without the newline). */
+  onLine: (line: string) => void
+}
+
+export type AgentProcessExit =
+  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null; stderr: string }
+  /** The binary could not be started (`ENOENT`: not installed / not on PATH; `EACCES`: not executable). */
+  | { kind: 'spawn-failed'; code: string; message: string; stderr: string }
+
+export interface AgentProcess {
+  readonly pid: number | undefined
+  /** Writes one line (a newline is added) to stdin; ignored once stdin is closed. */
+  writeLine: (line: string) => void
+  /** Closes stdin (the CLI then finishes its turn and exits). Idempotent. */
+  endInput: () => void
+  /** Resolves once the process exited and stdout was fully read. Never rejects. */
+  readonly exited: Promise<AgentProcessExit>
+  /** SIGTERM to the tree, SIGKILL after `graceMs`; resolves on exit. Idempotent, never throws. */
+  terminate: (graceMs?: number) => Promise<AgentProcessExit>
+}
+
+export const DEFAULT_TERMINATE_GRACE_MS = 3000
+
+const liveGroups = new Set<number>()
+let exitHookInstalled = false
+
+function installExitHook(): void {
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  // 'exit' handlers run synchronously: SIGKILL is the only signal worth sending from here.
+  process.once('exit', () => {
+    for (const pid of liveGroups) signalProcessTree(pid, 'SIGKILL', listDescendantPids(pid))
+  })
+}
+
+export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
+  const stderr = createStderrTail()
+  let child: ChildProcessWithoutNullStreams
+  try {
+    child = spawn(options.bin, [...options.args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
+      detached: true,
+      windowsHide: true,
+    })
+  } catch (error) {
+    // Synchronous spawn failures (e.g. an invalid cwd type) become data, like async ones.
+    const failure = spawnFailure(error, stderr.text())
+    return {
+      pid: undefined,
+      writeLine: () => undefined,
+      endInput: () => undefined,
+      exited: Promise.resolve(failure),
+      terminate: () => Promise.resolve(failure),
+    }
+  }
+
+  const pid = child.pid
+  if (pid !== undefined) {
+    liveGroups.add(pid)
+    installExitHook()
+  }
+  let inputOpen = true
+  let settled: AgentProcessExit | undefined
+  let terminating: Promise<AgentProcessExit> | undefined
+
+  // EPIPE on a CLI that exited early is expected; it surfaces through the exit, not as a throw.
+  child.stdin.on('error', () => undefined)
+  child.stderr.on('data', (chunk: Buffer) => stderr.append(chunk))
+  const lines = createInterface({ input: child.stdout, crlfDelay: Infinity })
+  lines.on('line', (line) => options.onLine(line))
+  const stdoutClosed = new Promise<void>((resolve) => lines.once('close', resolve))
+
+  const exited = new Promise<AgentProcessExit>((resolve) => {
+    child.once('error', (error) => {
+      if (child.pid !== undefined) return // a late error on a running child: 'close' still follows
+      settle(spawnFailure(error, stderr.text()))
+    })
+    child.once('close', (code, signal) => {
+      void stdoutClosed.then(() => settle({ kind: 'exited', code, signal, stderr: stderr.text() }))
+    })
+    function settle(exit: AgentProcessExit): void {
+      if (settled) return
+      settled = exit
+      if (pid !== undefined) liveGroups.delete(pid)
+      resolve(exit)
+    }
+  })
+
+  return {
+    pid,
+    writeLine(line) {
+      if (!inputOpen || child.stdin.destroyed) return
+      child.stdin.write(`${line}\n`)
+    },
+    endInput() {
+      if (!inputOpen) return
+      inputOpen = false
+      child.stdin.end()
+    },
+    exited,
+    terminate(graceMs = DEFAULT_TERMINATE_GRACE_MS) {
+      if (pid === undefined) return exited
+      terminating ??= endTree(pid, graceMs)
+      return terminating
+    },
+  }
+
+  /**
+   * SIGTERM to the group and every descendant, then wait until the child exited and its group is
+   * empty; whatever is still alive when the grace period ends gets SIGKILL.
+   */
+  async function endTree(leader: number, graceMs: number): Promise<AgentProcessExit> {
+    inputOpen = false
+    // Collect descendants first: once their parent dies they are re-parented and lose the link.
+    const descendants = listDescendantPids(leader)
+    signalProcessTree(leader, 'SIGTERM', descendants)
+    const deadline = Date.now() + graceMs
+    let killed = false
+    for (;;) {
+      const done = settled !== undefined && !groupAlive(leader, descendants)
+      if (done) break
+      if (!killed && Date.now() >= deadline) {
+        killed = true
+        signalProcessTree(leader, 'SIGKILL', [...descendants, ...listDescendantPids(leader)])
+      }
+      // SIGKILL cannot be ignored; only a zombie nobody reaps could still answer, so stop waiting.
+      if (killed && settled !== undefined && Date.now() >= deadline + 1000) break
+      await delay(25)
+    }
+    return exited
+  }
+}
+
+function groupAlive(leader: number, descendants: readonly number[]): boolean {
+  return isGroupAlive(leader) || descendants.some((pid) => isProcessAlive(pid))
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function spawnFailure(error: unknown, stderr: string): AgentProcessExit {
+  const errno = error as NodeJS.ErrnoException
+  return { kind: 'spawn-failed', code: errno.code ?? 'SPAWN_FAILED', message: errno.message ?? String(error), stderr }
+}

@@ -1,0 +1,164 @@
+import type { StreamChunk, StreamSource } from '../../contract/stream.js'
+import { startAgentProcess } from './agent-process.js'
+import type { AgentProcess, AgentProcessExit } from './agent-process.js'
+import { createAsyncQueue } from './async-queue.js'
+import { agentErrorChunk } from './agent-error-chunk.js'
+
+/**
+ * Turns one agent CLI run into an AgentsKit `StreamSource`. Agent-neutral: the agent's folder says
+ * how to start the process, how a stdout line becomes chunks and what an exit without a terminal
+ * chunk means; this file owns the lifecycle.
+ *
+ * Promises (adapter invariants, ADR-0001): nothing is spawned before `stream()` is iterated (A1);
+ * a second `stream()` yields one error chunk (A2); the stream ends with exactly one `done` or one
+ * `error`, or with nothing after an abort (A3); `abort()` never throws, at any time (A6); a failure
+ * is an `error` chunk, never a throw (A9). After its terminal chunk the stream waits for the CLI to
+ * exit (bounded by `exitTimeoutMs`, then the tree is terminated), so when iteration ends no process
+ * of this turn is left; after an abort it ends once the process tree is gone (SIGTERM, then SIGKILL
+ * after `graceMs`).
+ */
+
+export interface ProcessTurnHandlers {
+  /** Called for each stdout line; returns the chunks it means (possibly none). */
+  onLine: (line: string, process: AgentProcess) => StreamChunk[]
+  /** The chunks an exit means when no terminal chunk came first (not called after an abort). */
+  onExit: (exit: AgentProcessExit) => StreamChunk[]
+  /** Called once, right after the first terminal chunk (e.g. close stdin so the CLI exits). */
+  onTerminal?: (process: AgentProcess) => void
+}
+
+export interface ProcessStreamOptions {
+  /** Runs before the spawn (e.g. wait for the previous turn's process to exit). Must not reject. */
+  prepare?: () => Promise<void>
+  /** Builds the command once `stream()` starts; may use state the previous turn produced. */
+  command: () => { bin: string; args: string[]; cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string[]; closeStdin?: boolean }
+  handlers: ProcessTurnHandlers
+  /** SIGTERM → SIGKILL grace on abort (default 3000 ms). */
+  graceMs?: number
+  /** How long a CLI may take to exit after its terminal chunk before it is terminated (default 10 s). */
+  exitTimeoutMs?: number
+  /** Called when the process started (pid known) and when the turn settled (process gone). */
+  onProcess?: (event: { type: 'started'; process: AgentProcess } | { type: 'settled'; exit: AgentProcessExit | undefined }) => void
+}
+
+const TERMINAL: ReadonlySet<StreamChunk['type']> = new Set(['done', 'error'])
+
+export function createProcessStreamSource(options: ProcessStreamOptions): StreamSource {
+  const queue = createAsyncQueue<StreamChunk>()
+  let iterated = false
+  let aborted = false
+  let terminal = false
+  let child: AgentProcess | undefined
+  let runStarted = false
+  let waitedSinceTerminal = 0
+  const graceMs = options.graceMs ?? 3000
+
+  function emit(chunks: readonly StreamChunk[]): void {
+    for (const chunk of chunks) {
+      if (aborted || terminal) return
+      queue.push(chunk)
+      if (TERMINAL.has(chunk.type)) {
+        terminal = true
+        if (child) options.handlers.onTerminal?.(child)
+      }
+    }
+  }
+
+  async function run(): Promise<void> {
+    let exit: AgentProcessExit | undefined
+    try {
+      await options.prepare?.()
+      if (aborted) return
+      const command = options.command()
+      const started = startAgentProcess({
+        bin: command.bin,
+        args: command.args,
+        ...(command.cwd !== undefined ? { cwd: command.cwd } : {}),
+        ...(command.env !== undefined ? { env: command.env } : {}),
+        onLine: (line) => {
+          if (!aborted && !terminal) emit(options.handlers.onLine(line, started))
+        },
+      })
+      child = started
+      options.onProcess?.({ type: 'started', process: started })
+      for (const line of command.stdin ?? []) started.writeLine(line)
+      if (command.closeStdin !== false) started.endInput()
+      exit = await Promise.race([started.exited, terminalTimeout(started)])
+      if (!aborted && !terminal) emit(options.handlers.onExit(exit))
+    } catch (error) {
+      // A bug in a handler must still end the stream as data, never as a throw (A9).
+      if (!aborted) emit([agentErrorChunk({ code: 'AGENT_ADAPTER_FAILED', message: `The agent adapter failed: ${String(error)}` })])
+    } finally {
+      options.onProcess?.({ type: 'settled', exit })
+      queue.close()
+    }
+  }
+
+  /** Resolves with the exit; once a terminal chunk is out, a CLI that lingers is terminated. */
+  async function terminalTimeout(started: AgentProcess): Promise<AgentProcessExit> {
+    const limit = options.exitTimeoutMs ?? 10_000
+    for (;;) {
+      const winner = await Promise.race([started.exited.then(() => 'exited' as const), delay(100).then(() => 'tick' as const)])
+      if (winner === 'exited') return started.exited
+      if (terminal && (waitedSinceTerminal += 100) >= limit) return started.terminate(graceMs)
+    }
+  }
+
+  function abort(): void {
+    if (aborted) return
+    aborted = true
+    queue.clear()
+    // Not started: nothing to wait for. Started: run() closes the queue once the tree is gone.
+    if (!runStarted) queue.close()
+    try {
+      void child?.terminate(graceMs)
+    } catch {
+      // abort() never throws (A6)
+    }
+  }
+
+  return {
+    stream() {
+      if (iterated) {
+        const once = createAsyncQueue<StreamChunk>()
+        once.push(agentErrorChunk({ code: 'SOURCE_ALREADY_CONSUMED', message: 'This stream source was already iterated.', hint: 'Call createSource() again for a new turn.' }))
+        once.close()
+        return iteratorOf(once.next, () => undefined)
+      }
+      iterated = true
+      return iteratorOf(
+        () => {
+          if (!runStarted && !aborted) {
+            runStarted = true
+            void run()
+          }
+          return queue.next()
+        },
+        () => {
+          // The consumer stopped early: without a terminal chunk that is an abort.
+          if (!terminal) abort()
+        },
+      )
+    },
+    abort,
+  }
+}
+
+function iteratorOf(
+  next: () => Promise<IteratorResult<StreamChunk, undefined>>,
+  onReturn: () => void,
+): AsyncIterableIterator<StreamChunk> {
+  const iterator: AsyncIterableIterator<StreamChunk> = {
+    next,
+    return: () => {
+      onReturn()
+      return Promise.resolve({ done: true, value: undefined })
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  }
+  return iterator
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
