@@ -1,0 +1,96 @@
+import type { Dialog, DialogOption, DialogQuestion } from '../../runstate/dialog.js'
+import { arrayField, isRecord, recordField, stringField } from '../../process/json-value.js'
+import type { JsonRecord } from '../../process/json-value.js'
+
+/**
+ * Claude Code's permission channel in headless mode. With `--permission-prompt-tool stdio` (and
+ * `--input-format stream-json`), every tool that would prompt — AskUserQuestion and ExitPlanMode
+ * included, which plain `-p` mode does not even offer — arrives on stdout as
+ *
+ *   {"type":"control_request","request_id":"…","request":{"subtype":"can_use_tool","tool_name":"…",
+ *    "input":{…},"tool_use_id":"toolu_…", …}}
+ *
+ * and waits for one line on stdin:
+ *
+ *   {"type":"control_response","response":{"subtype":"success","request_id":"…",
+ *    "response":{"behavior":"allow","updatedInput":{…}} | {"behavior":"deny","message":"…"}}}
+ *
+ * (verified against CLI 2.1.197). An AskUserQuestion is answered by allowing it with
+ * `updatedInput.answers` (question text → label, multi-select labels joined by ", "); the CLI then
+ * writes the same "Your questions have been answered: …" tool result as its own picker does.
+ */
+
+export interface CanUseToolRequest {
+  requestId: string
+  toolName: string
+  toolUseId: string
+  input: JsonRecord
+}
+
+export type PermissionDecision =
+  | { behavior: 'allow'; updatedInput?: JsonRecord }
+  | { behavior: 'deny'; message: string }
+
+export const DIALOG_TOOLS: ReadonlySet<string> = new Set(['AskUserQuestion', 'ExitPlanMode'])
+
+/** The `can_use_tool` request in a stdout event, or `undefined` for any other event. */
+export function parseCanUseToolRequest(event: JsonRecord): CanUseToolRequest | undefined {
+  if (event.type !== 'control_request') return undefined
+  const request = recordField(event, 'request')
+  const requestId = stringField(event, 'request_id')
+  const toolName = stringField(request, 'tool_name')
+  if (!request || request.subtype !== 'can_use_tool' || requestId === undefined || toolName === undefined) return undefined
+  return {
+    requestId,
+    toolName,
+    toolUseId: stringField(request, 'tool_use_id') ?? requestId,
+    input: recordField(request, 'input') ?? {},
+  }
+}
+
+/** The stdin line that answers a control request. */
+export function controlResponseLine(requestId: string, decision: PermissionDecision): string {
+  return JSON.stringify({ type: 'control_response', response: { subtype: 'success', request_id: requestId, response: decision } })
+}
+
+/** The answer line for a control request this adapter does not understand (so the CLI never hangs). */
+export function controlErrorLine(requestId: string, message: string): string {
+  return JSON.stringify({ type: 'control_response', response: { subtype: 'error', request_id: requestId, error: message } })
+}
+
+/**
+ * The dialog an AskUserQuestion / ExitPlanMode request opens, in the shared vocabulary (seed 001).
+ * `answerable` is true: while the request is pending, the answer reaches the running CLI.
+ */
+export function dialogFromRequest(request: CanUseToolRequest): Dialog | undefined {
+  if (request.toolName === 'ExitPlanMode') {
+    const plan = stringField(request.input, 'plan') ?? stringField(request.input, 'planFilePath') ?? ''
+    return { toolId: request.toolUseId, kind: 'plan', prompt: plan, options: [], multiSelect: false, answerable: true }
+  }
+  if (request.toolName !== 'AskUserQuestion') return undefined
+  const questions: DialogQuestion[] = []
+  for (const raw of arrayField(request.input, 'questions') ?? []) {
+    if (!isRecord(raw)) continue
+    const question = stringField(raw, 'question')
+    if (question === undefined) continue
+    const options: DialogOption[] = []
+    for (const option of arrayField(raw, 'options') ?? []) {
+      const label = stringField(option, 'label')
+      if (label === undefined) continue
+      const description = stringField(option, 'description')
+      options.push(description === undefined ? { label } : { label, description })
+    }
+    const header = stringField(raw, 'header')
+    questions.push({ question, ...(header !== undefined ? { header } : {}), options, multiSelect: raw.multiSelect === true })
+  }
+  const first = questions[0]
+  return {
+    toolId: request.toolUseId,
+    kind: 'question',
+    prompt: first?.question ?? '',
+    options: first?.options ?? [],
+    multiSelect: first?.multiSelect ?? false,
+    ...(questions.length > 1 ? { questions } : {}),
+    answerable: true,
+  }
+}
