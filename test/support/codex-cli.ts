@@ -23,6 +23,8 @@ export interface CodexWorkspace {
   codexHome: string
   /** The agent's working directory: a fresh git repository. */
   cwd: string
+  /** `HOME` for the CLI, so a login shell does not read the machine user's profile. */
+  home: string
   /** Every rollout file under `sessions/`, oldest name first. */
   rollouts: () => string[]
   cleanup: () => void
@@ -33,6 +35,8 @@ export interface WorkspaceOptions {
   baseUrl: string
   /** Files to create in the working directory before the run. */
   files?: Record<string, string>
+  /** TOML appended to config.toml (after the provider table, so start it with a `[table]`). */
+  extraConfig?: string
 }
 
 /**
@@ -51,7 +55,9 @@ export function createCodexWorkspace(options: WorkspaceOptions): CodexWorkspace 
       'model = "gpt-5.5"',
       'model_provider = "scripted"',
       'approval_policy = "never"',
-      'sandbox_mode = "danger-full-access"',
+      // danger-full-access makes 0.171's resumed sessions hang every command for the full 10 s
+      // yield window; the workspace-write sandbox works here and is the realistic setting.
+      'sandbox_mode = "workspace-write"',
       '',
       '[model_providers.scripted]',
       'name = "scripted"',
@@ -62,6 +68,7 @@ export function createCodexWorkspace(options: WorkspaceOptions): CodexWorkspace 
       'stream_max_retries = 0',
       'stream_idle_timeout_ms = 60000',
       '',
+      options.extraConfig ?? '',
     ].join('\n'),
   )
   for (const [name, content] of Object.entries(options.files ?? {})) writeFileSync(join(cwd, name), content)
@@ -70,6 +77,7 @@ export function createCodexWorkspace(options: WorkspaceOptions): CodexWorkspace 
     codexHome,
     cwd,
     rollouts: () => listRollouts(join(codexHome, 'sessions')),
+    home: root,
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   }
 }
@@ -118,7 +126,7 @@ export function startCodexExec(options: CodexRunOptions): CodexRun {
   if (options.resume) args.push('resume', options.resume, '-')
   const child = spawn(codexBin, args, {
     cwd: workspace.cwd,
-    env: { ...process.env, CODEX_HOME: workspace.codexHome, SCRIPTED_API_KEY: 'scripted-key', RUST_LOG: 'error', NO_COLOR: '1' },
+    env: { ...process.env, HOME: workspace.home, CODEX_HOME: workspace.codexHome, SCRIPTED_API_KEY: 'scripted-key', RUST_LOG: 'error', NO_COLOR: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   child.stdin.end(options.prompt)
