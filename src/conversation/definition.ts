@@ -23,7 +23,7 @@ export interface TransitionGuardContext<Ctx extends JsonObject = JsonObject> {
 export interface TransitionDefinition<Ctx extends JsonObject = JsonObject> {
   target: string
   /** Evaluated with the context before the turn's `assign`; `false` refuses the transition. */
-  guard?: (ctx: TransitionGuardContext<Ctx>) => boolean
+  guard?(ctx: TransitionGuardContext<Ctx>): boolean
   description?: string
 }
 
@@ -58,7 +58,7 @@ export interface FallbackOutput {
 export type FallbackResponse<Ctx extends JsonObject = JsonObject> =
   | string
   | FallbackOutput
-  | ((input: string, ctx: FallbackContext<Ctx>) => string | FallbackOutput | Promise<string | FallbackOutput>)
+  | { fn(input: string, ctx: FallbackContext<Ctx>): string | FallbackOutput | Promise<string | FallbackOutput> }['fn']
 
 /** The answer used when the agentic adapter is missing, throws or streams an error. */
 export interface FallbackDefinition<Ctx extends JsonObject = JsonObject> {

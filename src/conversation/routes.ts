@@ -47,15 +47,19 @@ export interface RouteOutput<Ctx extends JsonObject = JsonObject> {
 
 export type RouteResult<Ctx extends JsonObject = JsonObject> = string | RouteOutput<Ctx>
 
-export type RouteResponder<Ctx extends JsonObject = JsonObject> = (
-  input: string,
-  ctx: RouteContext<Ctx>,
-) => RouteResult<Ctx> | Promise<RouteResult<Ctx>>
+/*
+ * Callback types are declared through a method (`{ fn(…): … }['fn']`) so their parameters are
+ * checked bivariantly: a `ChatDefinition<{ order?: string }>` then stays assignable to the
+ * default `ChatDefinition` that generic tooling (renderers, the testing kit) accepts.
+ */
+export type RouteResponder<Ctx extends JsonObject = JsonObject> = {
+  fn(input: string, ctx: RouteContext<Ctx>): RouteResult<Ctx> | Promise<RouteResult<Ctx>>
+}['fn']
 
 /** A constant answer, or a callback (sync or async) computing it. */
 export type RouteResponse<Ctx extends JsonObject = JsonObject> = RouteResult<Ctx> | RouteResponder<Ctx>
 
-export type RouteGuard<Ctx extends JsonObject = JsonObject> = (ctx: RouteContext<Ctx>) => boolean
+export type RouteGuard<Ctx extends JsonObject = JsonObject> = { fn(ctx: RouteContext<Ctx>): boolean }['fn']
 
 /** Fields every route shares. */
 export interface RouteOptions<Ctx extends JsonObject = JsonObject> {
@@ -85,7 +89,7 @@ export interface TextRoute<Ctx extends JsonObject = JsonObject> extends Readonly
 /** `true` assigns every named group to the context key of the same name. */
 export type PatternAssign<Ctx extends JsonObject = JsonObject> =
   | true
-  | ((groups: Readonly<Record<string, string>>, ctx: RouteContext<Ctx>) => Partial<Ctx>)
+  | { fn(groups: Readonly<Record<string, string>>, ctx: RouteContext<Ctx>): Partial<Ctx> }['fn']
 
 export interface PatternRoute<Ctx extends JsonObject = JsonObject> extends Readonly<RouteOptions<Ctx>> {
   readonly kind: 'pattern'
@@ -93,10 +97,9 @@ export interface PatternRoute<Ctx extends JsonObject = JsonObject> extends Reado
   readonly assign?: PatternAssign<Ctx>
 }
 
-export type RouteMatcher<Ctx extends JsonObject = JsonObject> = (
-  input: string,
-  ctx: RouteContext<Ctx>,
-) => boolean | Promise<boolean>
+export type RouteMatcher<Ctx extends JsonObject = JsonObject> = {
+  fn(input: string, ctx: RouteContext<Ctx>): boolean | Promise<boolean>
+}['fn']
 
 export interface CustomRoute<Ctx extends JsonObject = JsonObject> extends Readonly<RouteOptions<Ctx>> {
   readonly kind: 'custom'

@@ -95,6 +95,12 @@ function printLint(definition: ChatDefinition<JsonObject>): void {
   if (warnings.length > 0) console.warn(`chatrail: definition "${definition.id}" has ${warnings.length} warning(s):\n${formatConfigIssues(warnings, '⚠')}`)
 }
 
+/**
+ * Creates a session over `definition` (a `defineChat` result; a plain definition object is
+ * validated first). Throws `ChatrailConfigError` for an invalid definition, session id or start.
+ */
+export function createChatSession<Ctx extends JsonObject = JsonObject>(definition: ChatDefinition<Ctx>, options?: ChatSessionOptions<Ctx>): ChatSession<Ctx>
+export function createChatSession<Ctx extends JsonObject = JsonObject>(definition: ChatDefinitionInput<Ctx>, options?: ChatSessionOptions<Ctx>): ChatSession<Ctx>
 export function createChatSession<Ctx extends JsonObject = JsonObject>(
   definitionInput: ChatDefinition<Ctx> | ChatDefinitionInput<Ctx>,
   options: ChatSessionOptions<Ctx> = {},
