@@ -16,9 +16,16 @@ import { createRolloutFold } from './rollout-fold.js'
  * Node 20, which has no built-in zstd) and split into lines in bounded memory; the cursor counts
  * decompressed bytes.
  */
-export async function readCompressedRollout(path: string, maxLineBytes = DEFAULT_MAX_LINE_BYTES): Promise<AgentChat> {
+export async function readCompressedRollout(
+  path: string,
+  options: { maxLineBytes?: number; maxToolOutputChars?: number } = {},
+): Promise<AgentChat> {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
   const fileSessionId = parseRolloutFileName(basename(path))?.id
-  const fold = createRolloutFold(fileSessionId === undefined ? {} : { fileSessionId })
+  const fold = createRolloutFold({
+    ...(fileSessionId === undefined ? {} : { fileSessionId }),
+    ...(options.maxToolOutputChars === undefined ? {} : { maxToolOutputChars: options.maxToolOutputChars }),
+  })
   const bad: string[] = []
   let malformed = 0
   let offset = 0

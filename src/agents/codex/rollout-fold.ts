@@ -31,6 +31,8 @@ export interface RolloutFold {
 export interface RolloutFoldOptions {
   /** The id from the file name, used when no `session_meta` names one. */
   fileSessionId?: string
+  /** Tool outputs longer than this are cut, saying how much was cut (default 4096, as the Claude reader). */
+  maxToolOutputChars?: number
 }
 
 type ProseSource = 'event' | 'item' | 'legacy'
@@ -47,6 +49,7 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
   let skipped = 0
   let sessionId: string | undefined
   let usage: AgentUsage | undefined
+  const maxOutput = options.maxToolOutputChars ?? 4096
 
   function warn(message: string): void {
     skipped += 1
@@ -85,7 +88,8 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
     for (const patch of pending) patchTool(callId, patch)
   }
 
-  function patchTool(callId: string, patch: ToolPatch): void {
+  function patchTool(callId: string, raw: ToolPatch): void {
+    const patch = raw.output !== undefined && raw.output.length > maxOutput ? { ...raw, output: cut(raw.output, maxOutput) } : raw
     if (log.updateTool(callId, (tool) => applyToolPatch(tool, patch))) return
     // A result written before its call (or a call outside the window read): keep it for later.
     const pending = earlyPatches.get(callId) ?? []
@@ -263,6 +267,10 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
   }
 
   return { push, snapshot }
+}
+
+function cut(text: string, max: number): string {
+  return `${text.slice(0, max)}… (${text.length - max} more chars)`
 }
 
 function withAt(message: Omit<AgentMessage, 'seq'>, at: string | undefined): Omit<AgentMessage, 'seq'> {

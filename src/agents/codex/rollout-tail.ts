@@ -31,6 +31,8 @@ export interface RolloutTailOptions {
   tailWindowBytes?: number
   /** Bytes at the start of a large file searched for the `session_meta` line (default 1 MiB). */
   headWindowBytes?: number
+  /** Tool outputs longer than this are cut (default 4096). */
+  maxToolOutputChars?: number
 }
 
 export interface RolloutTail {
@@ -50,7 +52,11 @@ export function createRolloutTail(path: string, options: RolloutTailOptions = {}
   const tailWindow = options.tailWindowBytes ?? 16 * MiB
   const headWindow = options.headWindowBytes ?? MiB
   const fileSessionId = parseRolloutFileName(basename(path))?.id
-  const newFold = (): RolloutFold => createRolloutFold(fileSessionId === undefined ? {} : { fileSessionId })
+  const foldOptions = {
+    ...(fileSessionId === undefined ? {} : { fileSessionId }),
+    ...(options.maxToolOutputChars === undefined ? {} : { maxToolOutputChars: options.maxToolOutputChars }),
+  }
+  const newFold = (): RolloutFold => createRolloutFold(foldOptions)
 
   let fold = newFold()
   let lines: JsonlTail | undefined
@@ -74,7 +80,7 @@ export function createRolloutTail(path: string, options: RolloutTailOptions = {}
   async function readCompressed(state: NonNullable<typeof compressed>): Promise<AgentChat> {
     const signature = await fileSignature(state.path)
     if (state.chat && signature === state.signature) return state.chat
-    state.chat = await readCompressedRollout(state.path, options.maxLineBytes)
+    state.chat = await readCompressedRollout(state.path, options)
     state.signature = signature
     return state.chat
   }

@@ -97,7 +97,8 @@ async function play(name: ScenarioName, server: OpenAIServer, workspace: CodexWo
     case 'resume': {
       const first = await once('What is 2 + 2?', [respond(say('4.', 'final_answer'))])
       if (!first.threadId) throw new Error(`resume: the first run printed no thread.started (exit ${first.exitCode}): ${first.stderr}`)
-      await once('-now show the notes, please', [
+      // A prompt starting with '-' must reach the model as text; the accents exercise UTF-8 splits.
+      await once('-now show the notes, café ✓', [
         respond(run('cat notes.txt')),
         respond(say('The notes say: remember the milk.', 'final_answer')),
       ], first.threadId)
