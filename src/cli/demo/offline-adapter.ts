@@ -70,13 +70,12 @@ export function createOfflineAdapter<Ctx extends JsonObject>(
     capabilities: { streaming: true, tools: false },
     createSource(request: AdapterRequest): StreamSource {
       let aborted = false
-      const reply = offlineReply(routes, lastUserText(request))
       return {
         abort: () => {
           aborted = true
         },
         async *stream(): AsyncIterableIterator<StreamChunk> {
-          for (const content of textChunks(reply)) {
+          for (const content of textChunks(offlineReply(routes, lastUserText(request)))) {
             if (aborted) return
             yield { type: 'text', content }
             if (delay > 0) await sleep(delay)

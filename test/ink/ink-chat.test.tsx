@@ -1,0 +1,204 @@
+import { cleanup, render } from 'ink-testing-library'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Dialog } from '../../src/agents/runstate/dialog.js'
+import type { AgentRunStateSource, AgentSnapshot, DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import type { StreamChunk } from '../../src/contract/stream.js'
+import { scriptedAdapter } from '../../src/testing/index.js'
+import { InkChat } from '../../renderers/ink/ink-chat.js'
+import { orderChat } from './chat-fixture.js'
+import { frameText, waitForFrame } from './frames.js'
+import { keys } from './keys.js'
+
+afterEach(() => cleanup())
+
+type Rendered = ReturnType<typeof render>
+
+async function press(rendered: Rendered, ...sequence: string[]) {
+  for (const bytes of sequence) {
+    rendered.stdin.write(bytes)
+    await new Promise((resolve) => setTimeout(resolve, 15))
+  }
+}
+
+const count = (text: string, part: string) => text.split(part).length - 1
+
+describe('<InkChat> driven through stdin', () => {
+  it('answers a command deterministically, shows the state change, and numbers the new events', async () => {
+    const adapter = scriptedAdapter(['agent reply'])
+    const r = render(<InkChat definition={orderChat(adapter)} backend="scripted" />)
+    expect(frameText(r)).toContain('state start · last turn none · agent scripted')
+    await press(r, '/start', keys.enter)
+    const frame = await waitForFrame(r, (f) => f.includes('state order'))
+    expect(frame).toContain('you\n/start')
+    expect(frame).toContain('bot · deterministic · begin\nHi! What is your order number?')
+    expect(frame).toContain('last turn deterministic (begin)')
+    expect(frame).toContain('events  Alt+1 found  Alt+2 escalate')
+    expect(adapter.calls).toHaveLength(0)
+  })
+
+  it('types digits as text (an order number), and sends unmatched text to the agent', async () => {
+    const adapter = scriptedAdapter(['Your parcel is on its way.'])
+    const r = render(<InkChat definition={orderChat(adapter)} />)
+    await press(r, '/start', keys.enter)
+    await waitForFrame(r, (f) => f.includes('state order'))
+    await press(r, '1', '2', '3', '4', keys.enter)
+    await waitForFrame(r, (f) => f.includes('state confirm'))
+    expect(frameText(r)).toContain('Order 1234. Is that right?')
+    await press(r, 'where is it?', keys.enter)
+    const frame = await waitForFrame(r, (f) => f.includes('last turn agentic'))
+    expect(frame).toContain('bot · agentic\nYour parcel is on its way.')
+    expect(frame).toContain('state confirm')
+    expect(adapter.calls).toHaveLength(1)
+  })
+
+  it('retries with Ctrl+R and regenerates with Ctrl+G as replays, without calling the agent', async () => {
+    const adapter = scriptedAdapter(['unused'])
+    const r = render(<InkChat definition={orderChat(adapter)} />)
+    await press(r, '/start', keys.enter)
+    await waitForFrame(r, (f) => f.includes('last turn deterministic (begin)'))
+    await press(r, keys.ctrlR)
+    let frame = await waitForFrame(r, (f) => f.includes('(begin) replayed'))
+    expect(frame).toContain('bot · deterministic · begin · replayed\nHi! What is your order number?')
+    expect(frame).toContain('state order')
+    await press(r, keys.ctrlG)
+    frame = await waitForFrame(r, (f) => count(f, 'begin · replayed') === 2)
+    expect(count(frame, 'Hi! What is your order number?')).toBe(3)
+    expect(adapter.calls).toHaveLength(0)
+  })
+
+  it('edits the last user message with ↑ and resends it with Enter', async () => {
+    const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused']))} />)
+    await press(r, '/start', keys.enter)
+    await waitForFrame(r, (f) => f.includes('state order'))
+    await press(r, '1234', keys.enter)
+    await waitForFrame(r, (f) => f.includes('Order 1234'))
+    await press(r, keys.up)
+    await waitForFrame(r, (f) => f.includes('edit › 1234'))
+    await press(r, keys.backspace, keys.backspace, '99', keys.enter)
+    const frame = await waitForFrame(r, (f) => f.includes('Order 1299'))
+    expect(frame).toContain('you (edited)\n1299')
+    expect(frame).toContain('state confirm')
+    expect(frame).toContain('\n›\nEnter send')
+  })
+
+  it('cancels an edit with Esc, leaving history untouched', async () => {
+    const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused']))} />)
+    await press(r, '/start', keys.enter)
+    await waitForFrame(r, (f) => f.includes('state order'))
+    await press(r, keys.up)
+    await waitForFrame(r, (f) => f.includes('edit › /start'))
+    await press(r, keys.escape)
+    const frame = await waitForFrame(r, (f) => !f.includes('edit ›'))
+    expect(frame).not.toContain('(edited)')
+    expect(frame).toContain('state order')
+  })
+
+  it('sends a state event with Alt+digit', async () => {
+    const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused']))} />)
+    await press(r, '/start', keys.enter)
+    await waitForFrame(r, (f) => f.includes('Alt+2 escalate'))
+    await press(r, keys.alt(2))
+    const frame = await waitForFrame(r, (f) => f.includes('state human'))
+    expect(frame).toContain('Connecting you to a human.')
+    expect(frame).toContain('state human (final)')
+    expect(frame).toContain('last turn deterministic (escalate)')
+  })
+
+  it('stops a streaming agent reply with Esc', async () => {
+    let aborted = false
+    const hanging: AsyncIterable<StreamChunk> = {
+      async *[Symbol.asyncIterator]() {
+        yield { type: 'text', content: 'Thinking about it' }
+        await new Promise<void>((resolve) => {
+          const poll = setInterval(() => {
+            if (aborted) {
+              clearInterval(poll)
+              resolve()
+            }
+          }, 5)
+        })
+      },
+    }
+    const adapter = scriptedAdapter([hanging])
+    const base = adapter.createSource.bind(adapter)
+    adapter.createSource = (request) => {
+      const source = base(request)
+      return { stream: source.stream, abort: () => { aborted = true; source.abort() } }
+    }
+    const r = render(<InkChat definition={orderChat(adapter)} />)
+    await press(r, 'hello?', keys.enter)
+    await waitForFrame(r, (f) => f.includes('Thinking about it▍') && f.includes('streaming… Esc stop'))
+    await press(r, keys.escape)
+    const frame = await waitForFrame(r, (f) => f.includes('Enter send'))
+    expect(aborted).toBe(true)
+    expect(frame).toContain('bot · agentic · aborted\nThinking about it')
+    expect(frame).toContain('last turn agentic aborted')
+    expect(frame).not.toContain('▍')
+  })
+
+  it('shows a failed agent turn as an error line', async () => {
+    const r = render(<InkChat definition={orderChat(scriptedAdapter([[{ type: 'error', content: 'model unavailable' }]]))} />)
+    await press(r, 'hello?', keys.enter)
+    const frame = await waitForFrame(r, (f) => f.includes('error: model unavailable'))
+    expect(frame).toContain('bot · agentic · error')
+  })
+})
+
+describe('<InkChat> with a live agent', () => {
+  it('shows a pending dialog as a picker, answers it through the session, then hides it', async () => {
+    const dialog: Dialog = {
+      toolId: 'toolu_db',
+      kind: 'question',
+      prompt: 'Which database should the export read?',
+      options: [{ label: 'Postgres' }, { label: 'SQLite' }],
+      multiSelect: false,
+      answerable: true,
+    }
+    let snapshot: AgentSnapshot = { agent: 'claude-code', state: 'question', status: 'waiting_for_input', pendingDialog: dialog }
+    const listeners = new Set<() => void>()
+    const answered: Array<[string, DialogAnswerInput]> = []
+    const runState: AgentRunStateSource = {
+      getSnapshot: () => snapshot,
+      subscribe: (listener) => {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+      answerDialog: async (toolId, answer) => {
+        answered.push([toolId, answer])
+        snapshot = { agent: 'claude-code', state: 'needs_input', status: 'completed' }
+        for (const listener of listeners) listener()
+        return { delivered: 'next-turn', text: 'Use SQLite.' }
+      },
+    }
+    const adapter = Object.assign(scriptedAdapter(['Exporting from SQLite.']), { agentRunState: runState })
+    const r = render(<InkChat definition={orderChat(adapter, 'ink-dialog')} />)
+    let frame = await waitForFrame(r, (f) => f.includes('The agent asks'))
+    expect(frame).toContain('Which database should the export read?')
+    expect(frame).toContain('claude-code question (waiting_for_input)')
+    expect(frame).toContain('The agent is waiting for your answer above')
+    expect(frame).not.toContain('Enter send')
+    await press(r, '2')
+    frame = await waitForFrame(r, (f) => f.includes('Exporting from SQLite.'))
+    expect(answered).toEqual([['toolu_db', { kind: 'question', answers: [{ question: dialog.prompt, chosen: ['SQLite'] }] }]])
+    expect(frame).toContain('you\nUse SQLite.')
+    expect(frame).not.toContain('The agent asks')
+    expect(frame).toContain('claude-code needs_input (completed)')
+  })
+
+  it('closes the picker with Esc and reopens it with Tab', async () => {
+    const dialog: Dialog = { toolId: 'toolu_plan', kind: 'plan', prompt: '# Plan\n1. Read the table', options: [], multiSelect: false, answerable: true }
+    const runState: AgentRunStateSource = {
+      getSnapshot: () => ({ agent: 'claude-code', state: 'question', status: 'waiting_for_input', pendingDialog: dialog }),
+      subscribe: () => () => undefined,
+    }
+    const adapter = Object.assign(scriptedAdapter(['unused']), { agentRunState: runState })
+    const r = render(<InkChat definition={orderChat(adapter, 'ink-plan')} />)
+    await waitForFrame(r, (f) => f.includes('The agent proposes a plan'))
+    await press(r, keys.escape)
+    let frame = await waitForFrame(r, (f) => f.includes('Tab answer the agent'))
+    expect(frame).not.toContain('The agent proposes a plan')
+    await press(r, keys.tab)
+    frame = await waitForFrame(r, (f) => f.includes('The agent proposes a plan'))
+    expect(frame).toContain('1. Read the table')
+  })
+})
