@@ -3,8 +3,8 @@ import type { Dialog } from '../../src/agents/runstate/dialog.js'
 import type { DialogAnswerInput, DialogAnswerResult } from '../../src/agents/runstate/live.js'
 import { createChatController } from '../../src/controller/index.js'
 import type { ChatrailController } from '../../src/controller/index.js'
-import { createChatSession, sendUiEvent } from '../../src/index.js'
-import type { ChatDefinition, ChatSession, ChatSessionOptions, JsonObject, SessionSnapshot, TurnTrace } from '../../src/index.js'
+import { createChatSession, sendUiEvent } from '../../src/conversation/index.js'
+import type { ChatDefinition, ChatSession, ChatSessionOptions, JsonObject, SessionSnapshot, TurnTrace } from '../../src/conversation/index.js'
 import { markAnswering, observePending, recordAnswer, recordAnswerFailed } from './dialog-log.js'
 import type { DialogLog } from './dialog-log.js'
 import { pendingDialogOf } from './stream-layout.js'
@@ -17,7 +17,7 @@ import { pendingDialogOf } from './stream-layout.js'
  * nothing.
  */
 
-export interface ChatBindingOptions extends ChatSessionOptions {
+export interface ChatBindingOptions<Ctx extends JsonObject = JsonObject> extends ChatSessionOptions<Ctx> {
   /** A different key starts a fresh session even for the same definition id and revision. */
   key?: string | number
 }
@@ -61,7 +61,7 @@ export function bindingIdentity(definition: Pick<ChatDefinition, 'id' | 'revisio
 
 export function createChatBinding<Ctx extends JsonObject>(
   definition: ChatDefinition<Ctx>,
-  options: ChatBindingOptions = {},
+  options: ChatBindingOptions<Ctx> = {},
 ): ChatBinding<Ctx> {
   const { key, ...sessionOptions } = options
   const session = createChatSession(definition, sessionOptions)

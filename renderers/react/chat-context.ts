@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react'
 import { ChatrailError } from '../../src/contract/errors.js'
-import type { JsonObject } from '../../src/index.js'
+import type { JsonObject } from '../../src/conversation/index.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 /** What `<ChatSession>` hands its parts; each part also takes an explicit `chat` prop. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { ChatDefinition, JsonObject } from '../../src/index.js'
+import type { ChatDefinition, JsonObject } from '../../src/conversation/index.js'
 import { ChatSessionContext } from './chat-context.js'
 import { Composer } from './composer.js'
 import { EventButtons } from './event-buttons.js'
@@ -10,7 +10,7 @@ import type { UseChatSessionOptions, UseChatSessionReturn } from './use-chat-ses
 
 export interface ChatSessionProps<Ctx extends JsonObject> {
   definition: ChatDefinition<Ctx>
-  options?: UseChatSessionOptions
+  options?: UseChatSessionOptions<Ctx>
   /** Accessible name of the chat region; default "Chat". */
   title?: string
   placeholder?: string

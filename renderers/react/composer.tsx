@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
 import type { Message } from '../../src/contract/message.js'
-import type { JsonObject } from '../../src/index.js'
+import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
 import { dialogCardId } from './follow-scroll.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'

@@ -1,6 +1,6 @@
 import { useMemo, useRef } from 'react'
 import type { ReactNode } from 'react'
-import type { JsonObject } from '../../src/index.js'
+import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
 import { DialogCard } from './dialog-card.js'
 import { useFollowScroll } from './follow-scroll.js'

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import type { JsonObject } from '../../src/index.js'
+import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 

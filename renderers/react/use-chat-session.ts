@@ -3,7 +3,7 @@ import type { ChatState } from '../../src/contract/chat.js'
 import type { Dialog } from '../../src/agents/runstate/dialog.js'
 import type { DialogAnswerInput, DialogAnswerResult } from '../../src/agents/runstate/live.js'
 import type { ChatrailController } from '../../src/controller/index.js'
-import type { ChatDefinition, ChatSession, JsonObject, SessionSnapshot, TurnTrace } from '../../src/index.js'
+import type { ChatDefinition, ChatSession, JsonObject, SessionSnapshot, TurnTrace } from '../../src/conversation/index.js'
 import { bindingIdentity, createChatBinding } from './chat-binding.js'
 import type { ChatBinding, ChatBindingOptions } from './chat-binding.js'
 import type { DialogLog } from './dialog-log.js'
@@ -13,7 +13,7 @@ import type { DialogLog } from './dialog-log.js'
  * Renderer-neutral (no react-dom, no DOM): the React components and the Ink binding both use it.
  */
 
-export type UseChatSessionOptions = ChatBindingOptions
+export type UseChatSessionOptions<Ctx extends JsonObject = JsonObject> = ChatBindingOptions<Ctx>
 
 export interface UseChatSessionReturn<Ctx extends JsonObject = JsonObject> extends ChatState {
   send: ChatrailController['send']
@@ -49,7 +49,7 @@ export interface UseChatSessionReturn<Ctx extends JsonObject = JsonObject> exten
  */
 export function useChatSession<Ctx extends JsonObject>(
   definition: ChatDefinition<Ctx>,
-  options?: UseChatSessionOptions,
+  options?: UseChatSessionOptions<Ctx>,
 ): UseChatSessionReturn<Ctx> {
   const identity = bindingIdentity(definition, options?.key)
   const ref = useRef<ChatBinding<Ctx> | null>(null)

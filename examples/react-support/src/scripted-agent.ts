@@ -14,6 +14,8 @@ import type { AgentSnapshot, DialogAnswerInput, DialogAnswerResult, LiveAgentAda
 export interface ScriptedAgent extends LiveAgentAdapter {
   /** How many times the chat asked the agent (createSource calls). */
   calls: () => number
+  /** Live subscribers of `agentRunState` (a session holds one while it lives). */
+  subscribers: () => number
 }
 
 const QUESTION: Omit<Dialog, 'toolId'> = {
@@ -114,6 +116,7 @@ export function createScriptedAgent(options: { chunkDelayMs?: number } = {}): Sc
   return {
     createSource,
     calls: () => calls,
+    subscribers: () => listeners.size,
     agentRunState: {
       getSnapshot: () => snapshot,
       subscribe: (listener) => {

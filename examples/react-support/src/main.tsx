@@ -1,0 +1,2 @@
+import { createChatController } from '../../../src/index.js'
+console.log(typeof createChatController)

@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+
+// The example imports chatrail from the repository's sources (relative paths), so no build of the
+// package is needed first. Output goes to ./dist (git-ignored); the browser test builds it too.
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: './',
+  logLevel: 'warn',
+  oxc: { jsx: { runtime: 'automatic' } },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, reportCompressedSize: false },
+})
