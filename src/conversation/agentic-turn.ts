@@ -38,17 +38,24 @@ export async function* agenticTurn<Ctx extends JsonObject>(
   last: LastUserMessage | undefined,
   before: MachineState<Ctx>,
   turnId: string,
+  /** Records the outcome; called before the terminal chunk, since a consumer may stop pulling at it. */
+  settle: (outcome: TurnOutcome) => void,
 ): AsyncGenerator<StreamChunk, TurnOutcome> {
   const conversation = core.definition.conversation
   const transitions = conversation.agentTransitions === true && last !== undefined
   const forwarded = transitions ? withTransitionContext(request, before.state, legalEvents(core.machine, before)) : request
   const adapter = core.adapter()
 
+  async function* terminal(chunk: StreamChunk, outcome: TurnOutcome): AsyncGenerator<StreamChunk, TurnOutcome> {
+    settle(outcome)
+    yield chunk
+    return outcome
+  }
+
   async function* fallback(errorClass: string, cause: unknown): AsyncGenerator<StreamChunk, TurnOutcome> {
     const response = conversation.fallback?.response
     if (response === undefined) {
-      yield errorChunk(AGENT_FAILED_MESSAGE, asError(cause, 'AGENT_FAILED', 'The agentic adapter failed.'))
-      return { kind: 'agentic', outcome: 'error', errorClass }
+      return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(cause, 'AGENT_FAILED', 'The agentic adapter failed.')), { kind: 'agentic', outcome: 'error', errorClass })
     }
     let result: unknown = response
     if (typeof response === 'function') {
@@ -61,23 +68,20 @@ export async function* agenticTurn<Ctx extends JsonObject>(
         result = await response(ctx.input, ctx)
       } catch (error) {
         if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
-        yield errorChunk(AGENT_FAILED_MESSAGE, asError(error, 'FALLBACK_FAILED', 'The fallback response failed.'))
-        return { kind: 'fallback', outcome: 'error', errorClass: errorClassOf(error), reason: 'fallback-threw' }
+        return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(error, 'FALLBACK_FAILED', 'The fallback response failed.')), { kind: 'fallback', outcome: 'error', errorClass: errorClassOf(error), reason: 'fallback-threw' })
       }
     }
     const output = normalizeOutput(result)
     if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
     if (!output) {
-      yield errorChunk(AGENT_FAILED_MESSAGE, asError(undefined, 'FALLBACK_FAILED', 'The fallback response is not a string or { text, chunks }.'))
-      return { kind: 'fallback', outcome: 'error', errorClass, reason: 'invalid-output' }
+      return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(undefined, 'FALLBACK_FAILED', 'The fallback response is not a string or { text, chunks }.')), { kind: 'fallback', outcome: 'error', errorClass, reason: 'invalid-output' })
     }
     for (const chunk of output.chunks) {
       if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
       yield chunk
     }
     if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
-    yield DONE
-    return { kind: 'fallback', outcome: 'ok', errorClass }
+    return yield* terminal(DONE, { kind: 'fallback', outcome: 'ok', errorClass })
   }
 
   if (!adapter) return yield* fallback('MissingAdapter', undefined)
@@ -133,14 +137,9 @@ export async function* agenticTurn<Ctx extends JsonObject>(
       if (chunk.type === 'error') {
         const errorClass = chunk.metadata?.error === undefined ? 'AdapterStreamError' : errorClassOf(chunk.metadata.error)
         if (conversation.fallback) return yield* fallback(errorClass, chunk.metadata?.error)
-        yield chunk
-        return { kind: 'agentic', outcome: 'error', errorClass }
+        return yield* terminal(chunk, { kind: 'agentic', outcome: 'error', errorClass })
       }
-      if (chunk.type === 'done') {
-        const [done, outcome] = commit(chunk)
-        yield done
-        return outcome
-      }
+      if (chunk.type === 'done') return yield* terminal(...commit(chunk))
       yield chunk
       if (control.aborted) return ABORTED
     }
@@ -149,7 +148,5 @@ export async function* agenticTurn<Ctx extends JsonObject>(
     return yield* fallback(errorClassOf(error), error)
   }
   // The adapter ended without `done`: the controller treats that as done, so do we, and say so.
-  const [done, outcome] = commit()
-  yield done
-  return outcome
+  return yield* terminal(...commit())
 }

@@ -87,12 +87,17 @@ async function* runTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request:
     finished = true
     core.trace(fields, startedAt)
   }
-  control.onAbort = () => finish({ ...pending, toState: fromState, outcome: 'aborted' })
+  // Until the routes are resolved the kind is unknown: the generator records the abort once it is.
+  let resolved = false
+  control.onAbort = () => {
+    if (resolved) finish({ ...pending, toState: fromState, outcome: 'aborted' })
+  }
+  const settle = (outcome: TurnOutcome): void => finish({ ...pending, ...outcome, toState: outcome.toState ?? fromState })
   try {
     if (!last || last.continuation) {
       pending = { ...pending, turnId: core.newId() }
-      const outcome: TurnOutcome = yield* continuationOrAgentic(core, request, control, last, before, pending.turnId)
-      finish({ ...pending, ...outcome, toState: outcome.toState ?? fromState })
+      resolved = true
+      settle(yield* continuationOrAgentic(core, request, control, last, before, pending.turnId, settle))
       return
     }
     const message = last.message
@@ -102,18 +107,20 @@ async function* runTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request:
     pending = { ...pending, turnId }
     let decision: Decision<Ctx>
     if (replay) {
+      resolved = true
       decision = { ...replay.decision, before, after: replay.after, answerId: last.answerId }
     } else {
       const turn = { input: message.content, uiEvent: uiEventOf(message), before, history: request.messages, sessionId: core.sessionId, messageId: message.id, turnId }
       const resolving = resolveRoutes(core.machine, core.index, turn)
       const resolution: Resolution<Ctx> = isPromise(resolving) ? await resolving : resolving
       if (resolution.type === 'miss') {
-        const outcome: TurnOutcome = yield* agenticTurn(core, request, control, last, before, turnId)
-        finish({ ...pending, ...outcome, toState: outcome.toState ?? fromState })
+        resolved = true
+        settle(yield* agenticTurn(core, request, control, last, before, turnId, settle))
         return
       }
       const kind: TurnKind = resolution.route.traceKind ?? 'deterministic'
       pending = { ...pending, kind, routeId: resolution.route.id, event: resolution.route.event }
+      resolved = true
       if (resolution.type === 'failed') {
         if (control.aborted) return
         finish({ kind, outcome: 'error', routeId: resolution.route.id, event: resolution.route.event, fromState, toState: fromState, turnId, messageId: message.id, replayed: false, reason: resolution.reason, errorClass: errorClassOf(resolution.error.cause ?? resolution.error) })
@@ -175,12 +182,15 @@ async function* continuationOrAgentic<Ctx extends JsonObject>(
   last: LastUserMessage | undefined,
   before: MachineState<Ctx>,
   turnId: string,
+  settle: (outcome: TurnOutcome) => void,
 ): AsyncGenerator<StreamChunk, TurnOutcome> {
   const applied = last ? core.timeline.applied(last.message.id) : undefined
   if (applied && applied.kind !== 'agentic') {
     if (control.aborted) return { kind: applied.kind, outcome: 'aborted', routeId: applied.routeId }
+    const outcome: TurnOutcome = { kind: applied.kind, outcome: 'ok', routeId: applied.routeId, reason: 'tool-continuation' }
+    settle(outcome)
     yield { type: 'done' }
-    return { kind: applied.kind, outcome: 'ok', routeId: applied.routeId, reason: 'tool-continuation' }
+    return outcome
   }
-  return yield* agenticTurn(core, request, control, applied ? undefined : last, before, turnId)
+  return yield* agenticTurn(core, request, control, applied ? undefined : last, before, turnId, settle)
 }
