@@ -48,9 +48,11 @@ function distance(a: string, b: string): number {
   return row[b.length] ?? 0
 }
 
+/** The nearest candidate (or the one `value` starts), as a " (did you mean …?)" suffix. */
 function suggest(value: string, candidates: readonly string[]): string {
-  const best = [...candidates].sort((x, y) => distance(value, x) - distance(value, y))[0]
-  return best !== undefined && distance(value, best) <= 3 ? ` (did you mean ${best}?)` : ''
+  const prefixed = value.length >= 3 ? candidates.find((candidate) => candidate.startsWith(value)) : undefined
+  const best = prefixed ?? [...candidates].sort((x, y) => distance(value, x) - distance(value, y))[0]
+  return best !== undefined && (prefixed !== undefined || distance(value, best) <= 3) ? ` (did you mean ${best}?)` : ''
 }
 
 function isDemoAgent(value: string | undefined): value is DemoAgent {

@@ -34,7 +34,7 @@ export function describeTrigger<Ctx extends JsonObject>(route: Route<Ctx>): stri
 
 /** The offline answer for one unmatched input. Pure: same routes and input, same text. */
 export function offlineReply<Ctx extends JsonObject>(routes: readonly Route<Ctx>[], input: string): string {
-  const quoted = input.length > 60 ? `${input.slice(0, 57)}...` : input
+  const quoted = input.length > 60 ? `${input.slice(0, 57).trimEnd()}...` : input
   const lines = routes.map((route) => {
     const where = route.states === undefined ? '' : ` [in ${route.states.join(', ')}]`
     return `  ${describeTrigger(route)} - ${route.description ?? route.id}${where}`
