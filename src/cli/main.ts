@@ -1,0 +1,52 @@
+/**
+ * The `chatrail` command. Each command is one line in `commands`: a name, a one-line summary, and
+ * a lazy `load` (so `chatrail demo` never loads what `chatrail test` needs). A command module
+ * exports `run(args)` resolving to the exit code. `--help` prints usage (exit 0); no command or an
+ * unknown one prints usage to stderr and exits 2.
+ */
+
+export interface CommandModule {
+  run: (args: readonly string[]) => Promise<number>
+}
+
+export interface CommandEntry {
+  name: string
+  summary: string
+  load: () => Promise<CommandModule>
+}
+
+export const commands: readonly CommandEntry[] = [
+  { name: 'demo', summary: 'a terminal conversation over the chat controller', load: () => import('./demo-plain.js') },
+]
+
+export function usage(): string {
+  const width = Math.max(...commands.map((command) => command.name.length))
+  const rows = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`)
+  return `usage: chatrail <command> [args…]\n\ncommands:\n${rows.join('\n')}\n\nRun \`chatrail <command> --help\` for a command's options.`
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...args] = argv
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${usage()}\n`)
+    return 0
+  }
+  const command = commands.find((candidate) => candidate.name === name)
+  if (!command) {
+    const problem = name === undefined ? 'no command given' : `unknown command ${JSON.stringify(name)}`
+    process.stderr.write(`chatrail: ${problem}\n\n${usage()}\n`)
+    return 2
+  }
+  const module = await command.load()
+  return module.run(args)
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    process.stderr.write(`chatrail: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exitCode = 1
+  },
+)
