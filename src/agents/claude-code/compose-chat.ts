@@ -76,8 +76,8 @@ export function composeChat(input: ComposeInput): AgentChat {
 
 /** Layer 5: end-of-turn evidence newer than the transcript's last state-bearing line. */
 function settleFold(derived: DerivedState, view: TranscriptView, registry: ClaudeRegistryEntry | undefined, marker: LiveMarker | undefined): DerivedState {
-  if (marker?.event === 'StopFailure' && derived.state !== 'question' && derived.state !== 'ended') {
-    return { state: 'needs_input', status: 'failed', detail: marker.error ?? marker.message ?? 'the turn ended on an API error' }
+  if (marker?.event === 'StopFailure' && derived.state !== 'question' && derived.state !== 'ended' && derived.status !== 'failed' && derived.status !== 'blocked') {
+    return { state: 'needs_input', status: 'failed', detail: marker.lastAssistantMessage ?? marker.error ?? 'the turn ended on an API error' }
   }
   const registryIdleAt = registry?.status === 'idle' ? registry.statusUpdatedAt ?? registry.updatedAt : undefined
   const idleAfterLastLine = registryIdleAt !== undefined && (view.lastStateAtMs === undefined || registryIdleAt > view.lastStateAtMs)

@@ -25,6 +25,8 @@ export interface LiveMarker {
   message?: string
   notificationType?: string
   error?: string
+  /** StopFailure / Stop: the text of the last assistant message (e.g. "API Error: 400 …"). */
+  lastAssistantMessage?: string
   sessionId?: string
   mtimeMs: number
 }
@@ -70,6 +72,8 @@ export function parseMarker(value: unknown, mtimeMs: number): LiveMarker | undef
   if (error !== undefined && error !== '') marker.error = error
   const details = str(o.error_details)
   if (details !== undefined && details !== '') marker.error = marker.error === undefined ? details : `${marker.error}: ${details}`
+  const last = str(o.last_assistant_message)
+  if (last !== undefined && last.trim() !== '') marker.lastAssistantMessage = last.trim()
   const sessionId = sessionOf(o)
   if (sessionId !== undefined) marker.sessionId = sessionId
   return marker

@@ -1,5 +1,4 @@
-import type { Dialog, DialogOption, DialogQuestion } from '../../runstate/dialog.js'
-import { arrayField, isRecord, recordField, stringField } from '../../process/json-value.js'
+import { recordField, stringField } from '../../process/json-value.js'
 import type { JsonRecord } from '../../process/json-value.js'
 
 /**
@@ -31,8 +30,6 @@ export type PermissionDecision =
   | { behavior: 'allow'; updatedInput?: JsonRecord }
   | { behavior: 'deny'; message: string }
 
-export const DIALOG_TOOLS: ReadonlySet<string> = new Set(['AskUserQuestion', 'ExitPlanMode'])
-
 /** The `can_use_tool` request in a stdout event, or `undefined` for any other event. */
 export function parseCanUseToolRequest(event: JsonRecord): CanUseToolRequest | undefined {
   if (event.type !== 'control_request') return undefined
@@ -56,41 +53,4 @@ export function controlResponseLine(requestId: string, decision: PermissionDecis
 /** The answer line for a control request this adapter does not understand (so the CLI never hangs). */
 export function controlErrorLine(requestId: string, message: string): string {
   return JSON.stringify({ type: 'control_response', response: { subtype: 'error', request_id: requestId, error: message } })
-}
-
-/**
- * The dialog an AskUserQuestion / ExitPlanMode request opens, in the shared vocabulary (seed 001).
- * `answerable` is true: while the request is pending, the answer reaches the running CLI.
- */
-export function dialogFromRequest(request: CanUseToolRequest): Dialog | undefined {
-  if (request.toolName === 'ExitPlanMode') {
-    const plan = stringField(request.input, 'plan') ?? stringField(request.input, 'planFilePath') ?? ''
-    return { toolId: request.toolUseId, kind: 'plan', prompt: plan, options: [], multiSelect: false, answerable: true }
-  }
-  if (request.toolName !== 'AskUserQuestion') return undefined
-  const questions: DialogQuestion[] = []
-  for (const raw of arrayField(request.input, 'questions') ?? []) {
-    if (!isRecord(raw)) continue
-    const question = stringField(raw, 'question')
-    if (question === undefined) continue
-    const options: DialogOption[] = []
-    for (const option of arrayField(raw, 'options') ?? []) {
-      const label = stringField(option, 'label')
-      if (label === undefined) continue
-      const description = stringField(option, 'description')
-      options.push(description === undefined ? { label } : { label, description })
-    }
-    const header = stringField(raw, 'header')
-    questions.push({ question, ...(header !== undefined ? { header } : {}), options, multiSelect: raw.multiSelect === true })
-  }
-  const first = questions[0]
-  return {
-    toolId: request.toolUseId,
-    kind: 'question',
-    prompt: first?.question ?? '',
-    options: first?.options ?? [],
-    multiSelect: first?.multiSelect ?? false,
-    ...(questions.length > 1 ? { questions } : {}),
-    answerable: true,
-  }
 }
