@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { AdapterFactory } from '../contract/adapter.js'
 import type { ChatConfig } from '../contract/chat.js'
 import { ChatrailError } from '../contract/errors.js'
@@ -59,6 +58,9 @@ export interface ChatSession<Ctx extends JsonObject = JsonObject> {
   answerDialog: (toolId: string, answer: DialogAnswerInput) => Promise<DialogAnswerResult>
   dispose: () => void
 }
+
+// Web Crypto's global (Node >= 19 and browsers), not node:crypto: sessions also run in browsers (chatrail/react).
+const randomUUID = (): string => globalThis.crypto.randomUUID()
 
 interface Compiled<Ctx extends JsonObject> {
   machine: Machine<Ctx>
