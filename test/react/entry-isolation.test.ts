@@ -9,6 +9,11 @@ describe('entry isolation and size', () => {
     expect(core.inputs).toContain('src/index.ts')
   })
 
+  it('the chatrail entry is browser-safe: no node: built-in imports (chatrail/react bundles it for the page)', async () => {
+    const core = await measureEntry('chatrail', 'src/index.ts')
+    expect(core.imports.filter((name) => name.startsWith('node:'))).toEqual([])
+  })
+
   // Issue 8's target is 6 kB gzip; with the dialog cards and plan markdown the entry measures
   // ~6.9 kB (npm run size). The budget below catches growth; the gap is reported, not hidden.
   it('chatrail/react imports React and the core only, and stays within its 7 kB gzip budget', async () => {

@@ -13,9 +13,12 @@ afterEach(cleanup)
 
 const quietly = { lint: false }
 
+interface Props { def: ChatDefinition; key?: string }
+
 function renderChat(definition: ChatDefinition, strict = false) {
-  return renderHook(({ def, key }: { def: ChatDefinition; key?: string }) => useChatSession(def, { ...quietly, key }), {
-    initialProps: { def: definition },
+  const initialProps: Props = { def: definition }
+  return renderHook(({ def, key }: Props) => useChatSession(def, { ...quietly, key }), {
+    initialProps,
     wrapper: strict ? StrictMode : undefined,
   })
 }
