@@ -4,3 +4,5 @@ export { errorChunk, normalizeScript, scriptedAdapter, ScriptError } from './scr
 export type { ScriptedAdapter, ScriptedAdapterOptions, ScriptedCall, ScriptedReply, ScriptedStep } from './scripted-adapter.js'
 export { runAdapterContract } from './adapter-contract.js'
 export type { AdapterContractOptions, AdapterInvariant } from './adapter-contract.js'
+export { describeReaderContract } from './reader-contract.js'
+export type { ReadChatArgs, ReaderInvariant, ReaderUnderContract } from './reader-contract.js'
