@@ -162,7 +162,7 @@ function settle(store: FoldStore, index: number, message: AgentMessage, resoluti
   }
   if (message.tool === undefined) return
   store.openTools.delete(message.tool.id)
-  const output = resolution.content.length > options.maxToolOutputChars ? `${resolution.content.slice(0, options.maxToolOutputChars)}… (${resolution.content.length - options.maxToolOutputChars} more chars)` : resolution.content
+  const output = resolution.content.length > options.maxToolOutputChars ? cut(resolution.content, options.maxToolOutputChars) : resolution.content
   store.replace(index, { ...message, tool: { ...message.tool, status: resolution.isError ? 'error' : 'ok', output } })
 }
 
@@ -305,6 +305,16 @@ function countUsage(store: FoldStore, messageId: string, usage: JsonObject | und
   }
   s.usageMessageId = messageId
   s.usageLast = next
+}
+
+/**
+ * The first `max` chars of a long output as an independent string: a plain `slice` would keep
+ * the whole original alive (V8 sliced strings point into their parent), which on a huge
+ * transcript retains every tool output in full.
+ */
+function cut(text: string, max: number): string {
+  const head = Buffer.from(text.slice(0, max), 'utf8').toString('utf8')
+  return `${head}… (${text.length - max} more chars)`
 }
 
 function contentText(content: unknown): string {

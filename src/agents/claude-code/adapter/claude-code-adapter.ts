@@ -130,7 +130,7 @@ export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): LiveAgentA
           const sessionId = mapper.sessionId()
           if (sessionId !== undefined) {
             live.runKnown(sessionId)
-            resumeId = resume ? sessionId : options.sessionId
+            resumeId = resume ? sessionId : undefined
           }
           return chunks
         },
