@@ -56,11 +56,12 @@ export function describeReaderContract(name: string, reader: ReaderUnderContract
   }
   const text = `${reader.sampleLines.join('\n')}\n`
   const read = (transcriptPath: string, runtimeDir = ''): Promise<AgentChat> => reader.readChat({ runId: 'contract-run', runtimeDir, transcriptPath })
-  const unless = (invariant: ReaderInvariant, title: string): string => {
+  /** One invariant's test, or a skipped test that says why. */
+  const check = (invariant: ReaderInvariant, title: string, body: () => Promise<void>): void => {
     const reason = reader.skip?.[invariant]
-    return reason === undefined ? `${invariant}: ${title}` : `${invariant}: ${title} (skipped: ${reason})`
+    if (reason === undefined) it(`${invariant}: ${title}`, body)
+    else it.skip(`${invariant}: ${title} (skipped: ${reason})`, body)
   }
-  const test = (invariant: ReaderInvariant): typeof it => (reader.skip?.[invariant] === undefined ? it : it.skip)
 
   describe(`reader contract: ${name}`, () => {
     afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -69,7 +70,7 @@ export function describeReaderContract(name: string, reader: ReaderUnderContract
       expect((await read(file(text))).messages.length).toBeGreaterThanOrEqual(2)
     })
 
-    test('R1')(unless('R1', 'an empty path is the idle empty chat, never an error'), async () => {
+    check('R1', 'an empty path is the idle empty chat, never an error', async () => {
       for (const runtimeDir of ['', mkdtempSync(join(dir, 'runtime-'))]) {
         const chat = await read('', runtimeDir)
         expect(chat).toMatchObject({ state: 'idle', status: 'idle', messages: [], cursor: { offset: 0, lines: 0 } })
@@ -78,7 +79,7 @@ export function describeReaderContract(name: string, reader: ReaderUnderContract
       }
     })
 
-    test('R2')(unless('R2', 'a vanished path is a TranscriptGoneError, for a read and for a tail'), async () => {
+    check('R2', 'a vanished path is a TranscriptGoneError, for a read and for a tail', async () => {
       const never = join(dir, 'never-written.jsonl')
       await expect(read(never)).rejects.toSatisfy((error: unknown) => TranscriptGoneError.isInstance(error) && error.code === 'TRANSCRIPT_GONE')
       const path = file(text)
@@ -88,7 +89,7 @@ export function describeReaderContract(name: string, reader: ReaderUnderContract
       await expect(tail.read()).rejects.toSatisfy(TranscriptGoneError.isInstance)
     })
 
-    test('R3')(unless('R3', 'malformed lines are skipped and counted; the chat is the clean one'), async () => {
+    check('R3', 'malformed lines are skipped and counted; the chat is the clean one', async () => {
       const clean = await read(file(text))
       const dirty = reader.sampleLines.flatMap((line, index) => (index % 2 === 0 ? [GARBAGE[index % GARBAGE.length] ?? '', line] : [line]))
       const chat = await read(file(`${dirty.join('\n')}\n`))
@@ -96,7 +97,7 @@ export function describeReaderContract(name: string, reader: ReaderUnderContract
       expect(stripVolatile(chat)).toEqual(stripVolatile(clean))
     })
 
-    test('R4')(unless('R4', 'a half-written last line waits for its newline'), async () => {
+    check('R4', 'a half-written last line waits for its newline', async () => {
       const lines = reader.sampleLines
       const head = `${lines.slice(0, -1).join('\n')}\n`
       const last = lines.at(-1) ?? ''
@@ -109,7 +110,7 @@ export function describeReaderContract(name: string, reader: ReaderUnderContract
       expect(stripVolatile(await read(path))).toEqual(stripVolatile(await read(file(text))))
     })
 
-    test('R5')(unless('R5', 'a tail fed any split of the file equals one full read'), async () => {
+    check('R5', 'a tail fed any split of the file equals one full read', async () => {
       const bytes = Buffer.from(text)
       await fc.assert(
         fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }), async (cuts) => {
@@ -128,7 +129,7 @@ export function describeReaderContract(name: string, reader: ReaderUnderContract
       )
     })
 
-    test('R6')(unless('R6', 'seqs are stable as the file grows'), async () => {
+    check('R6', 'seqs are stable as the file grows', async () => {
       const path = file('')
       const tail = reader.openTail(path)
       let previous: AgentChat | undefined
