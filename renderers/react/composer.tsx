@@ -40,12 +40,11 @@ export function Composer({ chat, placeholder = 'Type a message…', hideTurnActi
     return (
       <div data-chatrail-composer="" data-chatrail-composer-collapsed="">
         <p data-chatrail-composer-note="" role="status">
-          {'The agent is waiting: '}
           {pendingDialog.answerable
             ? <button type="button" data-chatrail-goto-dialog="" onClick={() => focusCard(pendingDialog.toolId)}>
-              {pendingDialog.kind === 'plan' ? 'review the plan above' : 'answer the question above'}
+              {pendingDialog.kind === 'plan' ? 'Waiting for your review above ↑' : 'Waiting for your answer above ↑'}
             </button>
-            : 'answer it in the agent’s own window.'}
+            : 'Waiting for an answer in the agent’s own window'}
         </p>
         {stopButton}
       </div>

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
 
 /**
- * A small markdown renderer for agent plans: headings, paragraphs, lists, fenced code, inline
- * code and bold, built as React elements (never HTML strings, so plan text cannot inject markup).
+ * A small markdown renderer for agent plans: headings, paragraphs, block quotes, lists, fenced
+ * code, inline code and bold, built as React elements (never HTML strings, so plan text cannot inject markup).
  * Anything else stays visible as text: a plan is never truncated (seed 001).
  */
 
@@ -55,8 +55,13 @@ function Block({ block }: { block: MarkdownBlock }): ReactNode {
     const List = block.ordered ? 'ol' : 'ul'
     return <List>{block.items.map((item, i) => <li key={i}>{inline(item)}</li>)}</List>
   }
-  const Tag = block.type === 'heading' ? (`h${Math.min(block.level + 3, 6)}` as 'h4') : 'p'
-  return <Tag>{inline(block.text)}</Tag>
+  if (block.type === 'heading') {
+    const Heading = `h${Math.min(block.level + 3, 6)}` as 'h4'
+    return <Heading>{inline(block.text)}</Heading>
+  }
+  return block.text.startsWith('>')
+    ? <blockquote>{inline(block.text.replace(/^>\s?/gm, ''))}</blockquote>
+    : <p>{inline(block.text)}</p>
 }
 
 export function PlanMarkdown({ source }: { source: string }): ReactNode {

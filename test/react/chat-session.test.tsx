@@ -95,7 +95,7 @@ describe('<ChatSession>', () => {
     expect(document.querySelectorAll('[data-chatrail-dialog]')).toHaveLength(1)
     // Collapsed composer: a note pointing at the card plus Stop, no textarea.
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull()
-    expect(screen.getByRole('button', { name: 'answer the question above' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Waiting for your answer above ↑' })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy()
     expect(within(screen.getByRole('group', { name: 'Actions' })).getAllByRole('button').every((b) => (b as HTMLButtonElement).disabled)).toBe(true)
 
@@ -118,7 +118,7 @@ describe('<ChatSession>', () => {
       'Compare the row counts with the ledger.',
       'Email the finance team the corrected CSV.',
     ])
-    expect(screen.getByRole('button', { name: 'review the plan above' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Waiting for your review above ↑' })).toBeTruthy()
     await act(async () => { fireEvent.click(within(card).getByRole('button', { name: 'Approve plan' })) })
     await waitFor(() => expect(document.querySelector('[data-chatrail-dialog-state="answered"] [data-chatrail-qa-a]')?.textContent).toBe('Approved'))
     await waitFor(() => expect(screen.getAllByRole('article').at(-1)?.textContent).toContain('the plan is approved'))

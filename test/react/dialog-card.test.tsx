@@ -110,6 +110,13 @@ describe('<DialogCard> pending plan', () => {
     expect(screen.getByText('Final line of the plan.')).toBeTruthy()
   })
 
+  it('renders quotes, code and inline marks as elements, never as HTML', () => {
+    const { container } = render(<DialogCard dialog={planDialog('p2', '> keep **old** data\n\n```\n<b>raw</b>\n```')} onAnswer={vi.fn()} />)
+    expect(container.querySelector('blockquote')?.innerHTML).toBe('keep <strong>old</strong> data')
+    expect(container.querySelector('pre code')?.textContent).toBe('<b>raw</b>')
+    expect(container.querySelector('pre b')).toBeNull()
+  })
+
   it('approves, or rejects with the typed feedback', async () => {
     const { calls, onAnswer } = answerSpy()
     render(<DialogCard dialog={planDialog('p1', plan)} onAnswer={onAnswer} />)

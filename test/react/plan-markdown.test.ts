@@ -6,14 +6,14 @@ import { canReplayLastTurn } from '../../renderers/react/composer.js'
 import { message, questionDialog } from './dialogs.js'
 
 describe('parseMarkdown', () => {
-  it('parses headings, lists with continuations, fenced code and paragraphs; a quote stays text', () => {
+  it('parses headings, lists with continuations, fenced code and paragraphs (a quote is a paragraph starting with >)', () => {
     const source = '# Title\n\nIntro line one\nline two\n\n- a\n  continued\n- b\n1. first\n2. second\n\n> quoted\n\n```sh\nnpm test\n```\nafter'
     expect(parseMarkdown(source)).toEqual([
       { type: 'heading', level: 1, text: 'Title' },
       { type: 'paragraph', text: 'Intro line one\nline two' },
       { type: 'list', ordered: false, items: ['a continued', 'b'] },
       { type: 'list', ordered: true, items: ['first', 'second'] },
-      { type: 'paragraph', text: '> quoted' },
+      { type: 'paragraph', text: '> quoted' }, // rendered as a blockquote
       { type: 'code', text: 'npm test' },
       { type: 'paragraph', text: 'after' },
     ])
