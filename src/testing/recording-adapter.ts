@@ -1,7 +1,7 @@
 import type { AdapterFactory, AdapterRequest } from '../contract/adapter.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { cassetteRequest } from './cassette.js'
-import type { Cassette } from './cassette.js'
+import type { Cassette, CassetteRequest } from './cassette.js'
 
 /** One `createSource` call seen by a recording adapter, filled in as its stream runs. */
 export interface AdapterCall {
@@ -31,9 +31,12 @@ export interface RecordingAdapter extends AdapterFactory {
  */
 export function recordingAdapter(adapter: AdapterFactory): RecordingAdapter {
   const calls: AdapterCall[] = []
+  // The transcript as it was when the call was made, should the caller mutate the request later.
+  const keys = new Map<AdapterCall, CassetteRequest>()
   const createSource = (request: AdapterRequest): StreamSource => {
     const call: AdapterCall = { request, chunks: [], streamed: false, aborted: false, finished: false }
     calls.push(call)
+    keys.set(call, cassetteRequest(request))
     let inner: StreamSource
     try {
       inner = adapter.createSource(request)
@@ -56,9 +59,10 @@ export function recordingAdapter(adapter: AdapterFactory): RecordingAdapter {
     version: 1,
     interactions: calls
       .filter((call) => call.streamed)
-      .map((call) => ({ request: cassetteRequest(call.request), chunks: call.chunks.map((chunk) => ({ ...chunk })), ...(call.aborted ? { aborted: true } : {}) })),
+      .map((call) => ({ request: keys.get(call) ?? cassetteRequest(call.request), chunks: call.chunks.map((chunk) => ({ ...chunk })), ...(call.aborted ? { aborted: true } : {}) })),
   })
-  return { createSource, calls, cassette, ...(adapter.capabilities === undefined ? {} : { capabilities: adapter.capabilities }) }
+  // Other own members (capabilities, a live agent's `agentRunState`) stay visible through the wrapper.
+  return { ...adapter, createSource, calls, cassette }
 }
 
 async function* recordChunks(iterator: AsyncIterableIterator<StreamChunk>, call: AdapterCall): AsyncIterableIterator<StreamChunk> {
