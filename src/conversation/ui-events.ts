@@ -5,9 +5,8 @@ import type { Message } from '../contract/message.js'
  * metadata is `{ chatrail: { event } }`, so replay, edits and rebuilds treat them like text.
  */
 
-export interface UiEventMetadata {
-  chatrail: { event: string }
-}
+/** A type alias (not an interface) so it is assignable to `Record<string, unknown>` metadata. */
+export type UiEventMetadata = { chatrail: { event: string } }
 
 /** The metadata that marks a user message as the UI event `event`. */
 export function uiEventMessageMetadata(event: string): UiEventMetadata {
@@ -28,5 +27,5 @@ export interface UiEventSender {
 
 /** Sends `event` as a user message labelled `label` (default: the event name). */
 export function sendUiEvent(controller: UiEventSender, event: string, label?: string): Promise<void> {
-  return controller.send(label ?? event, { metadata: { ...uiEventMessageMetadata(event) } })
+  return controller.send(label ?? event, { metadata: uiEventMessageMetadata(event) })
 }
