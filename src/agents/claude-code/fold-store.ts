@@ -42,6 +42,8 @@ export interface FoldScalars {
   errorTag?: string
   retryText?: string
   sessionId?: string
+  /** The previous line was the local-command caveat: a plain user line after it is command output. */
+  afterCaveat?: boolean
   /** Merging consecutive blocks of one API message: its id, the block kind, and the message index. */
   mergeMessageId?: string
   mergeKind?: 'text' | 'thinking'

@@ -45,6 +45,7 @@ export function createTranscriptFold(options: TranscriptFoldOptions = {}): Trans
   const store = new FoldStore(options.maxMessages ?? Number.POSITIVE_INFINITY)
   const applyOptions = { maxToolOutputChars: options.maxToolOutputChars ?? 4096 }
   const order = createCausalOrder<JsonObject>((record) => applyRecord(store, record, applyOptions))
+  let mainIsSidechain: boolean | undefined
 
   function derive(): FoldSnapshot {
     const input = { scalars: store.scalars, last: store.messages[store.messages.length - 1], messageCount: store.size, pendingWork: store.pendingWork.size }
@@ -69,6 +70,12 @@ export function createTranscriptFold(options: TranscriptFoldOptions = {}): Trans
     push(value) {
       const record = asObject(value)
       if (record === undefined) return
+      // The main stream is the chain of the first conversation line: a main transcript's
+      // sidechain lines (inline subagents, ≤2.0) stay out; a subagent's own file reads whole.
+      if (typeof record.isSidechain === 'boolean') {
+        mainIsSidechain ??= record.isSidechain
+        if (record.isSidechain !== mainIsSidechain) return
+      }
       const uuid = str(record.uuid)
       const parent = str(record.parentUuid)
       order.push({ ...(uuid !== undefined ? { uuid } : {}), ...(parent !== undefined ? { parent } : {}), value: record })
