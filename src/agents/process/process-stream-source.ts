@@ -27,6 +27,11 @@ export interface ProcessTurnHandlers {
   onTerminal?: (process: AgentProcess) => void
 }
 
+export type ProcessStreamEvent =
+  | { type: 'started'; process: AgentProcess }
+  /** The turn is over and its process gone; `terminal` is the chunk it ended with (none after an abort). */
+  | { type: 'settled'; exit: AgentProcessExit | undefined; aborted: boolean; terminal: StreamChunk | undefined }
+
 export interface ProcessStreamOptions {
   /** Runs before the spawn (e.g. wait for the previous turn's process to exit). Must not reject. */
   prepare?: () => Promise<void>
@@ -38,7 +43,7 @@ export interface ProcessStreamOptions {
   /** How long a CLI may take to exit after its terminal chunk before it is terminated (default 10 s). */
   exitTimeoutMs?: number
   /** Called when the process started (pid known) and when the turn settled (process gone). */
-  onProcess?: (event: { type: 'started'; process: AgentProcess } | { type: 'settled'; exit: AgentProcessExit | undefined }) => void
+  onProcess?: (event: ProcessStreamEvent) => void
 }
 
 const TERMINAL: ReadonlySet<StreamChunk['type']> = new Set(['done', 'error'])
@@ -48,6 +53,7 @@ export function createProcessStreamSource(options: ProcessStreamOptions): Stream
   let iterated = false
   let aborted = false
   let terminal = false
+  let terminalChunk: StreamChunk | undefined
   let child: AgentProcess | undefined
   let runStarted = false
   let waitedSinceTerminal = 0
@@ -59,6 +65,7 @@ export function createProcessStreamSource(options: ProcessStreamOptions): Stream
       queue.push(chunk)
       if (TERMINAL.has(chunk.type)) {
         terminal = true
+        terminalChunk = chunk
         if (child) options.handlers.onTerminal?.(child)
       }
     }
@@ -89,8 +96,11 @@ export function createProcessStreamSource(options: ProcessStreamOptions): Stream
       // A bug in a handler must still end the stream as data, never as a throw (A9).
       if (!aborted) emit([agentErrorChunk({ code: 'AGENT_ADAPTER_FAILED', message: `The agent adapter failed: ${String(error)}` })])
     } finally {
-      options.onProcess?.({ type: 'settled', exit })
-      queue.close()
+      try {
+        options.onProcess?.({ type: 'settled', exit, aborted, terminal: terminalChunk })
+      } finally {
+        queue.close()
+      }
     }
   }
 

@@ -1,0 +1,138 @@
+import type { AgentChat, AgentKind } from '../runstate/agent-chat.js'
+import type { AgentRunStateSource, AgentSnapshot } from '../runstate/live.js'
+import { startPollLoop } from './poll-loop.js'
+import type { PollLoop } from './poll-loop.js'
+import { createRunStateStore } from './run-state-store.js'
+
+/**
+ * The live run state of an agent CLI adapter (`LiveAgentAdapter.agentRunState`): while a turn runs,
+ * the agent's own transcript is read with its reader's incremental tail every `pollMs`, and the
+ * snapshot subscribers see is `{ agent, state, status, detail, pendingDialog }` of that chat, with
+ * the adapter's overlays on top (a dialog waiting on stdin). The agent's folder decides what its
+ * signals mean; this file only schedules reads and owns the snapshot.
+ *
+ * Ordering: `turnStarted` → `runKnown` (once the CLI reported its session/thread id) → reads →
+ * `turnEnded` (one final read, then polling stops). When the process is gone but the transcript
+ * still says `working` or `unknown` (a killed CLI writes no end marker), the adapter's knowledge of how the turn
+ * ended decides instead — the process exit is a live signal, not silence.
+ */
+
+export type TurnOutcome =
+  | { kind: 'completed' }
+  | { kind: 'failed'; detail: string }
+  | { kind: 'aborted' }
+
+export interface ChatSource {
+  read: () => Promise<AgentChat>
+}
+
+export interface LiveRunStateOptions {
+  agent: AgentKind
+  pollMs: number
+  /** An incremental reader of the run's transcript, or `undefined` while the file does not exist yet. */
+  openReader: (runId: string) => ChatSource | undefined
+  /** Applied to every snapshot (e.g. a pending dialog the CLI is waiting on). Pure. */
+  overlay?: (snapshot: AgentSnapshot) => AgentSnapshot
+  answerDialog?: AgentRunStateSource['answerDialog']
+}
+
+export interface LiveRunState {
+  source: AgentRunStateSource
+  turnStarted: () => void
+  runKnown: (runId: string) => void
+  /** The overlay's inputs changed: compute the snapshot again now. */
+  changed: () => void
+  /** Reads the transcript once more, stops polling and settles the state. */
+  turnEnded: (outcome: TurnOutcome) => Promise<void>
+  /** The last chat the reader returned (for tests and diagnostics). */
+  lastChat: () => AgentChat | undefined
+}
+
+export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
+  const store = createRunStateStore()
+  let runId: string | undefined
+  let reader: ChatSource | undefined
+  let chat: AgentChat | undefined
+  let loop: PollLoop | undefined
+  let running = false
+  let outcome: TurnOutcome | undefined
+
+  function base(): AgentSnapshot {
+    if (chat === undefined || (running && chat.state === 'idle')) {
+      // The CLI is starting and has written nothing yet: it is working on the turn.
+      if (running) return { agent: options.agent, state: 'working', status: 'running' }
+      return { agent: options.agent, state: 'idle', status: 'idle' }
+    }
+    const snapshot: AgentSnapshot = { agent: options.agent, state: chat.state, status: chat.status }
+    if (chat.detail !== undefined) snapshot.detail = chat.detail
+    if (chat.pendingDialog !== undefined) snapshot.pendingDialog = chat.pendingDialog
+    return settle(snapshot)
+  }
+
+  /** After the process is gone, a transcript that still says `working` is overruled by the outcome. */
+  function settle(snapshot: AgentSnapshot): AgentSnapshot {
+    const unsettled = snapshot.state === 'working' || snapshot.status === 'unknown'
+    if (running || outcome === undefined || !unsettled) return snapshot
+    switch (outcome.kind) {
+      case 'aborted':
+        return { agent: options.agent, state: 'needs_input', status: 'stopped', detail: 'the turn was aborted' }
+      case 'failed':
+        return { agent: options.agent, state: 'needs_input', status: 'failed', detail: outcome.detail }
+      case 'completed':
+        return { agent: options.agent, state: 'needs_input', status: 'completed' }
+    }
+  }
+
+  function publish(): void {
+    const snapshot = base()
+    store.set(options.overlay ? options.overlay(snapshot) : snapshot)
+  }
+
+  async function tick(): Promise<void> {
+    if (runId === undefined) return
+    reader ??= options.openReader(runId)
+    if (reader === undefined) return
+    try {
+      chat = await reader.read()
+    } catch {
+      // A vanished or replaced file: open it again next time; keep the last state meanwhile.
+      reader = undefined
+    }
+    publish()
+  }
+
+  const source: AgentRunStateSource = {
+    getSnapshot: store.getSnapshot,
+    subscribe: store.subscribe,
+    ...(options.answerDialog ? { answerDialog: options.answerDialog } : {}),
+  }
+
+  return {
+    source,
+    turnStarted() {
+      running = true
+      outcome = undefined
+      publish()
+      if (runId !== undefined) loop ??= startPollLoop(tick, options.pollMs, () => undefined)
+    },
+    runKnown(id) {
+      if (id !== runId) {
+        runId = id
+        reader = undefined
+        chat = undefined
+      }
+      if (running) loop ??= startPollLoop(tick, options.pollMs, () => undefined)
+    },
+    changed: publish,
+    async turnEnded(ended) {
+      running = false
+      outcome = ended
+      const stopping = loop
+      loop = undefined
+      if (stopping) await stopping.stop()
+      else await tick()
+      publish()
+    },
+    lastChat: () => chat,
+  }
+}
