@@ -1,11 +1,12 @@
-import { useCallback, useLayoutEffect, useRef } from 'react'
+import { useLayoutEffect, useRef } from 'react'
 import type { RefObject } from 'react'
 import type { StreamItem } from './stream-layout.js'
 
 /**
  * The chat list's follow scroll (seed 001): the list is the only scroll container; while the
  * reader is at the bottom, new content keeps it there; a dialog card with a not-yet-seen tool id
- * retargets the scroll to the card's top; a reader scrolled up into history is never moved.
+ * retargets the scroll to the card's top; a reader scrolled up into history is never moved by
+ * arriving content (only by sending a message themselves).
  */
 
 /** Pixels from the bottom that still count as "at the bottom" (sub-pixel rounding, a last line). */
@@ -30,28 +31,44 @@ export function dialogCardId(toolId: string): string {
   return `chatrail-dialog-${toolId.replace(/[^A-Za-z0-9_-]/g, '_')}`
 }
 
-/** Wires the follow scroll to a list element; returns the list's `onScroll` handler. */
-export function useFollowScroll(list: RefObject<HTMLElement | null>, items: readonly StreamItem[]): () => void {
-  const following = useRef(true)
+/** Pure: the id of the newest user message, whose arrival (the reader just sent it) resumes following. */
+export function lastUserMessageId(items: readonly StreamItem[]): string | undefined {
+  for (let i = items.length - 1; i >= 0; i -= 1) {
+    const item = items[i] as StreamItem
+    if (item.kind === 'message' && item.message.role === 'user') return item.message.id
+  }
+  return undefined
+}
+
+/**
+ * Wires the follow scroll to a list element. Whether the reader follows is read from the list
+ * itself at each change (its scroll position against the content height it had before the
+ * change), never from scroll events, which arrive a frame late and would lose a race with a
+ * streaming reply.
+ */
+export function useFollowScroll(list: RefObject<HTMLElement | null>, items: readonly StreamItem[]): void {
   const seen = useRef(new Set<string>())
-  const onScroll = useCallback(() => {
-    const element = list.current
-    if (element !== null) following.current = isFollowing(element)
-  }, [list])
+  const lastUser = useRef<string | undefined>(undefined)
+  const height = useRef(0)
 
   useLayoutEffect(() => {
     const element = list.current
     const arrived = newlyArrivedCards(items, seen.current)
     for (const toolId of arrived) seen.current.add(toolId)
-    if (element === null || !following.current) return
+    if (element === null) return
+    let following = isFollowing({ scrollTop: element.scrollTop, scrollHeight: height.current, clientHeight: element.clientHeight })
+    const user = lastUserMessageId(items)
+    if (user !== lastUser.current) {
+      // Sending (or editing) is an explicit act: the reader wants to see the reply, wherever they were.
+      following = true
+      lastUser.current = user
+    }
     const card = arrived.length > 0 ? element.querySelector<HTMLElement>(`#${dialogCardId(arrived[0] as string)}`) : null
-    if (card !== null) {
+    if (following && card !== null) {
       element.scrollTop += card.getBoundingClientRect().top - element.getBoundingClientRect().top
-    } else {
+    } else if (following) {
       element.scrollTop = element.scrollHeight
     }
-    following.current = isFollowing(element)
+    height.current = element.scrollHeight
   }, [items, list])
-
-  return onScroll
 }

@@ -29,7 +29,7 @@ export function MessageList({ chat, label = 'Messages', className }: MessageList
     [items],
   )
   const list = useRef<HTMLDivElement>(null)
-  const onScroll = useFollowScroll(list, items)
+  useFollowScroll(list, items)
   return (
     <div
       ref={list}
@@ -39,7 +39,6 @@ export function MessageList({ chat, label = 'Messages', className }: MessageList
       tabIndex={0}
       data-chatrail-message-list=""
       className={className}
-      onScroll={onScroll}
     >
       {items.map((item) => {
         if (item.kind === 'dialog') return <DialogCard key={item.key} dialog={item.dialog} chat={resolved} />

@@ -115,9 +115,12 @@ describe('<ChatSession>', () => {
     const card = await screen.findByRole('region', { name: 'The agent proposes a plan' })
     expect(within(card).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       'Re-run the export job for March with the --resume flag.',
-      'Compare the row counts with the ledger.',
+      'Compare the row counts with the ledger, per account.',
+      'Re-send the two invoices that bounced on the first run.',
       'Email the finance team the corrected CSV.',
+      'Add an alert when an export stops half way.',
     ])
+    expect(within(card).getByText('Nothing is deleted; the old export stays archived.').tagName).toBe('BLOCKQUOTE')
     expect(screen.getByRole('button', { name: 'Waiting for your review above ↑' })).toBeTruthy()
     await act(async () => { fireEvent.click(within(card).getByRole('button', { name: 'Approve plan' })) })
     await waitFor(() => expect(document.querySelector('[data-chatrail-dialog-state="answered"] [data-chatrail-qa-a]')?.textContent).toBe('Approved'))
