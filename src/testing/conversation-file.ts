@@ -28,6 +28,8 @@ export interface ConversationSpec {
   at: SourcePosition
   start?: StartSpec
   agent?: AgentReplySpec[]
+  /** Where each agent reply was written (the file level when the conversation inherits them). */
+  agentAt?: SourcePosition[]
   cassette?: string
   turns: ConversationTurnSpec[]
 }
@@ -87,7 +89,7 @@ export function parseConversationFile(source: string, file: string): Conversatio
   if (single && data.turns !== undefined) {
     // With `turns`, the file is one conversation named by `name` or by the file name.
     const name = data.name ?? basename(file).replace(/\.conv\.ya?ml$/, '')
-    const conversations = [buildConversation(issues, [], { name, start: data.start, agent: data.agent, cassette: data.cassette, turns: data.turns }, directory)]
+    const conversations = [buildConversation(issues, [], { name, start: data.start, agent: data.agent, agentPath: ['agent'], cassette: data.cassette, turns: data.turns }, directory)]
     issues.throwIfAny()
     return { file, definition: resolveDefinition(data.definition, directory), conversations }
   }
@@ -97,7 +99,8 @@ export function parseConversationFile(source: string, file: string): Conversatio
     if (seen.has(entry.name)) issues.push('DUPLICATE_NAME', ['conversations', index, 'name'], `two conversations are named "${entry.name}"`, 'Give each conversation a unique name: it becomes the test name.')
     seen.add(entry.name)
     // File-level start/agent/cassette are defaults each conversation may override.
-    const merged = { ...entry, start: entry.start ?? data.start, agent: entry.agent ?? data.agent, cassette: entry.cassette ?? data.cassette }
+    const agentPath = entry.agent === undefined ? ['agent'] : ['conversations', index, 'agent']
+    const merged = { ...entry, start: entry.start ?? data.start, agent: entry.agent ?? data.agent, agentPath, cassette: entry.cassette ?? data.cassette }
     return buildConversation(issues, ['conversations', index], merged, directory)
   })
   issues.throwIfAny()
@@ -107,6 +110,7 @@ export function parseConversationFile(source: string, file: string): Conversatio
 type ConversationInput = Omit<z.output<typeof conversationSchema>, 'start' | 'agent' | 'cassette'> & {
   start?: StartSpec | undefined
   agent?: AgentReplySpec[] | undefined
+  agentPath: (string | number)[]
   cassette?: string | undefined
 }
 
@@ -129,7 +133,7 @@ function buildConversation(issues: IssueList, base: (string | number)[], input: 
     file: issues.file,
     at: issues.positionOf(base.length === 0 ? [] : base),
     ...(input.start === undefined ? {} : { start: input.start }),
-    ...(input.agent === undefined ? {} : { agent: input.agent }),
+    ...(input.agent === undefined ? {} : { agent: input.agent, agentAt: input.agent.map((_, index) => issues.positionOf([...input.agentPath, index])) }),
     ...(input.cassette === undefined ? {} : { cassette: resolve(directory, input.cassette) }),
     turns,
   }

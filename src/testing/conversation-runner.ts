@@ -137,13 +137,7 @@ export async function runConversationSpec(definition: ChatDefinition<JsonObject>
     }
     return { number: turn.number, label: turn.label, line: turnSpec.at.line, passed: turnFailures.length === 0, reply: turn.reply, traces: turn.traces, modelCalls: turn.adapterCalls.length }
   })
-  if (adapter !== undefined && 'assertDone' in adapter) {
-    try {
-      adapter.assertDone()
-    } catch (error) {
-      failures.push({ message: `agent: ${error instanceof Error ? error.message : String(error)}`, ...spec.at })
-    }
-  }
+  if (spec.agent !== undefined && adapter !== undefined && 'calls' in adapter) failures.push(...agentScriptFailures(spec, adapter.calls.length))
   if (adapter !== undefined && 'unused' in adapter && adapter.unused().length > 0) {
     failures.push({ message: `cassette: ${adapter.unused().length} recorded interaction(s) were never requested; record the cassette again`, ...spec.at })
   }
@@ -151,6 +145,20 @@ export async function runConversationSpec(definition: ChatDefinition<JsonObject>
     const turnSpec = spec.turns[mismatch.turn - 1]
     failures.push({ turn: mismatch.turn, label: mismatch.label, message: `replay check: ${formatReplayMismatch(mismatch)}`, line: turnSpec?.at.line ?? spec.at.line, column: turnSpec?.at.column ?? spec.at.column })
   }
-  failures.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0))
+  // Turn failures in turn order, then what concerns the whole conversation.
+  failures.sort((a, b) => (a.turn ?? Number.POSITIVE_INFINITY) - (b.turn ?? Number.POSITIVE_INFINITY))
   return { ...result(failures), turns, ...(run.replayCheck === undefined ? {} : { replayCheck: run.replayCheck }) }
+}
+
+/** Scripted replies must be used exactly: one per agentic call, none left over (the assert-consumed rule). */
+function agentScriptFailures(spec: ConversationSpec, calls: number): ConversationFailure[] {
+  const replies = spec.agent?.length ?? 0
+  if (calls > replies) {
+    return [{ message: `agent: the conversation made ${calls} agentic call(s), but only ${replies} repl${replies === 1 ? 'y is' : 'ies are'} scripted; add a reply for each agentic turn`, ...spec.at }]
+  }
+  return (spec.agent ?? []).slice(calls).map((reply, offset) => {
+    const at = spec.agentAt?.[calls + offset] ?? spec.at
+    const text = typeof reply === 'string' ? reply : 'text' in reply ? reply.text : 'error' in reply ? `error ${reply.error}` : `${reply.chunks.length} chunks`
+    return { message: `agent: reply #${calls + offset + 1} (${JSON.stringify(text)}) was never used: the conversation made ${calls} agentic call(s)`, line: at.line, column: at.column }
+  })
 }
