@@ -181,14 +181,14 @@ export function readRegistry(home: ClaudeHome): Map<string, string> {
   return out
 }
 
-/** Polls `check` until it returns a value, or throws after `timeoutMs`. */
-export async function poll<T>(what: string, check: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+/** Polls `check` (sync or async) until it returns a value, or throws after `timeoutMs`. */
+export async function poll<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000, describeLast?: () => string): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const value = check()
+    const value = await check()
     if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(100)
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${describeLast ? `; last: ${describeLast()}` : ''}`)
+    await sleep(120)
   }
 }
 
