@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type { z } from 'zod'
 import type { ContentPart, MemoryRecord, Message, StreamChunk, StreamToolCallPayload, TokenUsage, ToolCall } from '../../src/index.js'
-import {
+import type {
   contentPartSchema,
   memoryRecordSchema,
   messageSchema,
