@@ -26,19 +26,10 @@ export function StateBadge({ chat, labels }: StateBadgeProps): ReactNode {
       data-chatrail-status={status}
       data-chatrail-final={snapshot.final ? '' : undefined}
     >
-      <span data-chatrail-label="">State</span>{' '}
-      <strong data-chatrail-state-name="">{labels?.[snapshot.state] ?? snapshot.state}</strong>
-      {last !== undefined && (
-        <span data-chatrail-turn-kind={last.kind} data-chatrail-replayed={last.replayed ? '' : undefined}>
-          {` · ${last.kind}${last.replayed ? ' (replayed)' : ''}`}
-        </span>
-      )}
-      {status === 'streaming' && <span data-chatrail-streaming="">{' · replying…'}</span>}
-      {agent !== undefined && (
-        <span data-chatrail-agent={agent.agent} data-chatrail-agent-state={agent.state} data-chatrail-agent-status={agent.status}>
-          {` · ${agent.agent}: ${agent.state}${agent.detail !== undefined ? ` (${agent.detail})` : ''}`}
-        </span>
-      )}
+      State <strong data-chatrail-state-name="">{labels?.[snapshot.state] ?? snapshot.state}</strong>
+      {last && <span data-chatrail-turn-kind={last.kind} data-chatrail-replayed={last.replayed ? '' : undefined}> · {last.kind}{last.replayed && ' (replayed)'}</span>}
+      {status === 'streaming' && ' · replying…'}
+      {agent && <span data-chatrail-agent={agent.agent} data-chatrail-agent-state={agent.state}> · {agent.agent}: {agent.state}{agent.detail && ` (${agent.detail})`}</span>}
     </p>
   )
 }

@@ -63,29 +63,17 @@ export function useChatSession<Ctx extends JsonObject>(
   useEffect(() => binding.updateDefinition(definition), [binding, definition])
 
   const state = useSyncExternalStore(binding.subscribe, binding.getState, binding.getState)
-  return useMemo(() => {
-    const { controller } = binding
-    return {
-      ...state.chat,
-      send: controller.send,
-      stop: controller.stop,
-      retry: controller.retry,
-      regenerate: controller.regenerate,
-      edit: controller.edit,
-      setInput: controller.setInput,
-      setMessages: controller.setMessages,
-      clear: controller.clear,
-      proposeToolCall: controller.proposeToolCall,
-      approve: controller.approve,
-      deny: controller.deny,
-      snapshot: state.snapshot,
-      traces: state.traces,
-      dialogLog: state.dialogLog,
-      pendingDialog: state.pendingDialog,
-      sendEvent: binding.sendEvent,
-      answerDialog: binding.answerDialog,
-      session: binding.session,
-      controller,
-    }
-  }, [binding, state])
+  return useMemo(() => ({
+    // The controller's own functions (stable identities), then its state.
+    ...binding.controller,
+    ...state.chat,
+    snapshot: state.snapshot,
+    traces: state.traces,
+    dialogLog: state.dialogLog,
+    pendingDialog: state.pendingDialog,
+    sendEvent: binding.sendEvent,
+    answerDialog: binding.answerDialog,
+    session: binding.session,
+    controller: binding.controller,
+  }), [binding, state])
 }
