@@ -17,6 +17,7 @@ export interface CommandEntry {
 
 export const commands: readonly CommandEntry[] = [
   { name: 'demo', summary: 'a terminal conversation over the chat controller', load: () => import('./demo-plain.js') },
+  { name: 'inspect', summary: 'show an agent transcript\'s run state, pending dialog and messages (--json)', load: () => import('./inspect.js') },
 ]
 
 export function usage(): string {

@@ -1,0 +1,71 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, bench, describe } from 'vitest'
+import { createRolloutTail, readChat } from '../src/agents/codex/index.js'
+
+// Codex rollout reading. The file is the real CLI's tool-run recording (test/fixtures/codex),
+// its turn repeated with fresh ids to ~12 MB. The baseline is the least any reader must do: read
+// the file, split it into lines and JSON.parse each one. Ratios are printed after the run (times
+// are machine-dependent; only the ratios mean anything).
+const fixture = resolve(dirname(fileURLToPath(import.meta.url)), '../test/fixtures/codex/tool-run.rollout.jsonl')
+const [meta = '', ...turn] = readFileSync(fixture, 'utf8').split('\n').filter((line) => line !== '')
+const turnId = (JSON.parse(turn[0] ?? '{}') as { payload?: { turn_id?: string } }).payload?.turn_id ?? 'no-turn-id'
+const copies: string[] = [meta]
+for (let index = 0; copies.join('\n').length < 12 * 1024 * 1024 && index < 2000; index += 1) {
+  for (const line of turn) copies.push(line.replaceAll(turnId, `${turnId}-${index}`).replaceAll('resp_', `r${index}_`))
+}
+const dir = mkdtempSync(join(tmpdir(), 'chatrail-codex-bench-'))
+const path = join(dir, 'rollout.jsonl')
+writeFileSync(path, `${copies.join('\n')}\n`)
+const megabytes = Buffer.byteLength(readFileSync(path)) / (1024 * 1024)
+
+const baseline = (): void => {
+  for (const line of readFileSync(path, 'utf8').split('\n')) if (line !== '') JSON.parse(line)
+}
+const fullRead = () => readChat({ runId: '', runtimeDir: '', transcriptPath: path })
+
+const tailedPath = join(dir, 'tailed.jsonl')
+writeFileSync(tailedPath, readFileSync(path))
+const appendTail = createRolloutTail(tailedPath)
+await appendTail.read()
+const kilobyteLine = JSON.stringify({ timestamp: new Date(0).toISOString(), type: 'event_msg', payload: { type: 'agent_message', message: 'x'.repeat(960) } })
+const appendOne = async (): Promise<void> => {
+  appendFileSync(tailedPath, `${kilobyteLine}\n`)
+  await appendTail.read()
+}
+
+// Measured here, interleaved pair by pair so a noisy (shared) machine slows both sides alike; the
+// median of the per-pair ratios is reported, in the bench names below and on stdout.
+const time = async (fn: () => unknown): Promise<number> => {
+  const started = performance.now()
+  await fn()
+  return performance.now() - started
+}
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+const pairs: { base: number; full: number }[] = []
+await fullRead() // warm up the JIT for the fold
+for (let index = 0; index < 7; index += 1) pairs.push({ base: await time(baseline), full: await time(fullRead) })
+const appends: number[] = []
+for (let index = 0; index < 200; index += 1) appends.push(await time(appendOne))
+const fullRatio = median(pairs.map((pair) => pair.full / pair.base))
+const baseMs = median(pairs.map((pair) => pair.base))
+const fullMs = median(pairs.map((pair) => pair.full))
+const appendMs = median(appends)
+const rate = (ms: number): string => `${(megabytes / (ms / 1000)).toFixed(0)} MB/s`
+console.log(
+  [
+    `codex rollout, ${megabytes.toFixed(1)} MB (${copies.length} lines):`,
+    `  baseline split+parse  ${baseMs.toFixed(1)} ms (${rate(baseMs)})`,
+    `  readChat full read    ${fullMs.toFixed(1)} ms (${rate(fullMs)})  → ${fullRatio.toFixed(2)}× the baseline`,
+    `  tail, 1 KB append     ${appendMs.toFixed(2)} ms  → ${(appendMs / fullMs).toFixed(4)}× a full read`,
+  ].join('\n'),
+)
+
+describe(`codex rollout read (${megabytes.toFixed(1)} MB): readChat = ${fullRatio.toFixed(2)}× split+JSON.parse`, () => {
+  bench(`baseline readFileSync + split + JSON.parse (${rate(baseMs)})`, baseline, { iterations: 5 })
+  bench(`readChat full read: ${fullRatio.toFixed(2)}× the baseline (${rate(fullMs)})`, fullRead, { iterations: 5 })
+  bench(`tail, fold a 1 KB append: ${(appendMs / fullMs).toFixed(4)}× a full read`, appendOne, { iterations: 50 })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+})
