@@ -18,6 +18,7 @@ export interface CommandEntry {
 export const commands: readonly CommandEntry[] = [
   { name: 'demo', summary: 'a terminal conversation over the chat controller', load: () => import('./demo-plain.js') },
   { name: 'inspect', summary: 'show an agent transcript\'s run state, pending dialog and messages (--json)', load: () => import('./inspect.js') },
+  { name: 'test', summary: 'run *.conv.yaml conversation files (--json, --coverage, --replay-check)', load: () => import('./test-command.js') },
 ]
 
 export function usage(): string {

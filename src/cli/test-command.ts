@@ -38,6 +38,11 @@ const defaultIo: CommandIo = {
   cwd: process.cwd(),
 }
 
+/** The command-table entry point (`src/cli/main.ts`): runs with the process's stdout, stderr and cwd. */
+export function run(args: readonly string[]): Promise<number> {
+  return runTestCommand(args, { stdout: defaultIo.stdout, stderr: defaultIo.stderr, cwd: process.cwd() })
+}
+
 /** Runs the command and resolves with its exit code; never calls `process.exit` itself. */
 export async function runTestCommand(args: readonly string[], io: CommandIo = defaultIo): Promise<number> {
   let parsed

@@ -1,4 +1,4 @@
-import { relative } from 'node:path'
+import { isAbsolute, relative } from 'node:path'
 import type { ConversationFailure, ConversationFileResult, ConversationResult } from './conversation-runner.js'
 import type { ConversationSuiteResult } from './conversation-suite.js'
 import { formatCoverage, formatPercent } from './coverage.js'
@@ -24,11 +24,17 @@ export function formatSuiteReport(result: ConversationSuiteResult, options: { cw
   return blocks.join('\n\n')
 }
 
+/** A path relative to `cwd` when it lies below it, else as given. */
+function shown(path: string, cwd: string): string {
+  const rel = relative(cwd, path)
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel
+}
+
 function formatFileResult(file: ConversationFileResult, cwd: string): string {
-  const name = relative(cwd, file.file) || file.file
+  const name = shown(file.file, cwd)
   if (file.issues !== undefined) {
     const lines = file.issues.map((issue) => {
-      const head = `    ${relative(cwd, issue.file) || issue.file}:${issue.line}:${issue.column}  ${issue.message}`
+      const head = `    ${shown(issue.file, cwd)}:${issue.line}:${issue.column}  ${issue.message}`
       return issue.hint === undefined ? head : `${head}\n      hint: ${issue.hint}`
     })
     return [`✗ ${name} (invalid)`, ...lines].join('\n')
@@ -38,7 +44,7 @@ function formatFileResult(file: ConversationFileResult, cwd: string): string {
 
 /** One conversation: `✓ file › name (n turns)`, or `✗` and its failures. */
 export function formatConversationResult(result: ConversationResult, cwd: string = process.cwd()): string {
-  const name = relative(cwd, result.file) || result.file
+  const name = shown(result.file, cwd)
   const title = `${result.passed ? '✓' : '✗'} ${name} › ${result.name} (${result.turns.length} turn${result.turns.length === 1 ? '' : 's'})`
   if (result.passed) return title
   return [title, ...groupByTurn(result.failures).map((group) => formatFailureGroup(group, name))].join('\n')
