@@ -24,7 +24,9 @@ const megabytes = Buffer.byteLength(readFileSync(path)) / (1024 * 1024)
 const baseline = (): void => {
   for (const line of readFileSync(path, 'utf8').split('\n')) if (line !== '') JSON.parse(line)
 }
-const fullRead = () => readChat({ runId: '', runtimeDir: '', transcriptPath: path })
+const fullRead = async (): Promise<void> => {
+  await readChat({ runId: '', runtimeDir: '', transcriptPath: path })
+}
 
 const tailedPath = join(dir, 'tailed.jsonl')
 writeFileSync(tailedPath, readFileSync(path))
