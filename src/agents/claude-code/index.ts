@@ -15,6 +15,7 @@ export { liveSignalPaths, setupLiveSignals, signalDigest, sweepLiveSignals } fro
 export type { LiveSignalPaths, LiveSignalSetup, SetupLiveSignalsOptions, SweepOptions } from './live-signals.js'
 export { parseMarker, parseSpool, readLiveSignals } from './live-signal-files.js'
 export type { LiveMarker, LiveSignals, MarkerEvent, SpoolDialog } from './live-signal-files.js'
+export { isClaudeCodeContent } from './detect-transcript.js'
 export { DIALOG_TOOLS, PLAN_OPTIONS, dialogFromToolUse, isDialogTool } from './dialog-mapping.js'
 export { outcomeFor, questionResult } from './dialog-outcome.js'
 export type { DialogResolution } from './dialog-outcome.js'
