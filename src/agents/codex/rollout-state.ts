@@ -25,7 +25,7 @@ export interface DerivedState {
 }
 
 /** Failures the user must act on before retrying (wait for the limit, compact the context). */
-const BLOCKING_ERROR_KINDS = new Set(['usage_limit_exceeded', 'context_window_exceeded', 'quota_exceeded'])
+const BLOCKING_ERROR_KINDS = new Set(['usage_limit_exceeded', 'context_window_exceeded'])
 
 export function deriveRolloutState(last: Turn | undefined, messages: readonly AgentMessage[]): DerivedState {
   if (!last) return messages.some(isMaterial) ? inferFromMessages(messages) : { state: 'idle', status: 'idle' }
