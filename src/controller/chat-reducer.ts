@@ -33,8 +33,14 @@ export function initialChatState(messages: Message[]): ChatState {
 
 const unfinishedCall = (call: ToolCall): boolean => call.status === 'pending' || call.status === 'running'
 
+/** Searches from the end: the message being streamed or patched is almost always the last. */
+function indexOfMessage(messages: readonly Message[], id: string): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) if ((messages[index] as Message).id === id) return index
+  return -1
+}
+
 function mapMessage(messages: Message[], id: string, update: (message: Message) => Message): Message[] {
-  const index = messages.findIndex((message) => message.id === id)
+  const index = indexOfMessage(messages, id)
   if (index < 0) return messages
   const next = messages.slice()
   next[index] = update(messages[index] as Message)
@@ -42,7 +48,7 @@ function mapMessage(messages: Message[], id: string, update: (message: Message) 
 }
 
 function mapToolCall(messages: Message[], messageId: string, callId: string, update: (call: ToolCall) => ToolCall): Message[] {
-  const message = messages.find((candidate) => candidate.id === messageId)
+  const message = messages[indexOfMessage(messages, messageId)]
   if (!message?.toolCalls?.some((call) => call.id === callId)) return messages
   return mapMessage(messages, messageId, (found) => ({
     ...found,

@@ -31,14 +31,15 @@ export interface TurnTracker {
 
 export function createTurnTracker(): TurnTracker {
   let generation = 0
-  let current: { turn: Turn; source: StreamSource | undefined; cancel: () => void } | undefined
+  let current: { turn: Turn; source: StreamSource | undefined; waiting: Set<() => void> } | undefined
 
   const supersede = (): void => {
     generation += 1
     const ending = current
     current = undefined
     if (!ending) return
-    ending.cancel()
+    for (const wake of ending.waiting) wake()
+    ending.waiting.clear()
     try {
       ending.source?.abort()
     } catch {
@@ -49,25 +50,35 @@ export function createTurnTracker(): TurnTracker {
   const begin = (): Turn => {
     supersede()
     const mine = generation
-    let cancel: () => void = () => undefined
-    const cancelled = new Promise<Superseded>((resolve) => {
-      cancel = () => resolve(SUPERSEDED)
-    })
+    // One cancel hook per pending wait, removed when the wait settles: unlike racing against a
+    // shared never-settling promise, a long stream does not pile up reactions.
+    const waiting = new Set<() => void>()
     const turn: Turn = {
       generation: mine,
       isCurrent: () => generation === mine,
       attach: (source) => {
         if (current?.turn === turn) current.source = source
       },
-      race: async (work) => {
-        if (generation !== mine) return SUPERSEDED
-        const settled = Promise.resolve(work)
-        // The losing side of the race may still reject later; that rejection is moot.
-        settled.catch(() => undefined)
-        return Promise.race([settled, cancelled])
+      race: <T>(work: PromiseLike<T> | T) => {
+        if (generation !== mine) return Promise.resolve<T | Superseded>(SUPERSEDED)
+        return new Promise<T | Superseded>((resolve, reject) => {
+          const wake = (): void => resolve(SUPERSEDED)
+          waiting.add(wake)
+          Promise.resolve(work).then(
+            (value) => {
+              waiting.delete(wake)
+              resolve(value)
+            },
+            (error: unknown) => {
+              waiting.delete(wake)
+              // After a supersede the rejection is moot (the promise already resolved).
+              reject(error)
+            },
+          )
+        })
       },
     }
-    current = { turn, source: undefined, cancel }
+    current = { turn, source: undefined, waiting }
     return turn
   }
 
