@@ -4,6 +4,8 @@ import { MessageLog } from './message-log.js'
 import { classifyRolloutLine, isObject, stringField } from './rollout-line.js'
 import type { Json } from './rollout-line.js'
 import { deriveRolloutState } from './rollout-state.js'
+import { errorKind, failedStatus, parseArguments, stringArray, summaryTexts } from './payload-fields.js'
+import { usageFrom } from './token-usage.js'
 import { applyToolPatch, partsText, patchFromEndEvent, patchFromOutput, patchFromTurnItem } from './tool-outcome.js'
 import type { ToolPatch } from './tool-outcome.js'
 import { TurnLifecycle, errorAffectsTurn } from './turn-lifecycle.js'
@@ -275,48 +277,4 @@ function cut(text: string, max: number): string {
 
 function withAt(message: Omit<AgentMessage, 'seq'>, at: string | undefined): Omit<AgentMessage, 'seq'> {
   return at === undefined ? message : { ...message, at }
-}
-
-function summaryTexts(summary: unknown): string[] {
-  if (!Array.isArray(summary)) return []
-  return summary.flatMap((part) => (isObject(part) && typeof part.text === 'string' ? [part.text] : []))
-}
-
-function stringArray(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []
-}
-
-/** `arguments` is a JSON string; a string that is not JSON is kept as it is. */
-function parseArguments(raw: unknown): unknown {
-  if (typeof raw !== 'string') return raw ?? {}
-  try {
-    return JSON.parse(raw) as unknown
-  } catch {
-    return raw
-  }
-}
-
-function failedStatus(item: Json): ToolPatch['status'] {
-  const status = stringField(item, 'status')
-  return status === 'failed' || status === 'incomplete' ? 'error' : undefined
-}
-
-/** `codex_error_info` is a string (`"server_overloaded"`) or a one-key object (`{"http_connection_failed":{…}}`). */
-function errorKind(info: unknown): string | undefined {
-  if (typeof info === 'string') return info
-  if (isObject(info)) return Object.keys(info)[0]
-  return undefined
-}
-
-/** Codex reports OpenAI usage (input includes cached); chatrail's `inputTokens` excludes cache reads. */
-function usageFrom(value: unknown): AgentUsage | undefined {
-  if (!isObject(value) || typeof value.input_tokens !== 'number' || typeof value.output_tokens !== 'number') return undefined
-  const cached = typeof value.cached_input_tokens === 'number' ? value.cached_input_tokens : 0
-  const written = typeof value.cache_write_input_tokens === 'number' ? value.cache_write_input_tokens : 0
-  return {
-    inputTokens: Math.max(0, value.input_tokens - cached),
-    outputTokens: value.output_tokens,
-    cacheReadTokens: cached,
-    ...(written > 0 ? { cacheCreationTokens: written } : {}),
-  }
 }
