@@ -1,0 +1,24 @@
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import '../../src/testing/vitest.js'
+import type { TurnResult } from '../../src/testing/conversation-run.js'
+
+declare const turn: TurnResult
+
+describe('chatrail/testing/vitest types', () => {
+  it('adds the matchers to expect(...) with their parameter types', () => {
+    expectTypeOf(expect(turn).toRoute).parameters.toEqualTypeOf<[routeId: string]>()
+    expectTypeOf(expect(turn).toTransition).parameters.toEqualTypeOf<[from: string, to: string]>()
+    expectTypeOf(expect(turn).toMakeModelCalls).parameters.toEqualTypeOf<[count: number]>()
+    expectTypeOf(expect(turn).not.toBeReplayed).returns.toBeVoid()
+    // @ts-expect-error a trace kind is one of four words
+    expect(turn).toBeKind('magic')
+    // @ts-expect-error toHaveContext takes an object
+    expect(turn).toHaveContext('tea')
+  })
+
+  it('adds them as asymmetric matchers, except the snapshot one', () => {
+    expectTypeOf(expect.toRoute).toBeFunction()
+    // @ts-expect-error snapshots are not asymmetric matchers
+    expect.toMatchTraceSnapshot()
+  })
+})
