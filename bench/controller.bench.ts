@@ -21,8 +21,8 @@ const history = (size: number): Message[] =>
 
 interface Shape {
   name: string
-  direct: () => Promise<unknown>
-  controller: () => Promise<unknown>
+  direct: () => Promise<void>
+  controller: () => Promise<void>
 }
 
 function shape(name: string, chunks: number, historySize: number): Shape {
@@ -36,12 +36,12 @@ function shape(name: string, chunks: number, historySize: number): Shape {
     direct: async () => {
       let text = ''
       for await (const chunk of adapter.createSource(request).stream()) if (chunk.type === 'text') text += chunk.content ?? ''
-      return text
+      if (!text) throw new Error('the scripted stream produced no text')
     },
     controller: async () => {
       controller.setMessages(past)
       await controller.send('q')
-      return controller.getState()
+      if (controller.getState().status !== 'idle') throw new Error('the controller turn did not settle')
     },
   }
 }
@@ -49,7 +49,7 @@ function shape(name: string, chunks: number, historySize: number): Shape {
 const shapes = [shape('short reply (10 chunks)', 10, 0), shape('long reply (1,000 chunks)', 1000, 0), shape('short reply at history 1,000', 10, 1000)]
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-async function perOp(fn: () => Promise<unknown>, repeat: number): Promise<number> {
+async function perOp(fn: () => Promise<void>, repeat: number): Promise<number> {
   const started = performance.now()
   for (let index = 0; index < repeat; index += 1) await fn()
   return ((performance.now() - started) * 1000) / repeat
