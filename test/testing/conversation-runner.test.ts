@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { readCassette } from '../../src/testing/cassette.js'
 import { runConversationFile } from '../../src/testing/conversation-runner.js'
 import { runConversationSuite } from '../../src/testing/conversation-suite.js'
 import { formatSuiteReport } from '../../src/testing/suite-report.js'
@@ -107,6 +108,17 @@ describe('runConversationFile', () => {
     expect((await runConversationFile(join(dir, 'replay.conv.yaml'))).passed).toBe(true)
     const drift = await runConversationFile(join(dir, 'drift.conv.yaml'))
     expect(drift.conversations[0]?.failures.map((f) => f.message)).toEqual(['cassette: 1 recorded interaction(s) were never requested; record the cassette again'])
+  })
+
+  it('records a cassette from the definition\'s own adapter with record, then replays it offline', async () => {
+    const dir = conversationDir({ 'rec.conv.yaml': [shop, 'cassette: ./rec.cassette.json', 'turns:', '  - user: /start', '  - user: anything new?', '    expect: { reply: I am the agent., modelCalls: 1 }'] })
+    const file = join(dir, 'rec.conv.yaml')
+    expect((await runConversationFile(file)).conversations[0]?.failures[0]?.message).toMatch(/^cannot read cassette .*rec\.cassette\.json/)
+    expect((await runConversationFile(file, { record: true })).passed).toBe(true)
+    expect(readCassette(join(dir, 'rec.cassette.json')).interactions.map((i) => [i.request.messages.map((m) => m.content), i.chunks])).toEqual([
+      [['/start', 'Welcome! Type /help or order something.', 'anything new?', ''], [{ type: 'text', content: 'I am the agent.' }, { type: 'done' }]],
+    ])
+    expect((await runConversationFile(file)).passed).toBe(true)
   })
 
   it('fails the replay check of a clock-dependent route at its turn', async () => {
