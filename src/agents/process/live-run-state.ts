@@ -1,5 +1,6 @@
 import type { AgentChat, AgentKind } from '../runstate/agent-chat.js'
 import type { AgentRunStateSource, AgentSnapshot } from '../runstate/live.js'
+import type { ProcessStreamEvent } from './process-stream-source.js'
 import { startPollLoop } from './poll-loop.js'
 import type { PollLoop } from './poll-loop.js'
 import { createRunStateStore } from './run-state-store.js'
@@ -56,28 +57,36 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
   let loop: PollLoop | undefined
   let running = false
   let outcome: TurnOutcome | undefined
+  /** Where the transcript ended when this turn started: until it grows, it only shows the last turn. */
+  let offsetAtStart: number | undefined
 
   function base(): AgentSnapshot {
-    if (chat === undefined || (running && chat.state === 'idle')) {
-      // The CLI is starting and has written nothing yet: it is working on the turn.
+    // Until the transcript grows, it only shows earlier turns (or nothing).
+    const fresh = chat !== undefined && chat.state !== 'idle' && chat.cursor.offset !== offsetAtStart
+    if (chat === undefined || !fresh) {
       if (running) return { agent: options.agent, state: 'working', status: 'running' }
-      return { agent: options.agent, state: 'idle', status: 'idle' }
+      if (outcome !== undefined) return fromOutcome(outcome)
+      return chat === undefined ? { agent: options.agent, state: 'idle', status: 'idle' } : snapshotOf(chat)
     }
-    const snapshot: AgentSnapshot = { agent: options.agent, state: chat.state, status: chat.status }
-    if (chat.detail !== undefined) snapshot.detail = chat.detail
-    if (chat.pendingDialog !== undefined) snapshot.pendingDialog = chat.pendingDialog
-    return settle(snapshot)
+    const snapshot = snapshotOf(chat)
+    // After the process is gone, a transcript that still says `working` is overruled by the outcome.
+    const unsettled = snapshot.state === 'working' || snapshot.status === 'unknown'
+    return !running && outcome !== undefined && unsettled ? fromOutcome(outcome) : snapshot
   }
 
-  /** After the process is gone, a transcript that still says `working` is overruled by the outcome. */
-  function settle(snapshot: AgentSnapshot): AgentSnapshot {
-    const unsettled = snapshot.state === 'working' || snapshot.status === 'unknown'
-    if (running || outcome === undefined || !unsettled) return snapshot
-    switch (outcome.kind) {
+  function snapshotOf(from: AgentChat): AgentSnapshot {
+    const snapshot: AgentSnapshot = { agent: options.agent, state: from.state, status: from.status }
+    if (from.detail !== undefined) snapshot.detail = from.detail
+    if (from.pendingDialog !== undefined) snapshot.pendingDialog = from.pendingDialog
+    return snapshot
+  }
+
+  function fromOutcome(ended: TurnOutcome): AgentSnapshot {
+    switch (ended.kind) {
       case 'aborted':
         return { agent: options.agent, state: 'needs_input', status: 'stopped', detail: 'the turn was aborted' }
       case 'failed':
-        return { agent: options.agent, state: 'needs_input', status: 'failed', detail: outcome.detail }
+        return { agent: options.agent, state: 'needs_input', status: 'failed', detail: ended.detail }
       case 'completed':
         return { agent: options.agent, state: 'needs_input', status: 'completed' }
     }
@@ -112,6 +121,7 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
     turnStarted() {
       running = true
       outcome = undefined
+      offsetAtStart = chat?.cursor.offset
       publish()
       if (runId !== undefined) loop ??= startPollLoop(tick, options.pollMs, () => undefined)
     },
@@ -120,6 +130,7 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
         runId = id
         reader = undefined
         chat = undefined
+        offsetAtStart = undefined
       }
       if (running) loop ??= startPollLoop(tick, options.pollMs, () => undefined)
     },
@@ -135,4 +146,11 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
     },
     lastChat: () => chat,
   }
+}
+
+/** How a settled turn ended, from its process-stream event: aborted, its `done`, or its error's first line. */
+export function turnOutcomeOf(event: Extract<ProcessStreamEvent, { type: 'settled' }>): TurnOutcome {
+  if (event.aborted) return { kind: 'aborted' }
+  if (event.terminal?.type === 'done') return { kind: 'completed' }
+  return { kind: 'failed', detail: (event.terminal?.content ?? 'the CLI ended without finishing the turn').split('\n', 1)[0] ?? '' }
 }

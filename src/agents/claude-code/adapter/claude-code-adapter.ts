@@ -5,13 +5,12 @@ import type { AdapterRequest } from '../../../contract/adapter.js'
 import type { StreamSource } from '../../../contract/stream.js'
 import type { LiveAgentAdapter } from '../../runstate/live.js'
 import { agentErrorChunk } from '../../process/agent-error-chunk.js'
+import { childEnv } from '../../process/child-env.js'
 import { exitErrorChunk } from '../../process/agent-exit-chunk.js'
 import type { AgentIdentity } from '../../process/agent-exit-chunk.js'
 import { parseJsonLine, stringField } from '../../process/json-value.js'
-import { createLiveRunState } from '../../process/live-run-state.js'
-import type { TurnOutcome } from '../../process/live-run-state.js'
+import { createLiveRunState, turnOutcomeOf } from '../../process/live-run-state.js'
 import { createProcessStreamSource } from '../../process/process-stream-source.js'
-import type { ProcessStreamEvent } from '../../process/process-stream-source.js'
 import { staticStreamSource } from '../../process/static-stream-source.js'
 import { turnPrompt } from '../../process/turn-prompt.js'
 import { projectSlug } from '../locate.js'
@@ -140,7 +139,7 @@ export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): LiveAgentA
       onProcess(event) {
         if (event.type !== 'settled') return
         dialogs.clear()
-        void live.turnEnded(turnOutcome(event)).finally(finishTurn)
+        void live.turnEnded(turnOutcomeOf(event)).finally(finishTurn)
       },
       ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
     })
@@ -151,25 +150,6 @@ export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): LiveAgentA
     capabilities: { streaming: true, tools: true, reasoning: true, usage: true, extensions: { agent: 'claude-code' } },
     agentRunState: live.source,
   }
-}
-
-function turnOutcome(event: Extract<ProcessStreamEvent, { type: 'settled' }>): TurnOutcome {
-  if (event.aborted) return { kind: 'aborted' }
-  if (event.terminal?.type === 'done') return { kind: 'completed' }
-  return { kind: 'failed', detail: firstLine(event.terminal?.content ?? 'the CLI ended without a result') }
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? text
-}
-
-function childEnv(overrides: Record<string, string | undefined> | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env }
-  for (const [key, value] of Object.entries(overrides ?? {})) {
-    if (value === undefined) delete env[key]
-    else env[key] = value
-  }
-  return env
 }
 
 /** `$CLAUDE_CONFIG_DIR/projects/<slug>/<id>.jsonl`, else under `$HOME/.claude`; the slug is of the real cwd, as the CLI sees it. */
