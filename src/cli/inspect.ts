@@ -2,6 +2,8 @@ import { open } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { isClaudeCodeContent } from '../agents/claude-code/detect-transcript.js'
 import { readChat as readClaudeCodeChat } from '../agents/claude-code/read-chat.js'
+import { isRolloutContent } from '../agents/codex/detect-rollout.js'
+import { readChat as readCodexChat } from '../agents/codex/read-chat.js'
 import type { AgentChat, AgentKind } from '../agents/runstate/agent-chat.js'
 import { ChatrailError } from '../contract/errors.js'
 import { formatChatView } from './inspect-view.js'
@@ -14,7 +16,8 @@ import { formatChatView } from './inspect-view.js'
 
 export const inspectUsage = `usage: chatrail inspect <file> [options]
 
-Reads an agent transcript (Claude Code ~/.claude/projects/…/<session>.jsonl) and shows its run
+Reads an agent transcript (Claude Code ~/.claude/projects/…/<session>.jsonl, or a Codex rollout
+~/.codex/sessions/YYYY/MM/DD/rollout-….jsonl[.zst]) and shows its run
 state: state, normalized status, detail, the pending dialog as a card, and the last messages.
 
 options:
@@ -49,6 +52,7 @@ export const inspectAgents: InspectAgent[] = [
     detect: isClaudeCodeContent,
     read: (o) => readClaudeCodeChat({ runId: o.runId, runtimeDir: o.runtimeDir, transcriptPath: o.file, ...(o.registry !== undefined ? { registry: o.registry } : {}) }),
   },
+  { agent: 'codex', detect: isRolloutContent, read: (o) => readCodexChat({ runId: o.runId, runtimeDir: o.runtimeDir, transcriptPath: o.file }) },
 ]
 
 export interface InspectIo {
