@@ -221,6 +221,8 @@ describe('codex fold: bookkeeping lines', () => {
     ])
     expect(outline(chat)).toEqual(['1 text:user:still here'])
     expect(chat.warnings).toEqual(['line 1: a JSON number, not a record; skipped.', 'line 2: a JSON array, not a record; skipped.'])
+    const noise = foldLines([42, envelope('some_future_record', {}), event({ type: 'some_future_event' }), tokenCount(null)])
+    expect([noise.state, noise.status, noise.messages.length]).toEqual(['idle', 'idle', 0])
   })
 
   it('writes a compaction as a state-neutral lifecycle line', () => {
