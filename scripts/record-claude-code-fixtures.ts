@@ -27,17 +27,17 @@ const outRoot = join(root, 'test', 'fixtures', 'claude-code')
 export const FIXTURE_RUN_ID = 'fixture'
 
 const cliVersion = execFileSync(CLAUDE_BIN, ['--version'], { encoding: 'utf8' }).trim()
-const index: Array<{ name: string; description: string }> = []
 
 async function record(scenario: Scenario): Promise<void> {
   const home = makeClaudeHome()
   const runtimeDir = join(home.home, 'runtime')
   const signals = setupLiveSignals({ runId: FIXTURE_RUN_ID, runtimeDir })
-  const server = await startAnthropicServer({ turns: scenario.turns })
+  const server = await startAnthropicServer({ turns: scenario.turns, ...(scenario.fallback ? { fallback: scenario.fallback } : {}) })
   try {
     if (scenario.mode === 'headless') {
       const result = await runHeadless({ home, serverUrl: server.url, prompt: scenario.prompt, args: [...signals.args, ...(scenario.args ?? [])] })
-      if (result.exitCode !== 0) throw new Error(`claude -p exited ${String(result.exitCode)}: ${result.stderr.slice(-500)}`)
+      // An error turn exits 1; a run with no result event at all is a failed recording.
+      if (!result.events.some((e) => e.type === 'result')) throw new Error(`claude -p exited ${String(result.exitCode)} without a result: ${result.stderr.slice(-500)}`)
       save(scenario.name, scenario.description ?? scenario.name, scenario, home, runtimeDir, undefined)
       return
     }
@@ -101,7 +101,6 @@ function save(name: string, description: string, scenario: Scenario, home: Claud
   const current = entry !== undefined ? `${entry.sessionId}.jsonl` : basename(transcripts.sort()[transcripts.length - 1] ?? '')
   const meta = { name, description, scenario: scenario.name, mode: scenario.mode, args: scenario.args ?? [], cli: cliVersion, transcript: current, transcripts: transcripts.map((f) => basename(f)), home: home.home, runId: FIXTURE_RUN_ID }
   writeFileSync(join(dir, 'scenario.json'), `${JSON.stringify(meta, null, 2)}\n`)
-  index.push({ name, description })
   console.log(`recorded ${name}`)
 }
 
@@ -116,8 +115,20 @@ for (const scenario of scenarios) {
     console.error(`scenario ${scenario.name} failed: ${error instanceof Error ? error.message : String(error)}`)
   }
 }
-if (wanted.size === 0 && failed === 0) {
-  const lines = ['# Claude Code fixtures (recorded)', '', `Recorded with ${cliVersion} by \`npm run fixtures:record\` (scripts/record-claude-code-fixtures.ts) against the scripted model server in test/support/anthropic-server.ts. Each directory: transcript(s) \`<sessionId>.jsonl\`, \`registry.json\` (interactive runs), \`signals/\` (live-signal hook output, run id \`fixture\`), \`scenario.json\`.`, '', '| fixture | what it shows |', '|---|---|', ...index.map((i) => `| \`${i.name}\` | ${i.description} |`), '']
-  writeFileSync(join(outRoot, 'README.md'), lines.join('\n'))
-}
+// The index lists every snapshot on disk, so recording a few scenarios keeps the others' rows.
+const rows = readdirSync(outRoot, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(outRoot, d.name, 'scenario.json')))
+  .map((d) => JSON.parse(readFileSync(join(outRoot, d.name, 'scenario.json'), 'utf8')) as { name: string; description: string; cli: string })
+  .sort((a, b) => a.name.localeCompare(b.name))
+const lines = [
+  '# Claude Code fixtures (recorded)',
+  '',
+  `Recorded with ${cliVersion} by \`npm run fixtures:record\` (scripts/record-claude-code-fixtures.ts; \`tsx scripts/record-claude-code-fixtures.ts <scenario…>\` for some) against the scripted model server in test/support/anthropic-server.ts. Each directory: transcript(s) \`<sessionId>.jsonl\`, \`registry.json\` (interactive runs), \`signals/\` (live-signal hook output, run id \`fixture\`), \`scenario.json\`.`,
+  '',
+  '| fixture | what it shows |',
+  '|---|---|',
+  ...rows.map((row) => `| \`${row.name}\` | ${row.description} |`),
+  '',
+]
+writeFileSync(join(outRoot, 'README.md'), lines.join('\n'))
 if (failed > 0) process.exitCode = 1

@@ -29,6 +29,8 @@ export interface Scenario {
   args?: string[]
   prompt: string
   turns: ScriptStep[]
+  /** What the server plays once `turns` run out. */
+  fallback?: ScriptedTurn
   /** Headless: the fixture's description. */
   description?: string
   drive?: (ctx: ScenarioContext) => Promise<void>
@@ -74,6 +76,14 @@ export const scenarios: Scenario[] = [
     prompt: 'List the files',
     description: 'claude -p: text + Bash tool_use in one API message, tool_result, final text. No registry (headless runs write none).',
     turns: [{ content: [{ type: 'text', text: 'Listing them.' }, { type: 'tool_use', name: 'Bash', input: { command: 'ls', description: 'List files' } }] }, reply('The directory is empty.')],
+  },
+  {
+    name: 'max-tokens',
+    mode: 'headless',
+    prompt: 'Write a very long answer',
+    description: 'Every response stops at max_tokens: the CLI asks to continue three times, then writes the synthetic "exceeded the … output token maximum" API error.',
+    turns: [{ content: [{ type: 'text', text: 'This answer is cut' }], stopReason: 'max_tokens' }],
+    fallback: { content: [{ type: 'text', text: 'and continued' }], stopReason: 'max_tokens' },
   },
   {
     name: 'api-error',

@@ -20,7 +20,7 @@ const summary = (chat: AgentChat): Array<[string, string | undefined, string]> =
 describe('recorded fixtures (real Claude Code 2.1.197)', () => {
   it('every snapshot reads without warnings, with seqs 1..n and a cursor at the end of the file', async () => {
     const names = recordedFixtureNames()
-    expect(names.length).toBeGreaterThanOrEqual(15)
+    expect(names.length).toBeGreaterThanOrEqual(16)
     for (const name of names) {
       const chat = await read(name)
       expect(chat.warnings, name).toEqual([])
@@ -55,6 +55,13 @@ describe('recorded fixtures (real Claude Code 2.1.197)', () => {
     for (const composed of [false, true]) {
       expect(await read('api-error', composed)).toMatchObject({ state: 'needs_input', status: 'failed', detail: 'API Error: 400 scripted: this request is refused' })
     }
+  })
+
+  it('max_tokens: the CLI continues three times, then gives up with the output-cap API error → blocked', async () => {
+    const chat = await read('max-tokens')
+    expect(chat).toMatchObject({ state: 'needs_input', status: 'blocked' })
+    expect(chat.detail).toMatch(/exceeded the \d+ output token maximum/)
+    expect(chat.messages.filter((m) => m.role === 'assistant')).toHaveLength(4)
   })
 
   it('permission prompt pending: the transcript says working; the registry says waiting for approval', async () => {
