@@ -1,2 +1,9 @@
-import { createChatController } from '../../../src/index.js'
-console.log(typeof createChatController)
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import '../../../renderers/react/styles.css'
+import './page.css'
+import { App } from './App.js'
+
+const root = document.getElementById('root')
+if (root === null) throw new Error('index.html has no #root element')
+createRoot(root).render(<StrictMode><App /></StrictMode>)

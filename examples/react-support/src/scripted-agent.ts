@@ -34,9 +34,22 @@ const QUESTION: Omit<Dialog, 'toolId'> = {
 const PLAN = [
   '# Restore the failed invoice export',
   '',
+  'The nightly export stopped at the March batch; nothing was lost, the job only needs a resume.',
+  '',
+  '## Steps',
+  '',
   '1. Re-run the export job for **March** with the `--resume` flag.',
-  '2. Compare the row counts with the ledger.',
-  '3. Email the finance team the corrected CSV.',
+  '2. Compare the row counts with the ledger, per account.',
+  '3. Re-send the two invoices that bounced on the first run.',
+  '4. Email the finance team the corrected CSV.',
+  '5. Add an alert when an export stops half way.',
+  '',
+  '## Commands',
+  '',
+  '```',
+  'export-invoices --month 2026-03 --resume',
+  'ledger-diff --month 2026-03',
+  '```',
   '',
   '> Nothing is deleted; the old export stays archived.',
 ].join('\n')
@@ -47,7 +60,14 @@ function lastUserText(request: AdapterRequest): string {
   return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? ''
 }
 
-export function createScriptedAgent(options: { chunkDelayMs?: number } = {}): ScriptedAgent {
+export interface ScriptedAgentOptions {
+  /** Pause between streamed chunks; default 20 ms. */
+  chunkDelayMs?: number
+  /** Called with the new count on every request. */
+  onCall?: (calls: number) => void
+}
+
+export function createScriptedAgent(options: ScriptedAgentOptions = {}): ScriptedAgent {
   const delay = options.chunkDelayMs ?? 20
   let calls = 0
   let dialogs = 0
@@ -66,6 +86,7 @@ export function createScriptedAgent(options: { chunkDelayMs?: number } = {}): Sc
 
   function createSource(request: AdapterRequest): StreamSource {
     calls += 1
+    options.onCall?.(calls)
     const text = lastUserText(request)
     let aborted = false
     let wake: (() => void) | undefined

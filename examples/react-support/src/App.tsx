@@ -1,0 +1,29 @@
+import { useState } from 'react'
+import type { ReactNode } from 'react'
+import { ChatSession } from '../../../renderers/react/index.js'
+import { createScriptedAgent } from './scripted-agent.js'
+import { supportDefinition } from './support-definition.js'
+
+/**
+ * The support-bot workflow in the browser. Its agentic fallback is a scripted live agent (no
+ * network) that counts its calls, shown in the header: deterministic turns and replays leave the
+ * count alone. Mention "ask" or "plan" to get an agent dialog card.
+ */
+export function App(): ReactNode {
+  const [calls, setCalls] = useState(0)
+  const [definition] = useState(() => supportDefinition(createScriptedAgent({ onCall: setCalls })))
+  return (
+    <div data-app="">
+      <header data-app-header="">
+        <h1>Support</h1>
+        <p>Agent calls: <output data-testid="agent-calls">{calls}</output></p>
+      </header>
+      <ChatSession
+        definition={definition}
+        title="Support chat"
+        placeholder="Try /start, “order 1042”, “ask me”, “make a plan”"
+        eventLabels={{ ESCALATE: 'Talk to a person', RESOLVE: 'Mark as solved' }}
+      />
+    </div>
+  )
+}
