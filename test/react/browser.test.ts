@@ -13,7 +13,11 @@ const chromiumPath = findChromium()
 const exampleRoot = fileURLToPath(new URL('../../examples/react-support/', import.meta.url))
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url))
 
-describe.skipIf(chromiumPath === undefined)('examples/react-support in chromium (390 px)', () => {
+const title = chromiumPath === undefined
+  ? 'examples/react-support in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'
+  : 'examples/react-support in chromium (390 px)'
+
+describe.skipIf(chromiumPath === undefined)(title, () => {
   let browser: Browser
   let page: Page
   let server: Awaited<ReturnType<typeof serveDirectory>>
