@@ -3,20 +3,23 @@ import type { ChatDefinition, JsonObject, TurnTrace } from '../index.js'
 import { closestName } from './closest-name.js'
 import { readCassette, writeCassette } from './cassette.js'
 import type { ConversationFile, ConversationSpec } from './conversation-file.js'
-import { isConversationFileError, } from './conversation-file-error.js'
+import { isConversationFileError } from './conversation-file-error.js'
 import type { ConversationFileIssue } from './conversation-file-error.js'
 import { readConversationFile } from './conversation-file.js'
 import type { ReplayCheckReport } from './conversation-run.js'
 import type { CoverageRun } from './coverage.js'
 import { loadDefinition } from './definition-loader.js'
 import type { ModuleImporter } from './definition-loader.js'
+import { agentScript } from './agent-script.js'
+import type { ConversationRun } from './conversation-run.js'
 import { recordingAdapter } from './recording-adapter.js'
 import type { RecordingAdapter } from './recording-adapter.js'
 import { replayAdapter } from './replay-adapter.js'
+import type { ReplayAdapter } from './replay-adapter.js'
 import { formatReplayMismatch } from './replay-check.js'
 import { runConversation } from './run-conversation.js'
-import { agentScript } from './agent-script.js'
 import { scriptedAdapter } from './scripted-adapter.js'
+import type { ScriptedAdapter } from './scripted-adapter.js'
 import type { SourcePosition } from './source-position.js'
 import { checkTurnExpectations } from './turn-expectations.js'
 import type { ExpectationFailure } from './turn-expectations.js'
@@ -109,7 +112,7 @@ export async function runConversationSpec(definition: ChatDefinition<JsonObject>
     const close = closestName(startState, states)
     return result([{ message: `start.state "${startState}" is not a state of ${definition.id}${close === undefined ? '' : `; did you mean "${close}"?`} (states: ${states.join(', ')})`, ...spec.at }])
   }
-  let adapter
+  let adapter: RecordingAdapter | ReplayAdapter | ScriptedAdapter | undefined
   let recorder: RecordingAdapter | undefined
   try {
     if (options.record === true && spec.cassette !== undefined && definition.chat.adapter !== undefined) adapter = recorder = recordingAdapter(definition.chat.adapter)
@@ -118,12 +121,19 @@ export async function runConversationSpec(definition: ChatDefinition<JsonObject>
   } catch (error) {
     return result([{ message: error instanceof Error ? error.message : String(error), ...spec.at }])
   }
-  const run = await runConversation(definition, spec.turns.map((turn) => turn.step), {
-    ...(adapter === undefined ? {} : { adapter }),
-    // YAML maps parse to JSON values (the core schema has no dates or functions), as a context needs.
-    ...(spec.start === undefined ? {} : { start: spec.start as { state?: string; context?: JsonObject } }),
-    replayCheck: options.replayCheck === true,
-  })
+  let run: ConversationRun
+  try {
+    run = await runConversation(definition, spec.turns.map((turn) => turn.step), {
+      ...(adapter === undefined ? {} : { adapter }),
+      // YAML maps parse to JSON values (the core schema has no dates or functions), as a context needs.
+      ...(spec.start === undefined ? {} : { start: spec.start as { state?: string; context?: JsonObject } }),
+      replayCheck: options.replayCheck === true,
+    })
+  } catch (error) {
+    // The session refused to start (a start context that is not JSON, an invalid definition): a result, not a crash.
+    const hint = ChatrailError.isInstance(error) && error.hint !== undefined ? ` (${error.hint})` : ''
+    return result([{ message: `the conversation could not start: ${error instanceof Error ? error.message : String(error)}${hint}`, ...spec.at }])
+  }
   options.onRun?.(definition, { startState: startState ?? definition.conversation.initial, traces: run.traces })
   if (recorder !== undefined && spec.cassette !== undefined) writeCassette(spec.cassette, recorder.cassette())
   const failures: ConversationFailure[] = []
