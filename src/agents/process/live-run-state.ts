@@ -1,4 +1,5 @@
 import type { AgentChat, AgentKind } from '../runstate/agent-chat.js'
+import type { Dialog } from '../runstate/dialog.js'
 import type { AgentRunStateSource, AgentSnapshot } from '../runstate/live.js'
 import type { ProcessStreamEvent } from './process-stream-source.js'
 import { startPollLoop } from './poll-loop.js'
@@ -77,7 +78,8 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
   function snapshotOf(from: AgentChat): AgentSnapshot {
     const snapshot: AgentSnapshot = { agent: options.agent, state: from.state, status: from.status }
     if (from.detail !== undefined) snapshot.detail = from.detail
-    if (from.pendingDialog !== undefined) snapshot.pendingDialog = from.pendingDialog
+    const pending = from.pendingDialog ?? openDialog(from)
+    if (pending !== undefined) snapshot.pendingDialog = pending
     return snapshot
   }
 
@@ -146,6 +148,19 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
     },
     lastChat: () => chat,
   }
+}
+
+/**
+ * A reader keeps a dialog the transcript shows unanswered as its last message (so seqs stay
+ * stable) and says `question`; the snapshot lifts it into `pendingDialog`.
+ */
+function openDialog(chat: AgentChat): Dialog | undefined {
+  if (chat.state !== 'question') return undefined
+  for (let index = chat.messages.length - 1; index >= 0; index -= 1) {
+    const dialog = chat.messages[index]?.dialog
+    if (dialog !== undefined) return dialog.outcome === undefined ? dialog : undefined
+  }
+  return undefined
 }
 
 /** How a settled turn ended, from its process-stream event: aborted, its `done`, or its error's first line. */
