@@ -17,7 +17,6 @@ export interface DerivedState {
 export interface DeriveInput {
   scalars: FoldScalars
   last: AgentMessage | undefined
-  messageCount: number
   pendingWork: number
 }
 

@@ -48,7 +48,7 @@ export function createTranscriptFold(options: TranscriptFoldOptions = {}): Trans
   let mainIsSidechain: boolean | undefined
 
   function derive(): FoldSnapshot {
-    const input = { scalars: store.scalars, last: store.messages[store.messages.length - 1], messageCount: store.size, pendingWork: store.pendingWork.size }
+    const input = { scalars: store.scalars, last: store.messages[store.messages.length - 1], pendingWork: store.pendingWork.size }
     const derived = deriveFoldState(input)
     const holding = derived.state === 'working' && input.pendingWork > 0 && deriveFoldState({ ...input, pendingWork: 0 }).state !== 'working'
     const toolIds = store.toolIds
@@ -59,7 +59,7 @@ export function createTranscriptFold(options: TranscriptFoldOptions = {}): Trans
       messages: store.messages.slice(),
       ...(s.usage !== undefined ? { usage: s.usage } : {}),
       ...(s.lastStateAtMs !== undefined ? { lastStateAtMs: s.lastStateAtMs } : {}),
-      // Snapshots are taken after rollback-safe reads only; a later push may add ids, never remove.
+      // Reads the live set: valid for composing this snapshot now (ids are only ever added).
       hasToolId: (id) => toolIds.has(id),
       pendingWork: store.pendingWork.size,
       holding,
