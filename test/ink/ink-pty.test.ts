@@ -1,21 +1,12 @@
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { projectRoot as root, terminalEnv } from './demo-driver.js'
 import { keys } from './keys.js'
 import { startPty } from './pty-terminal.js'
 import type { PtyTerminal } from './pty-terminal.js'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const tsx = join(root, 'node_modules', '.bin', 'tsx')
 const running: PtyTerminal[] = []
-
-/** Ink renders only the final frame when it thinks it runs in CI (any CI variable, even empty). */
-function terminalEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '1' }
-  delete env.CI
-  delete env.CONTINUOUS_INTEGRATION
-  return env
-}
 afterEach(() => {
   for (const terminal of running.splice(0)) terminal.kill()
 })

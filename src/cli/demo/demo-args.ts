@@ -10,7 +10,7 @@ export type DemoArgs =
 
 export const defaultProbeTimeoutMs = 8000
 
-export const demoHelp = `Usage: chatrail demo [--agent claude-code|codex|offline] [--probe-timeout MS]
+export const demoHelp = `usage: chatrail demo [--agent claude-code|codex|offline] [--probe-timeout MS]
 
 The support-bot workflow in your terminal. Known input is answered by the workflow's routes
 (deterministic: no model call); anything else falls through to a coding agent.
