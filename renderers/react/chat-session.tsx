@@ -30,7 +30,7 @@ export interface ChatSessionProps<Ctx extends JsonObject> {
 export function ChatSession<Ctx extends JsonObject>({
   definition, options, title = 'Chat', placeholder, stateLabels, eventLabels, className, children,
 }: ChatSessionProps<Ctx>): ReactNode {
-  const chat = useChatSession(definition, options) as unknown as UseChatSessionReturn<JsonObject>
+  const chat: UseChatSessionReturn<JsonObject> = useChatSession(definition, options)
   return (
     <ChatSessionContext.Provider value={chat}>
       <section data-chatrail-chat="" data-chatrail-status={chat.status} aria-label={title} className={className}>
