@@ -1,7 +1,7 @@
 import { appendFileSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import fc from 'fast-check'
+import type * as FastCheck from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { AgentChat } from '../agents/runstate/agent-chat.js'
 import { TranscriptGoneError } from '../agents/runstate/errors.js'
@@ -111,6 +111,7 @@ export function describeReaderContract(name: string, reader: ReaderUnderContract
     })
 
     check('R5', 'a tail fed any split of the file equals one full read', async () => {
+      const fc = await loadFastCheck()
       const bytes = Buffer.from(text)
       await fc.assert(
         fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }), async (cuts) => {
@@ -149,6 +150,15 @@ export function describeReaderContract(name: string, reader: ReaderUnderContract
       expect(previous?.messages[0]?.seq).toBe(1)
     })
   })
+}
+
+/** fast-check is an optional peer of `chatrail/testing`: loaded only by R5, so the rest works without it. */
+async function loadFastCheck(): Promise<typeof FastCheck> {
+  try {
+    return await import('fast-check')
+  } catch (cause) {
+    throw new Error('describeReaderContract R5 needs fast-check (an optional peer of chatrail/testing): npm i -D fast-check', { cause })
+  }
 }
 
 /** Warnings name files and lines, and the cursor counts bytes: what differs between two equivalent files. */

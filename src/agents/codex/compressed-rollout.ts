@@ -23,6 +23,7 @@ export async function readCompressedRollout(
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
   const fileSessionId = parseRolloutFileName(basename(path))?.id
   const fold = createRolloutFold({
+    source: path,
     ...(fileSessionId === undefined ? {} : { fileSessionId }),
     ...(options.maxToolOutputChars === undefined ? {} : { maxToolOutputChars: options.maxToolOutputChars }),
   })

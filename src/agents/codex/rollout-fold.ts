@@ -35,6 +35,8 @@ export interface RolloutFoldOptions {
   fileSessionId?: string
   /** Tool outputs longer than this are cut, saying how much was cut (default 4096, as the Claude reader). */
   maxToolOutputChars?: number
+  /** Prefix of warnings (the file path), as the shared tail's own warnings have. */
+  source?: string
 }
 
 type ProseSource = 'event' | 'item' | 'legacy'
@@ -231,7 +233,7 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
     const record = classifyRolloutLine(value)
     switch (record.kind) {
       case 'invalid':
-        warn(`line ${line}: ${record.reason}; skipped.`)
+        warn(`${options.source === undefined ? '' : `${options.source}: `}line ${line}: ${record.reason}; skipped.`)
         return
       case 'session_meta':
         sessionId ??= stringField(record.meta, 'id')

@@ -53,6 +53,7 @@ export function createRolloutTail(path: string, options: RolloutTailOptions = {}
   const headWindow = options.headWindowBytes ?? MiB
   const fileSessionId = parseRolloutFileName(basename(path))?.id
   const foldOptions = {
+    source: path,
     ...(fileSessionId === undefined ? {} : { fileSessionId }),
     ...(options.maxToolOutputChars === undefined ? {} : { maxToolOutputChars: options.maxToolOutputChars }),
   }

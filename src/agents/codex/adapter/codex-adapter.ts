@@ -8,7 +8,7 @@ import { exitErrorChunk } from '../../process/agent-exit-chunk.js'
 import type { AgentIdentity } from '../../process/agent-exit-chunk.js'
 import { childEnv } from '../../process/child-env.js'
 import { parseJsonLine } from '../../process/json-value.js'
-import { createLiveRunState, turnOutcomeOf } from '../../process/live-run-state.js'
+import { createLiveRunState, outcomeOfChunk, turnOutcomeOf } from '../../process/live-run-state.js'
 import { createProcessStreamSource } from '../../process/process-stream-source.js'
 import { staticStreamSource } from '../../process/static-stream-source.js'
 import { turnPrompt } from '../../process/turn-prompt.js'
@@ -118,6 +118,7 @@ export function codexAdapter(options: CodexAdapterOptions): LiveAgentAdapter {
           return chunks
         },
         onExit: (exit) => [exitErrorChunk(exit, CODEX_IDENTITY, bin)],
+        onTerminal: (_child, chunk) => live.turnFinishing(outcomeOfChunk(chunk)),
       },
       onProcess(event) {
         if (event.type !== 'settled') return
