@@ -27,6 +27,8 @@ export interface ConversationSpec {
   file: string
   at: SourcePosition
   start?: StartSpec
+  /** Where `start.state` was written. */
+  startAt?: SourcePosition
   agent?: AgentReplySpec[]
   /** Where each agent reply was written (the file level when the conversation inherits them). */
   agentAt?: SourcePosition[]
@@ -89,7 +91,7 @@ export function parseConversationFile(source: string, file: string): Conversatio
   if (single && data.turns !== undefined) {
     // With `turns`, the file is one conversation named by `name` or by the file name.
     const name = data.name ?? basename(file).replace(/\.conv\.ya?ml$/, '')
-    const conversations = [buildConversation(issues, [], { name, start: data.start, agent: data.agent, agentPath: ['agent'], cassette: data.cassette, turns: data.turns }, directory)]
+    const conversations = [buildConversation(issues, [], { name, start: data.start, startPath: ['start'], agent: data.agent, agentPath: ['agent'], cassette: data.cassette, turns: data.turns }, directory)]
     issues.throwIfAny()
     return { file, definition: resolveDefinition(data.definition, directory), conversations }
   }
@@ -100,7 +102,8 @@ export function parseConversationFile(source: string, file: string): Conversatio
     seen.add(entry.name)
     // File-level start/agent/cassette are defaults each conversation may override.
     const agentPath = entry.agent === undefined ? ['agent'] : ['conversations', index, 'agent']
-    const merged = { ...entry, start: entry.start ?? data.start, agent: entry.agent ?? data.agent, agentPath, cassette: entry.cassette ?? data.cassette }
+    const startPath = entry.start === undefined ? ['start'] : ['conversations', index, 'start']
+    const merged = { ...entry, start: entry.start ?? data.start, startPath, agent: entry.agent ?? data.agent, agentPath, cassette: entry.cassette ?? data.cassette }
     return buildConversation(issues, ['conversations', index], merged, directory)
   })
   issues.throwIfAny()
@@ -109,6 +112,7 @@ export function parseConversationFile(source: string, file: string): Conversatio
 
 type ConversationInput = Omit<z.output<typeof conversationSchema>, 'start' | 'agent' | 'cassette'> & {
   start?: StartSpec | undefined
+  startPath: (string | number)[]
   agent?: AgentReplySpec[] | undefined
   agentPath: (string | number)[]
   cassette?: string | undefined
@@ -132,7 +136,7 @@ function buildConversation(issues: IssueList, base: (string | number)[], input: 
     name: input.name,
     file: issues.file,
     at: issues.positionOf(base.length === 0 ? [] : base),
-    ...(input.start === undefined ? {} : { start: input.start }),
+    ...(input.start === undefined ? {} : { start: input.start, startAt: issues.positionOf([...input.startPath, 'state']) }),
     ...(input.agent === undefined ? {} : { agent: input.agent, agentAt: input.agent.map((_, index) => issues.positionOf([...input.agentPath, index])) }),
     ...(input.cassette === undefined ? {} : { cassette: resolve(directory, input.cassette) }),
     turns,

@@ -110,7 +110,7 @@ export async function runConversationSpec(definition: ChatDefinition<JsonObject>
   const startState = spec.start?.state
   if (startState !== undefined && !states.includes(startState)) {
     const close = closestName(startState, states)
-    return result([{ message: `start.state "${startState}" is not a state of ${definition.id}${close === undefined ? '' : `; did you mean "${close}"?`} (states: ${states.join(', ')})`, ...spec.at }])
+    return result([{ message: `start.state "${startState}" is not a state of ${definition.id}${close === undefined ? '' : `; did you mean "${close}"?`} (states: ${states.join(', ')})`, ...(spec.startAt ?? spec.at) }])
   }
   let adapter: RecordingAdapter | ReplayAdapter | ScriptedAdapter | undefined
   let recorder: RecordingAdapter | undefined

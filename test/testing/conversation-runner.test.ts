@@ -77,6 +77,7 @@ describe('runConversationFile', () => {
     expect(errorFailures[0]?.message).toMatch(/^error: the turn failed: /)
     // Turn 2 expected a failure and got one (the strict script had no reply left), which the conversation reports too.
     expect(errorFailures[1]?.message).toMatch(/^agent: the conversation made 2 agentic call\(s\), but only 1 reply is scripted/)
+    expect(start?.conversations[0]?.failures.map((f) => [f.line, f.column])).toEqual([[2, 17]])
     expect(start?.conversations[0]?.failures.map((f) => f.message)).toEqual(['start.state "orderin" is not a state of shop-bot; did you mean "ordering"? (states: idle, menu, ordering, done)'])
   })
 
