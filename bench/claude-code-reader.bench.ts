@@ -32,6 +32,8 @@ for (let copy = 0; size < TARGET; copy += 1) {
   }
 }
 const dir = mkdtempSync(join(tmpdir(), 'chatrail-claude-bench-'))
+// vitest's bench mode does not always run afterAll; the 100 MB file must not outlive the process.
+process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
 const path = join(dir, 'transcript.jsonl')
 writeFileSync(path, `${copies.join('\n')}\n`)
 copies.length = 0
