@@ -1,3 +1,4 @@
+import type { StreamChunk } from '../../contract/stream.js'
 import type { AgentChat, AgentKind } from '../runstate/agent-chat.js'
 import type { Dialog } from '../runstate/dialog.js'
 import type { AgentRunStateSource, AgentSnapshot } from '../runstate/live.js'
@@ -44,7 +45,12 @@ export interface LiveRunState {
   runKnown: (runId: string) => void
   /** The overlay's inputs changed: compute the snapshot again now. */
   changed: () => void
-  /** Reads the transcript once more, stops polling and settles the state. */
+  /**
+   * The CLI reported the end of the turn (its terminal event): from now on a transcript that still
+   * says `working` is overruled by `outcome`; reading goes on until `turnEnded`.
+   */
+  turnFinishing: (outcome: TurnOutcome) => void
+  /** The process is gone: reads the transcript once more, stops polling and settles the state. */
   turnEnded: (outcome: TurnOutcome) => Promise<void>
   /** The last chat the reader returned (for tests and diagnostics). */
   lastChat: () => AgentChat | undefined
@@ -137,9 +143,15 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
       if (running) loop ??= startPollLoop(tick, options.pollMs, () => undefined)
     },
     changed: publish,
-    async turnEnded(ended) {
+    turnFinishing(ended) {
       running = false
       outcome = ended
+      publish()
+    },
+    async turnEnded(ended) {
+      running = false
+      // The outcome seen at the terminal event stands (an abort after `done` changes nothing).
+      outcome = outcome ?? ended
       const stopping = loop
       loop = undefined
       if (stopping) await stopping.stop()
@@ -163,9 +175,13 @@ function openDialog(chat: AgentChat): Dialog | undefined {
   return undefined
 }
 
-/** How a settled turn ended, from its process-stream event: aborted, its `done`, or its error's first line. */
+/** How a settled turn ended, from its process-stream event: aborted, or what its terminal chunk says. */
 export function turnOutcomeOf(event: Extract<ProcessStreamEvent, { type: 'settled' }>): TurnOutcome {
-  if (event.aborted) return { kind: 'aborted' }
-  if (event.terminal?.type === 'done') return { kind: 'completed' }
-  return { kind: 'failed', detail: (event.terminal?.content ?? 'the CLI ended without finishing the turn').split('\n', 1)[0] ?? '' }
+  return event.aborted ? { kind: 'aborted' } : outcomeOfChunk(event.terminal)
+}
+
+/** `done` → completed; an error chunk (or none) → failed, with the first line of its message. */
+export function outcomeOfChunk(chunk: StreamChunk | undefined): TurnOutcome {
+  if (chunk?.type === 'done') return { kind: 'completed' }
+  return { kind: 'failed', detail: (chunk?.content ?? 'the CLI ended without finishing the turn').split('\n', 1)[0] ?? '' }
 }

@@ -23,8 +23,11 @@ export interface ProcessTurnHandlers {
   onLine: (line: string, process: AgentProcess) => StreamChunk[]
   /** The chunks an exit means when no terminal chunk came first (not called after an abort). */
   onExit: (exit: AgentProcessExit) => StreamChunk[]
-  /** Called once, right after the first terminal chunk (e.g. close stdin so the CLI exits). */
-  onTerminal?: (process: AgentProcess) => void
+  /**
+   * Called once, synchronously, when the first terminal chunk is queued — before the consumer sees
+   * it (e.g. close stdin so the CLI exits; settle the run state). Not called without a process.
+   */
+  onTerminal?: (process: AgentProcess, chunk: StreamChunk) => void
 }
 
 export type ProcessStreamEvent =
@@ -66,7 +69,7 @@ export function createProcessStreamSource(options: ProcessStreamOptions): Stream
       if (TERMINAL.has(chunk.type)) {
         terminal = true
         terminalChunk = chunk
-        if (child) options.handlers.onTerminal?.(child)
+        if (child) options.handlers.onTerminal?.(child, chunk)
       }
     }
   }

@@ -9,7 +9,7 @@ import { childEnv } from '../../process/child-env.js'
 import { exitErrorChunk } from '../../process/agent-exit-chunk.js'
 import type { AgentIdentity } from '../../process/agent-exit-chunk.js'
 import { parseJsonLine, stringField } from '../../process/json-value.js'
-import { createLiveRunState, turnOutcomeOf } from '../../process/live-run-state.js'
+import { createLiveRunState, outcomeOfChunk, turnOutcomeOf } from '../../process/live-run-state.js'
 import { createProcessStreamSource } from '../../process/process-stream-source.js'
 import { staticStreamSource } from '../../process/static-stream-source.js'
 import { turnPrompt } from '../../process/turn-prompt.js'
@@ -134,7 +134,10 @@ export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): LiveAgentA
           return chunks
         },
         onExit: (exit) => [exitErrorChunk(exit, CLAUDE_CODE_IDENTITY, bin)],
-        onTerminal: (child) => child.endInput(),
+        onTerminal(child, chunk) {
+          child.endInput()
+          live.turnFinishing(outcomeOfChunk(chunk))
+        },
       },
       onProcess(event) {
         if (event.type !== 'settled') return

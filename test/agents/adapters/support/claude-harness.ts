@@ -5,6 +5,7 @@ import { startAnthropicServer } from '../../../support/anthropic-server.js'
 import type { AnthropicServer, ScriptedTurn } from '../../../support/anthropic-server.js'
 import { CLAUDE_BIN, claudeEnv, makeClaudeHome } from '../../../support/claude-cli.js'
 import type { ClaudeHome } from '../../../support/claude-cli.js'
+import { descendantsRunning, waitUntil } from './harness.js'
 
 /** The real Claude Code CLI in a throwaway HOME, against a scripted Anthropic server. */
 export interface ClaudeRig {
@@ -27,6 +28,8 @@ export async function startClaudeRig(turns: ScriptedTurn[], options: Partial<Cla
     adapter: makeAdapter(),
     makeAdapter,
     close: async () => {
+      // A turn's stream ends at its terminal chunk; the CLI may still be flushing its transcript.
+      await waitUntil(() => descendantsRunning(CLAUDE_BIN).length === 0 && descendantsRunning('claude').length === 0, 15_000, 'the Claude Code processes to exit')
       await server.close()
       home.cleanup()
     },
