@@ -1,7 +1,7 @@
 // chatrail/testing/vitest: `import 'chatrail/testing/vitest'` registers the chatrail matchers with
 // vitest's `expect` and declares their types. The one entry (with define-conversation-tests.ts)
 // that imports vitest, an optional peer: chatrail/testing itself runs without it.
-import { expect, Snapshots } from 'vitest'
+import * as vitest from 'vitest'
 import type { TurnKind } from '../index.js'
 import { chatrailMatchers } from './matchers.js'
 import { traceSnapshotSerializer, traceSnapshotValue } from './trace-snapshot-serializer.js'
@@ -35,13 +35,18 @@ declare module 'vitest' {
 }
 /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type */
 
-expect.addSnapshotSerializer(traceSnapshotSerializer)
-expect.extend({
+// Read as a namespace member: `Snapshots` (custom snapshot matchers) arrived in vitest 4.1, and a
+// missing named import would fail at link time on older 4.x instead of at the matcher.
+const snapshots = (vitest as { Snapshots?: typeof vitest.Snapshots }).Snapshots
+
+vitest.expect.addSnapshotSerializer(traceSnapshotSerializer)
+vitest.expect.extend({
   ...chatrailMatchers,
   toMatchTraceSnapshot(received: unknown, options?: TraceSnapshotOptions) {
     const value = traceSnapshotValue(received, options)
     if (!value.ok) return { pass: false, message: () => `toMatchTraceSnapshot: ${value.message}` }
-    return Snapshots.toMatchSnapshot.call(this, value.snapshot)
+    if (snapshots === undefined) return { pass: false, message: () => 'toMatchTraceSnapshot needs vitest 4.1 or later (vitest.Snapshots)' }
+    return snapshots.toMatchSnapshot.call(this, value.snapshot)
   },
 })
 
