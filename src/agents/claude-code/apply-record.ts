@@ -1,4 +1,5 @@
-import type { AgentMessage, AgentUsage } from '../runstate/agent-chat.js'
+import type { AgentMessage } from '../runstate/agent-chat.js'
+import { countUsage } from './count-usage.js'
 import { dialogFromToolUse, isDialogTool } from './dialog-mapping.js'
 import { DISMISSED, outcomeFor } from './dialog-outcome.js'
 import type { DialogResolution } from './dialog-outcome.js'
@@ -298,28 +299,6 @@ function applySystem(store: FoldStore, record: JsonObject): void {
     default:
       return
   }
-}
-
-function countUsage(store: FoldStore, messageId: string, usage: JsonObject | undefined): void {
-  if (usage === undefined) return
-  const next: AgentUsage = {
-    inputTokens: num(usage.input_tokens) ?? 0,
-    outputTokens: num(usage.output_tokens) ?? 0,
-    cacheReadTokens: num(usage.cache_read_input_tokens) ?? 0,
-    cacheCreationTokens: num(usage.cache_creation_input_tokens) ?? 0,
-  }
-  const s = store.scalars
-  const total = s.usage ?? { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0 }
-  // The lines of one API message repeat its usage: count it once (the latest value wins).
-  const last = s.usageMessageId === messageId ? s.usageLast : undefined
-  s.usage = {
-    inputTokens: total.inputTokens + next.inputTokens - (last?.inputTokens ?? 0),
-    outputTokens: total.outputTokens + next.outputTokens - (last?.outputTokens ?? 0),
-    cacheReadTokens: (total.cacheReadTokens ?? 0) + (next.cacheReadTokens ?? 0) - (last?.cacheReadTokens ?? 0),
-    cacheCreationTokens: (total.cacheCreationTokens ?? 0) + (next.cacheCreationTokens ?? 0) - (last?.cacheCreationTokens ?? 0),
-  }
-  s.usageMessageId = messageId
-  s.usageLast = next
 }
 
 /**
