@@ -25,6 +25,8 @@ export interface ApplyOptions {
 export function applyRecord(store: FoldStore, record: JsonObject, options: ApplyOptions): void {
   const sessionId = str(record.sessionId)
   if (sessionId !== undefined && sessionId !== '') store.scalars.sessionId = sessionId
+  const cwd = str(record.cwd)
+  if (cwd !== undefined && cwd !== '') store.scalars.cwd = cwd
   const afterCaveat = store.scalars.afterCaveat === true
   store.scalars.afterCaveat = false
   switch (record.type) {
@@ -112,6 +114,7 @@ function applyUser(store: FoldStore, record: JsonObject, options: ApplyOptions, 
       }
       closeOpenWork(store, 'superseded')
       store.push({ kind: 'text', role: 'user', text: line.text, ...timestamp(record) })
+      store.scalars.title ??= line.text.trim().slice(0, 200)
       store.scalars.errorText = undefined
       store.scalars.errorTag = undefined
       key(store, 'user:text', record)

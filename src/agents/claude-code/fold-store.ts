@@ -42,6 +42,10 @@ export interface FoldScalars {
   errorTag?: string
   retryText?: string
   sessionId?: string
+  /** The working directory named by the newest line that has one (monitors show it). */
+  cwd?: string
+  /** The first typed prompt, cut to 200 chars: what the session is about (monitors show it). */
+  title?: string
   /** The previous line was the local-command caveat: a plain user line after it is command output. */
   afterCaveat?: boolean
   /** Merging consecutive blocks of one API message: its id, the block kind, and the message index. */

@@ -25,6 +25,10 @@ export interface TranscriptFoldOptions {
 
 export interface FoldSnapshot extends DerivedState {
   sessionId?: string
+  /** The working directory of the newest line that names one. */
+  cwd?: string
+  /** The first typed prompt (≤ 200 chars); kept when `maxMessages` drops the message itself. */
+  title?: string
   messages: AgentMessage[]
   usage?: AgentUsage
   /** Epoch ms of the last state-bearing line (registry and marker freshness compare to it). */
@@ -56,6 +60,8 @@ export function createTranscriptFold(options: TranscriptFoldOptions = {}): Trans
     return {
       ...derived,
       ...(s.sessionId !== undefined ? { sessionId: s.sessionId } : {}),
+      ...(s.cwd !== undefined ? { cwd: s.cwd } : {}),
+      ...(s.title !== undefined ? { title: s.title } : {}),
       messages: store.messages.slice(),
       ...(s.usage !== undefined ? { usage: s.usage } : {}),
       ...(s.lastStateAtMs !== undefined ? { lastStateAtMs: s.lastStateAtMs } : {}),

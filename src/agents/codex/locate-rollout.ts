@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs'
 import { readdir, realpath } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { Decompress } from 'fzstd'
 import { classifyRolloutLine, stringField } from './rollout-line.js'
 import { parseRolloutFileName } from './rollout-file-name.js'
@@ -42,6 +42,27 @@ export async function locateRollout(input: LocateRolloutInput): Promise<LocatedR
     return { path: file.path, sessionId: stringField(meta ?? {}, 'id') ?? file.id }
   }
   return undefined
+}
+
+export interface RolloutOrigin {
+  /** `session_meta.payload.id`, else the UUID at the end of the file name. */
+  sessionId: string
+  /** `session_meta.payload.cwd`: where the thread was started. */
+  cwd?: string
+}
+
+/**
+ * Who a rollout belongs to, from its `session_meta` first line (plain or `.zst`; never more than
+ * 1 MiB is read), for callers that list threads (the session monitor). `undefined` when neither
+ * the first line nor the file name names a thread.
+ */
+export async function readRolloutOrigin(path: string): Promise<RolloutOrigin | undefined> {
+  const named = parseRolloutFileName(basename(path))
+  const meta = await readSessionMeta(path, named?.compressed ?? path.endsWith('.zst'))
+  const sessionId = (meta === undefined ? undefined : stringField(meta, 'id')) ?? named?.id
+  if (sessionId === undefined) return undefined
+  const cwd = meta === undefined ? undefined : stringField(meta, 'cwd')
+  return { sessionId, ...(cwd === undefined ? {} : { cwd }) }
 }
 
 interface Candidate {
