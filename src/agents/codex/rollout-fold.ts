@@ -164,8 +164,11 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
       case 'turn_complete': {
         const error = isObject(event.error) ? event.error : undefined
         const failure = error ? { message: stringField(error, 'message') ?? 'The turn failed.', kind: errorKind(error.codex_error_info) } : undefined
+        const from = turns.open?.firstSeq ?? log.nextSeq
         turns.complete(stringField(event, 'turn_id'), failure, log.nextSeq)
-        if (failure) addLifecycle(`Error: ${failure.message}`, at)
+        // Builds that persist the `error` event also repeat it in `task_complete.error`: say it once.
+        const line = failure ? `Error: ${failure.message}` : undefined
+        if (line && !log.since(from).some((message) => message.kind === 'lifecycle' && message.text === line)) addLifecycle(line, at)
         return
       }
       case 'turn_aborted': {

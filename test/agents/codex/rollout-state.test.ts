@@ -66,6 +66,12 @@ describe('codex state: lifecycle events decide', () => {
     })
   })
 
+  it('an error event repeated in task_complete.error is shown once', () => {
+    const chat = foldLines([taskStarted('t1'), errorEvent('quota', 'usage_limit_exceeded'), taskComplete('t1', { error: { message: 'quota', codex_error_info: 'usage_limit_exceeded' } })])
+    expect(outline(chat)).toEqual(['1 lifecycle:system:Error: quota'])
+    expect(chat.status).toBe('blocked')
+  })
+
   it('a turn that recovers after an error (the model goes on) is working again, then completed', () => {
     const lines = [taskStarted('t1'), errorEvent('Reconnecting... 1/5', { response_stream_disconnected: { http_status_code: 502 } }), reasoning(['retrying'])]
     expect(stateOf(lines)).toEqual({ state: 'working', status: 'running' })

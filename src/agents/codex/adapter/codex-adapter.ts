@@ -2,6 +2,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { AdapterRequest } from '../../../contract/adapter.js'
 import type { StreamSource, TokenUsage } from '../../../contract/stream.js'
+import type { AgentChat } from '../../runstate/agent-chat.js'
 import type { LiveAgentAdapter } from '../../runstate/live.js'
 import { agentErrorChunk } from '../../process/agent-error-chunk.js'
 import { exitErrorChunk } from '../../process/agent-exit-chunk.js'
@@ -39,7 +40,13 @@ export const CODEX_IDENTITY: AgentIdentity = {
  * Turns of one adapter run one at a time. Options are checked here, once; running turns never
  * throw (failures are `error` chunks).
  */
-export function codexAdapter(options: CodexAdapterOptions): LiveAgentAdapter {
+/**
+ * A live agent adapter, plus `agentChat()`: the whole chat the reader last read from the
+ * transcript (messages, usage, warnings), for views that show more than the run state.
+ */
+export type CodexAdapter = LiveAgentAdapter & { agentChat: () => AgentChat | undefined }
+
+export function codexAdapter(options: CodexAdapterOptions): CodexAdapter {
   validateCodexOptions(options)
   const bin = options.bin ?? 'codex'
   const env = childEnv({ ...options.env, ...(options.codexHome !== undefined ? { CODEX_HOME: options.codexHome } : {}) })
@@ -100,7 +107,7 @@ export function codexAdapter(options: CodexAdapterOptions): LiveAgentAdapter {
         }),
         cwd: options.cwd,
         env,
-        stdin: [prompt.text],
+        stdinText: prompt.text,
       }),
       handlers: {
         onLine(line) {
@@ -132,5 +139,6 @@ export function codexAdapter(options: CodexAdapterOptions): LiveAgentAdapter {
     createSource,
     capabilities: { streaming: true, tools: true, reasoning: true, usage: true, extensions: { agent: 'codex' } },
     agentRunState: live.source,
+    agentChat: live.lastChat,
   }
 }
