@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { isRolloutContent, locateRollout, parseRolloutFileName } from '../../../src/agents/codex/index.js'
+import { isRolloutContent, locateRollout, parseRolloutFileName, readRolloutOrigin } from '../../../src/agents/codex/index.js'
 import { envelope, sessionMeta, userMessage } from './rollout-builders.js'
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/codex')
@@ -102,6 +102,21 @@ describe('locateRollout', () => {
     writeFileSync(join(folder, name), text)
     const cwd = (JSON.parse(text.split('\n')[0] ?? '{}') as { payload: { cwd: string } }).payload.cwd
     expect(await locateRollout({ cwd, home })).toEqual({ path: join(folder, name), sessionId: parseRolloutFileName(name)?.id })
+  })
+})
+
+describe('readRolloutOrigin', () => {
+  it('reads the id and cwd from session_meta (plain or .zst), else the id from the file name', async () => {
+    const plain = rollout('2026-01-05', '2026-01-05T09-00-00', 1, sessionMeta(id(2), '/w'))
+    expect(await readRolloutOrigin(plain)).toEqual({ sessionId: id(2), cwd: '/w' })
+    const bare = rollout('2026-01-05', '2026-01-05T09-01-00', 3, userMessage('no meta'))
+    expect(await readRolloutOrigin(bare)).toEqual({ sessionId: id(3) })
+    const zst = join(fixtures, 'resume.rollout.jsonl.zst')
+    const meta = JSON.parse(readFileSync(join(fixtures, 'resume.rollout.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { payload: { id: string; cwd: string } }
+    expect(await readRolloutOrigin(zst)).toEqual({ sessionId: meta.payload.id, cwd: meta.payload.cwd })
+    const stray = join(home, 'notes.jsonl')
+    writeFileSync(stray, 'not a rollout\n')
+    expect(await readRolloutOrigin(stray)).toBeUndefined()
   })
 })
 
