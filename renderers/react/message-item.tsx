@@ -1,16 +1,9 @@
 import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
 import type { Message } from '../../src/contract/message.js'
+import { uiEventOf } from '../../src/conversation/index.js'
 
 const ROLE_LABEL: Record<Message['role'], string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
-
-/** The UI event a user message carries (`metadata.chatrail.event`), if any. */
-export function uiEventOf(message: Message): string | undefined {
-  const chatrail = message.metadata?.['chatrail']
-  if (typeof chatrail !== 'object' || chatrail === null) return undefined
-  const event = (chatrail as Record<string, unknown>)['event']
-  return typeof event === 'string' ? event : undefined
-}
 
 function EditForm({ message, onSave, onCancel }: {
   message: Message
