@@ -63,8 +63,13 @@ describe('useChatSession', () => {
 
   it('under StrictMode creates one session (one agent subscription) and sends one request', async () => {
     const agent = createScriptedAgent({ chunkDelayMs: 0 })
+    // Every session subscribes to the agent once when created: count subscriptions ever made.
+    let subscriptions = 0
+    const subscribe = agent.agentRunState.subscribe
+    agent.agentRunState.subscribe = (listener) => { subscriptions += 1; return subscribe(listener) }
     const { result } = renderChat(supportChat(agent), true)
     await act(async () => { await Promise.resolve() })
+    expect(subscriptions).toBe(1)
     expect(agent.subscribers()).toBe(1)
     await act(() => result.current.send('hello there'))
     expect(agent.calls()).toBe(1)
