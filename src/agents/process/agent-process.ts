@@ -30,6 +30,8 @@ export interface AgentProcess {
   readonly pid: number | undefined
   /** Writes one line (a newline is added) to stdin; ignored once stdin is closed. */
   writeLine: (line: string) => void
+  /** Writes text to stdin exactly as given; ignored once stdin is closed. */
+  write: (text: string) => void
   /** Closes stdin (the CLI then finishes its turn and exits). Idempotent. */
   endInput: () => void
   /** Resolves once the process exited and stdout was fully read. Never rejects. */
@@ -70,6 +72,7 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
     return {
       pid: undefined,
       writeLine: () => undefined,
+      write: () => undefined,
       endInput: () => undefined,
       exited: Promise.resolve(failure),
       terminate: () => Promise.resolve(failure),
@@ -113,6 +116,10 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
     writeLine(line) {
       if (!inputOpen || child.stdin.destroyed) return
       child.stdin.write(`${line}\n`)
+    },
+    write(text) {
+      if (!inputOpen || child.stdin.destroyed) return
+      child.stdin.write(text)
     },
     endInput() {
       if (!inputOpen) return

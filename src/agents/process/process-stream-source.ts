@@ -39,7 +39,18 @@ export interface ProcessStreamOptions {
   /** Runs before the spawn (e.g. wait for the previous turn's process to exit). Must not reject. */
   prepare?: () => Promise<void>
   /** Builds the command once `stream()` starts; may use state the previous turn produced. */
-  command: () => { bin: string; args: string[]; cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string[]; closeStdin?: boolean }
+  command: () => {
+    bin: string
+    args: string[]
+    cwd?: string
+    env?: NodeJS.ProcessEnv
+    /** Lines written to stdin (each with a newline). */
+    stdin?: string[]
+    /** Text written to stdin as is, after the lines. */
+    stdinText?: string
+    /** Close stdin after writing (default true). */
+    closeStdin?: boolean
+  }
   handlers: ProcessTurnHandlers
   /** SIGTERM → SIGKILL grace on abort (default 3000 ms). */
   graceMs?: number
@@ -92,6 +103,7 @@ export function createProcessStreamSource(options: ProcessStreamOptions): Stream
       child = started
       options.onProcess?.({ type: 'started', process: started })
       for (const line of command.stdin ?? []) started.writeLine(line)
+      if (command.stdinText !== undefined) started.write(command.stdinText)
       if (command.closeStdin !== false) started.endInput()
       exit = await Promise.race([started.exited, terminalTimeout(started)])
       if (!aborted && !terminal) emit(options.handlers.onExit(exit))

@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { AdapterRequest } from '../../../contract/adapter.js'
 import type { StreamSource } from '../../../contract/stream.js'
+import type { AgentChat } from '../../runstate/agent-chat.js'
 import type { LiveAgentAdapter } from '../../runstate/live.js'
 import { agentErrorChunk } from '../../process/agent-error-chunk.js'
 import { childEnv } from '../../process/child-env.js'
@@ -44,7 +45,13 @@ export const CLAUDE_CODE_IDENTITY: AgentIdentity = {
  * Options are checked here, once: a bad one throws a `ChatrailError` naming it; running turns never
  * throw (failures are `error` chunks).
  */
-export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): LiveAgentAdapter {
+/**
+ * A live agent adapter, plus `agentChat()`: the whole chat the reader last read from the
+ * transcript (messages, usage, warnings), for views that show more than the run state.
+ */
+export type ClaudeCodeAdapter = LiveAgentAdapter & { agentChat: () => AgentChat | undefined }
+
+export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): ClaudeCodeAdapter {
   validateClaudeCodeOptions(options)
   const bin = options.bin ?? 'claude'
   const env = childEnv(options.env)
@@ -152,6 +159,7 @@ export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): LiveAgentA
     createSource,
     capabilities: { streaming: true, tools: true, reasoning: true, usage: true, extensions: { agent: 'claude-code' } },
     agentRunState: live.source,
+    agentChat: live.lastChat,
   }
 }
 

@@ -1,6 +1,6 @@
 import { claudeCodeAdapter } from '../../../../src/agents/claude-code/adapter/claude-code-adapter.js'
+import type { ClaudeCodeAdapter } from '../../../../src/agents/claude-code/adapter/claude-code-adapter.js'
 import type { ClaudeCodeAdapterOptions } from '../../../../src/agents/claude-code/adapter/claude-code-options.js'
-import type { LiveAgentAdapter } from '../../../../src/agents/runstate/live.js'
 import { startAnthropicServer } from '../../../support/anthropic-server.js'
 import type { AnthropicServer, ScriptedTurn } from '../../../support/anthropic-server.js'
 import { CLAUDE_BIN, claudeEnv, makeClaudeHome } from '../../../support/claude-cli.js'
@@ -11,16 +11,16 @@ import { descendantsRunning, waitUntil } from './harness.js'
 export interface ClaudeRig {
   server: AnthropicServer
   home: ClaudeHome
-  adapter: LiveAgentAdapter
+  adapter: ClaudeCodeAdapter
   /** Another adapter on the same HOME and server (e.g. to resume a session from outside). */
-  makeAdapter: (options?: Partial<ClaudeCodeAdapterOptions>) => LiveAgentAdapter
+  makeAdapter: (options?: Partial<ClaudeCodeAdapterOptions>) => ClaudeCodeAdapter
   close: () => Promise<void>
 }
 
 export async function startClaudeRig(turns: ScriptedTurn[], options: Partial<ClaudeCodeAdapterOptions> = {}): Promise<ClaudeRig> {
   const server = await startAnthropicServer({ turns })
   const home = makeClaudeHome('chatrail-cc-adapter-')
-  const makeAdapter = (more: Partial<ClaudeCodeAdapterOptions> = {}): LiveAgentAdapter =>
+  const makeAdapter = (more: Partial<ClaudeCodeAdapterOptions> = {}): ClaudeCodeAdapter =>
     claudeCodeAdapter({ cwd: home.cwd, bin: CLAUDE_BIN, env: claudeEnv(home.home, server.url), graceMs: 1500, pollMs: 100, ...options, ...more })
   return {
     server,

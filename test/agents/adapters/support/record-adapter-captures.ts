@@ -108,7 +108,7 @@ async function recordCodex(capture: CodexCapture): Promise<void> {
           if (event?.type === 'thread.started' && typeof event.thread_id === 'string') threadId = event.thread_id
         },
       })
-      child.writeLine(prompt)
+      child.write(prompt)
       child.endInput()
       await child.exited
     }
