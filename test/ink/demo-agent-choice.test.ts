@@ -68,17 +68,17 @@ describe('resolveDemoAgent', () => {
     const { env } = binFolder({ claude: claudeSignedOut, codex: codexAnswers })
     const choice = await resolve(env)
     expect(choice.agent).toBe('codex')
-    expect(choice.reason).toContain('claude: Not logged in · Please run /login')
+    expect(choice.reason).toMatch(/^codex \(codex answered in \d+\.\d s\)\n {2}claude: Not logged in · Please run \/login$/)
   })
 
   it('falls to the offline adapter when nothing answers (installed is not answering)', async () => {
     const { env } = binFolder({ claude: claudeSignedOut, codex: codexSignedOut })
     expect(await resolve(env)).toEqual({
       agent: 'offline',
-      reason: 'offline adapter: no agent answered (claude: Not logged in · Please run /login; codex: not signed in (codex login status))',
+      reason: 'offline adapter (no agent answered)\n  claude: Not logged in · Please run /login\n  codex: not signed in (codex login status)',
     })
     expect((await resolve({ PATH: '/nonexistent' })).reason).toBe(
-      'offline adapter: no agent answered (claude: `claude` not on PATH; codex: `codex` not on PATH)',
+      'offline adapter (no agent answered)\n  claude: `claude` not on PATH\n  codex: `codex` not on PATH',
     )
   })
 

@@ -52,7 +52,7 @@ function distance(a: string, b: string): number {
 function suggest(value: string, candidates: readonly string[]): string {
   const prefixed = value.length >= 3 ? candidates.find((candidate) => candidate.startsWith(value)) : undefined
   const best = prefixed ?? [...candidates].sort((x, y) => distance(value, x) - distance(value, y))[0]
-  return best !== undefined && (prefixed !== undefined || distance(value, best) <= 3) ? ` (did you mean ${best}?)` : ''
+  return best !== undefined && (prefixed !== undefined || distance(value, best) <= Math.max(1, Math.floor(value.length / 3))) ? ` (did you mean ${best}?)` : ''
 }
 
 function isDemoAgent(value: string | undefined): value is DemoAgent {

@@ -17,7 +17,7 @@ export interface DemoAgentChoice {
   agent: DemoAgent
   /** The CLI that will run (absent for offline). */
   bin?: string
-  /** One line on how the choice was made, printed before the demo starts. */
+  /** How the choice was made, printed before the demo starts: a line, then one per unanswered probe. */
   reason: string
 }
 
@@ -68,10 +68,10 @@ export async function resolveDemoAgent(options: ResolveDemoAgentOptions): Promis
   }
   const codexResult = await codex
   if (codexResult.answers && codexBin !== undefined) {
-    return { agent: 'codex', bin: codexBin, reason: `codex (claude: ${claudeResult.detail}; codex ${codexResult.detail})` }
+    return { agent: 'codex', bin: codexBin, reason: `codex (codex ${codexResult.detail})\n  claude: ${claudeResult.detail}` }
   }
   return {
     agent: 'offline',
-    reason: `offline adapter: no agent answered (claude: ${claudeResult.detail}; codex: ${codexResult.detail})`,
+    reason: `offline adapter (no agent answered)\n  claude: ${claudeResult.detail}\n  codex: ${codexResult.detail}`,
   }
 }
