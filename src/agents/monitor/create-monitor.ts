@@ -1,0 +1,239 @@
+import { TranscriptGoneError } from '../runstate/errors.js'
+import { createClaudeSource } from './claude-sessions.js'
+import { createCodexSource } from './codex-sessions.js'
+import { createFileGate } from './file-gate.js'
+import type { MonitorEntry } from './monitor-entry.js'
+import { diffEntries } from './monitor-events.js'
+import type { MonitorEvent } from './monitor-events.js'
+import { resolveMonitorOptions } from './monitor-options.js'
+import type { MonitorOptions } from './monitor-options.js'
+import { createCounters } from './monitor-stats.js'
+import type { MonitorStats } from './monitor-stats.js'
+import { gateNotification } from './notification-gate.js'
+import type { NotificationTrack } from './notification-gate.js'
+import { createRootWatcher } from './root-watcher.js'
+import type { RootWatcher } from './root-watcher.js'
+import { buildEntry, nextActivityAt } from './session-entry.js'
+import { sameStamp } from './session-source.js'
+import type { FileStamp, FoundSession, SessionReader, SessionSource } from './session-source.js'
+import { deriveSessionState } from './session-state.js'
+
+/**
+ * `createMonitor`: every local Claude Code and Codex session as one entry each, kept current by
+ * ticks. A tick lists the sessions (listings and stats), reads only the files whose stamp changed
+ * (each through its agent's incremental tail, at most `maxOpenFiles` at once), derives each entry
+ * (session-state.ts), diffs against the previous entries (monitor-events.ts), gates notifications
+ * (notification-gate.ts), then tells subscribers, in that order. Failures are recorded (an entry's
+ * `error`, the state's `warnings`), never thrown by a tick.
+ */
+
+export interface MonitorState {
+  /** One entry per session, by key. A new array whenever anything changed. */
+  entries: readonly MonitorEntry[]
+  /** Monitor-clock time of the first tick: activity before it is baselined, never notified. */
+  watchStartedAt?: number
+  /** Scan and listener failures, newest last (at most 50). */
+  warnings: readonly string[]
+}
+
+export interface Monitor {
+  /** One pass. Ticks never overlap: a call during a tick runs after it. Resolves with the events it emitted. */
+  tick: () => Promise<readonly MonitorEvent[]>
+  /** The first tick, then the polling timer and file-system events. */
+  start: () => Promise<void>
+  /** Stops the timer and the watchers, and waits for a running tick. */
+  stop: () => Promise<void>
+  /** Events in tick order; a listener that throws is recorded in `warnings`. */
+  subscribe: (listener: (event: MonitorEvent) => void) => () => void
+  getState: () => MonitorState
+  stats: () => MonitorStats
+}
+
+interface Tracked {
+  found: FoundSession
+  reader: SessionReader
+  readStamp?: FileStamp
+  mark?: string
+  lastActivityAt: number
+  error?: string
+  track: NotificationTrack
+}
+
+const MAX_WARNINGS = 50
+const EVENT_DEBOUNCE_MS = 25
+
+export function createMonitor(options: MonitorOptions): Monitor {
+  const config = resolveMonitorOptions(options)
+  const counters = createCounters()
+  const gate = createFileGate(config.maxOpenFiles)
+  const sources: SessionSource[] = [createClaudeSource({ home: config.home, counters }), createCodexSource({ codexHome: config.codexHome, counters })]
+  const tracked = new Map<string, Tracked>()
+  const listeners = new Set<(event: MonitorEvent) => void>()
+  let entries = new Map<string, MonitorEntry>()
+  let state: MonitorState = { entries: [], warnings: [] }
+  let queue: Promise<unknown> = Promise.resolve()
+  let timer: NodeJS.Timeout | undefined
+  let debounce: NodeJS.Timeout | undefined
+  let watcher: RootWatcher | undefined
+  let started = false
+
+  function warn(message: string): void {
+    state = { ...state, warnings: [...state.warnings, message].slice(-MAX_WARNINGS) }
+  }
+
+  /** Step 1: every source's sessions; a source whose scan failed keeps its sessions as they were. */
+  async function discover(): Promise<FoundSession[]> {
+    const results = await Promise.all(
+      sources.map((source) =>
+        source.scan(gate).catch((error: unknown) => {
+          warn(`listing ${source.agent} sessions failed: ${describe(error)}`)
+          return [...tracked.values()].filter((t) => t.found.agent === source.agent).map((t) => t.found)
+        }),
+      ),
+    )
+    return results.flat()
+  }
+
+  /** Step 2: read the files whose stamp changed; a file gone meanwhile drops out of this tick. */
+  async function readChanged(found: FoundSession[], now: number): Promise<FoundSession[]> {
+    const gone = new Set<string>()
+    await Promise.all(
+      found.map(async (session) => {
+        const source = sources.find((s) => s.agent === session.agent) as SessionSource
+        let item = tracked.get(session.key)
+        if (item === undefined) {
+          item = { found: session, reader: source.createReader(session), lastActivityAt: now, track: { episode: 0, episodeSince: now } }
+          tracked.set(session.key, item)
+        }
+        item.found = session
+        const stamp = session.stamp
+        if (stamp === undefined || sameStamp(stamp, item.readStamp)) return
+        const before = item.readStamp
+        try {
+          await item.reader.read(gate, session)
+          delete item.error
+        } catch (error) {
+          if (TranscriptGoneError.isInstance(error)) {
+            gone.add(session.key)
+            return
+          }
+          item.error = describe(error)
+        }
+        counters.fileReads += 1
+        counters.transcriptBytes += before === undefined || before.ino !== stamp.ino || stamp.size < before.size ? stamp.size : stamp.size - before.size
+        item.readStamp = stamp
+      }),
+    )
+    return found.filter((session) => !gone.has(session.key))
+  }
+
+  /** Steps 3–4: entries from observations, then the events and notifications that follow. */
+  function derive(found: FoundSession[], now: number, watchStartedAt: number): MonitorEvent[] {
+    const next = new Map<string, MonitorEntry>()
+    const notifications: MonitorEvent[] = []
+    for (const session of found) {
+      const item = tracked.get(session.key) as Tracked
+      const observation = item.reader.observe(session)
+      item.lastActivityAt = nextActivityAt({
+        ...(item.mark !== undefined ? { previousMark: item.mark } : {}),
+        mark: observation.activityMark,
+        previousAt: item.lastActivityAt,
+        ...(observation.transcriptAt !== undefined ? { transcriptAt: observation.transcriptAt } : {}),
+        fallbackAt: session.stamp?.mtimeMs ?? session.startedAt ?? now,
+        now,
+      })
+      item.mark = observation.activityMark
+      const derived = deriveSessionState({ verdict: observation.verdict, lastActivityAt: item.lastActivityAt, now, process: session.process, liveWindowMs: config.liveWindowMs, endedWindowMs: config.endedWindowMs })
+      const entry = buildEntry(session, observation, derived, item.lastActivityAt, item.error)
+      const previous = entries.get(session.key)
+      if (previous !== undefined && (previous.state !== entry.state || previous.status !== entry.status)) item.track = { ...item.track, episode: item.track.episode + 1, episodeSince: now }
+      const gated = gateNotification({ entry, track: item.track, now, watchStartedAt, settleMs: config.settleMs })
+      item.track = gated.track
+      if (gated.notify !== undefined) notifications.push({ type: 'notification', reason: gated.notify, entry })
+      next.set(session.key, entry)
+    }
+    for (const key of tracked.keys()) if (!next.has(key)) tracked.delete(key)
+    const first = state.watchStartedAt === undefined
+    const events = first ? [{ type: 'snapshot' as const, entries: sortedEntries(next) }] : diffEntries(entries, next)
+    entries = next
+    return [...events, ...notifications]
+  }
+
+  async function runTick(): Promise<readonly MonitorEvent[]> {
+    const now = config.clock()
+    const watchStartedAt = state.watchStartedAt ?? now
+    const found = await readChanged(await discover(), now)
+    const events = derive(found, now, watchStartedAt)
+    counters.ticks += 1
+    const changed = events.some((event) => event.type !== 'notification') || state.watchStartedAt === undefined
+    state = { ...state, watchStartedAt, ...(changed ? { entries: sortedEntries(entries) } : {}) }
+    for (const event of events) emit(event)
+    if (started) watcher?.sync(sources.flatMap((source) => source.watchRoots()))
+    return events
+  }
+
+  function emit(event: MonitorEvent): void {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event)
+      } catch (error) {
+        warn(`a monitor listener threw on ${event.type}: ${describe(error)}`)
+      }
+    }
+  }
+
+  function tick(): Promise<readonly MonitorEvent[]> {
+    const next = queue.then(runTick, runTick)
+    queue = next.catch(() => undefined)
+    return next
+  }
+
+  function wake(): void {
+    if (!started || debounce !== undefined) return
+    debounce = setTimeout(() => {
+      debounce = undefined
+      void tick().catch((error: unknown) => warn(`tick failed: ${describe(error)}`))
+    }, EVENT_DEBOUNCE_MS)
+  }
+
+  return {
+    tick,
+    async start() {
+      if (started) return
+      started = true
+      if (config.watch) watcher = createRootWatcher(wake, warn)
+      await tick()
+      timer = setInterval(() => void tick().catch((error: unknown) => warn(`tick failed: ${describe(error)}`)), config.pollIntervalMs)
+    },
+    async stop() {
+      started = false
+      if (timer !== undefined) clearInterval(timer)
+      if (debounce !== undefined) clearTimeout(debounce)
+      timer = undefined
+      debounce = undefined
+      watcher?.close()
+      watcher = undefined
+      await queue
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    getState: () => state,
+    stats: () => ({
+      ...counters,
+      bytesRead: counters.transcriptBytes + counters.registryBytes,
+      openFiles: gate.open(),
+      peakOpenFiles: gate.peak(),
+      watching: !started ? 'stopped' : (watcher?.mode() ?? 'polling'),
+    }),
+  }
+}
+
+function sortedEntries(map: ReadonlyMap<string, MonitorEntry>): MonitorEntry[] {
+  return [...map.keys()].sort().map((key) => map.get(key) as MonitorEntry)
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

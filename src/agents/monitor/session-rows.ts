@@ -1,0 +1,69 @@
+import { basename } from 'node:path'
+import { attentionOf } from './monitor-entry.js'
+import type { Attention, MonitorEntry } from './monitor-entry.js'
+import { shorten } from './session-activity.js'
+
+/**
+ * The table view of entries, shared by `chatrail sessions` and its Ink watch view: one row per
+ * session, the ones that need a person first. Pure.
+ */
+export interface SessionRow {
+  key: string
+  agent: 'claude' | 'codex'
+  /** The working directory's last segment, `-` when unknown. */
+  project: string
+  title: string
+  state: string
+  /** What the session waits for (the dialog, the prompt, the error), `''` when nothing. */
+  waitingFor: string
+  /** `12s ago`, `5m ago`, `3h ago`, `2d ago`. */
+  lastActivity: string
+  attention: Attention
+}
+
+const RANK: Record<Attention, number> = { needs_you: 0, finished: 1, active: 2, quiet: 3 }
+
+/**
+ * Pure. Needs-you first, then finished, active, quiet; within a group the most recent activity
+ * first; ties by key.
+ */
+export function sortByAttention(entries: readonly MonitorEntry[]): MonitorEntry[] {
+  return [...entries].sort((a, b) => RANK[attentionOf(a)] - RANK[attentionOf(b)] || b.lastActivityAt - a.lastActivityAt || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+}
+
+/** Pure. Rows in `sortByAttention` order; `now` dates the last activity. */
+export function sessionRows(entries: readonly MonitorEntry[], now: number): SessionRow[] {
+  return sortByAttention(entries).map((entry) => ({
+    key: entry.key,
+    agent: entry.agent === 'claude-code' ? 'claude' : 'codex',
+    project: entry.cwd === undefined || entry.cwd === '' ? '-' : basename(entry.cwd),
+    title: shorten(entry.title ?? '', 50),
+    state: stateLabel(entry),
+    waitingFor: shorten(waitingFor(entry), 60),
+    lastActivity: formatAge(now - entry.lastActivityAt),
+    attention: attentionOf(entry),
+  }))
+}
+
+/** Pure. `question`, `waiting for approval`, `presumed ended`, or the status in words. */
+export function stateLabel(entry: Pick<MonitorEntry, 'state' | 'status' | 'endedBy'>): string {
+  if (entry.state === 'question') return 'question'
+  if (entry.endedBy === 'silence') return 'presumed ended'
+  return entry.status.replace(/_/g, ' ')
+}
+
+function waitingFor(entry: MonitorEntry): string {
+  const attention = attentionOf(entry)
+  if (attention === 'needs_you') return entry.pendingDialog?.prompt ?? entry.detail ?? ''
+  if (attention === 'finished' && entry.status !== 'completed') return entry.detail ?? ''
+  return ''
+}
+
+/** Pure. A duration as a short age; negative (a clock behind the writer's) reads as `now`. */
+export function formatAge(ms: number): string {
+  if (ms < 5_000) return 'now'
+  if (ms < 60_000) return `${Math.floor(ms / 1000)}s ago`
+  if (ms < 3_600_000) return `${Math.floor(ms / 60_000)}m ago`
+  if (ms < 86_400_000) return `${Math.floor(ms / 3_600_000)}h ago`
+  return `${Math.floor(ms / 86_400_000)}d ago`
+}
