@@ -9,3 +9,9 @@ export type { LocateRolloutInput, LocatedRollout, RolloutOrigin } from './locate
 export { parseRolloutFileName } from './rollout-file-name.js'
 export type { RolloutFileName } from './rollout-file-name.js'
 export { isRolloutContent } from './detect-rollout.js'
+// The agentic backend (issue 7): Codex driven through `codex exec --json`, with its live run state.
+export { codexAdapter } from './adapter/codex-adapter.js'
+export type { CodexAdapter } from './adapter/codex-adapter.js'
+export type { CodexAdapterOptions, CodexSandboxMode } from './adapter/codex-options.js'
+export { createCodexStreamMapper, mapCodexStream } from './adapter/codex-stream-mapper.js'
+export type { CodexStreamMapper, CodexStreamMapperOptions } from './adapter/codex-stream-mapper.js'
