@@ -76,6 +76,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
   let debounce: NodeJS.Timeout | undefined
   let watcher: RootWatcher | undefined
   let started = false
+  let lastTickAt: number | undefined
 
   function warn(message: string): void {
     state = { ...state, warnings: [...state.warnings, message].slice(-MAX_WARNINGS) }
@@ -140,6 +141,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         previousAt: item.lastActivityAt,
         ...(observation.transcriptAt !== undefined ? { transcriptAt: observation.transcriptAt } : {}),
         fallbackAt: session.stamp?.mtimeMs ?? session.startedAt ?? now,
+        previousTickAt: lastTickAt ?? now,
         now,
       })
       item.mark = observation.activityMark
@@ -164,6 +166,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
     const watchStartedAt = state.watchStartedAt ?? now
     const found = await readChanged(await discover(), now)
     const events = derive(found, now, watchStartedAt)
+    lastTickAt = now
     counters.ticks += 1
     const changed = events.some((event) => event.type !== 'notification') || state.watchStartedAt === undefined
     state = { ...state, watchStartedAt, ...(changed ? { entries: sortedEntries(entries) } : {}) }

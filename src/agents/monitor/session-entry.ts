@@ -17,20 +17,23 @@ export interface ActivityInput {
   transcriptAt?: number
   /** When there is no transcript time: the file's mtime, or the process's start. */
   fallbackAt: number
+  /** The clock at the previous tick (the last time the file was looked at). */
+  previousTickAt: number
   now: number
 }
 
 /**
  * Pure. First sight: the transcript's own time (else the fallback), never in the future. An
- * unchanged mark: unchanged. New activity while watching: the transcript's time if it moved
- * forward, else now (a writer clock behind ours, or a lifecycle event with no timestamp of its own),
- * so a session that just wrote is never mistaken for a quiet one.
+ * unchanged mark: unchanged. New activity while watching: the transcript's time when it falls
+ * after the previous tick (the line was written since we last looked), else now. A writer clock
+ * far behind ours, a resumed session that copied old lines, or a lifecycle event with no time of
+ * its own therefore never makes a session that just wrote look quiet. Never moves backwards.
  */
 export function nextActivityAt(input: ActivityInput): number {
   if (input.previousMark === undefined) return Math.min(input.transcriptAt ?? input.fallbackAt, input.now)
   if (input.mark === input.previousMark) return input.previousAt
-  if (input.transcriptAt !== undefined && input.transcriptAt > input.previousAt) return Math.min(input.transcriptAt, input.now)
-  return input.now
+  const written = input.transcriptAt !== undefined && input.transcriptAt > input.previousTickAt ? Math.min(input.transcriptAt, input.now) : input.now
+  return Math.max(written, input.previousAt)
 }
 
 /** Pure. The entry, with optional fields present only when known (stable key order, for diffs). */
