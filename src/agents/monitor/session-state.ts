@@ -72,17 +72,22 @@ export function deriveSessionState(input: SessionStateInput): SessionState {
     return copy(verdict)
   }
   if (input.process === 'gone') {
-    if (readerTerminal) return ended(verdict.status, 'turn', verdict.detail)
+    if (readerTerminal) return ended(terminalStatusOf(verdict), 'turn', verdict.detail)
     const finished = verdict.state === 'needs_input' && (verdict.status === 'unknown' || verdict.status === 'idle')
     if (finished) return ended('completed', 'process', 'the process exited after the last reply')
     return ended('stopped', 'process', stoppedDetail(verdict))
   }
-  if (readerTerminal) return ended(isTerminalStatus(verdict.status) ? verdict.status : 'stopped', 'turn', verdict.detail)
+  if (readerTerminal) return ended(terminalStatusOf(verdict), 'turn', verdict.detail)
   if (silentFor > input.endedWindowMs) {
     return ended('completed', 'silence', `presumed ended: no transcript line for over ${formatWindow(input.endedWindowMs)}`)
   }
   if (active && silentFor > input.liveWindowMs) return quiet(verdict, input.liveWindowMs)
   return copy(verdict)
+}
+
+/** A reader's `ended` with a non-terminal status (an exit mid-turn) reads as `stopped`. */
+function terminalStatusOf(verdict: ReaderVerdict): NormalizedStatus {
+  return isTerminalStatus(verdict.status) ? verdict.status : 'stopped'
 }
 
 function liveAfterTurn(verdict: ReaderVerdict): SessionState {
