@@ -30,3 +30,4 @@ export type { ClaudeCodeAdapterOptions, ClaudePermissionMode, ClaudePermissionRe
 export type { PermissionDecision } from './adapter/claude-control-request.js'
 export { createClaudeStreamMapper, mapClaudeStream } from './adapter/claude-stream-mapper.js'
 export type { ClaudeStreamMapper } from './adapter/claude-stream-mapper.js'
+export type { AgentRunStateSource, AgentSnapshot, DialogAnswerInput, DialogAnswerResult, LiveAgentAdapter } from '../runstate/live.js'
