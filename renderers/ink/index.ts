@@ -20,3 +20,4 @@ export type { PickerInput, PickerOutcome, PickerRow, PickerState } from './dialo
 export { appendSettled } from './printed-log.js'
 export type { DescribeReply, PrintedEntry } from './printed-log.js'
 export { replyLabel } from './reply-label.js'
+export { SessionsTable, SessionsWatch, noticeText, renderSessionsWatch } from './sessions-table.js'

@@ -67,3 +67,14 @@ export function formatAge(ms: number): string {
   if (ms < 86_400_000) return `${Math.floor(ms / 3_600_000)}h ago`
   return `${Math.floor(ms / 86_400_000)}d ago`
 }
+
+/**
+ * Pure. Splits off sessions that ended longer than `olderThanMs` ago (a terminal state and no
+ * activity since): the table hides them by default.
+ */
+export function splitRecent(entries: readonly MonitorEntry[], now: number, olderThanMs: number): { recent: MonitorEntry[]; older: MonitorEntry[] } {
+  const recent: MonitorEntry[] = []
+  const older: MonitorEntry[] = []
+  for (const entry of entries) (entry.state === 'ended' && now - entry.lastActivityAt > olderThanMs ? older : recent).push(entry)
+  return { recent, older }
+}

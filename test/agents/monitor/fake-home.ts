@@ -127,3 +127,12 @@ function shift(line: string, ms: number): string {
   if (typeof record.timestamp === 'string') record.timestamp = new Date(Date.parse(record.timestamp) + ms).toISOString()
   return JSON.stringify(record)
 }
+
+/** The newest top-level `timestamp` among `lines` (lines without one are skipped). */
+export function lastLineTime(lines: readonly string[]): number {
+  const times = lines.flatMap((line) => {
+    const value = (JSON.parse(line) as { timestamp?: unknown }).timestamp
+    return typeof value === 'string' ? [Date.parse(value)] : []
+  })
+  return Math.max(...times)
+}

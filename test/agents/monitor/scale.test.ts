@@ -43,7 +43,7 @@ function descriptorsUnderHome(): string[] {
   return readdirSync(dir).flatMap((fd) => {
     try {
       const target = readlinkSync(`${dir}/${fd}`)
-      return target.startsWith(h.home) ? [target] : []
+      return target.startsWith(h.home.home) ? [target] : []
     } catch {
       return []
     }

@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { MonitorEntry } from '../../../src/agents/monitor/monitor-entry.js'
+import { lastLineTime, makeFakeHome, placeClaude, placeCodex, writeRegistry } from './fake-home.js'
+import type { FakeHome, PlacedSession } from './fake-home.js'
+
+/**
+ * `chatrail sessions` spawned (through tsx, as the bin runs it) against a fake home whose recorded
+ * sessions are shifted to "a few minutes ago", so the test reads the same whatever today is.
+ */
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+const { CODEX_HOME: _ignored, ...parentEnv } = process.env
+const chatrail = (...args: string[]) => spawnSync(`${root}node_modules/.bin/tsx`, ['src/cli/main.ts', 'sessions', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, env: parentEnv })
+
+let home: FakeHome
+let waiting: PlacedSession
+let running: PlacedSession
+let done: PlacedSession
+let old: PlacedSession
+
+/** Shift so that the fixture's last line lands `agoMs` before now. */
+function shiftFor(lines: readonly string[], agoMs: number): number {
+  return Date.now() - agoMs - lastLineTime(lines)
+}
+
+beforeAll(() => {
+  home = makeFakeHome()
+  const recorded = (place: (shiftMs: number) => PlacedSession, agoMs: number): PlacedSession => {
+    const probe = place(0)
+    return place(shiftFor(probe.lines, agoMs))
+  }
+  waiting = recorded((shiftMs) => placeClaude(home, 'permission-pending', { shiftMs }), 60_000)
+  writeRegistry(home, { pid: process.pid, sessionId: waiting.sessionId, cwd: waiting.cwd, status: 'waiting', waitingFor: 'permission prompt' })
+  running = recorded((shiftMs) => placeCodex(home, 'mid-turn', { shiftMs }), 120_000)
+  done = recorded((shiftMs) => placeCodex(home, 'plain-turn', { shiftMs }), 180_000)
+  old = recorded((shiftMs) => placeCodex(home, 'tool-run', { shiftMs }), 3 * 86_400_000)
+})
+afterAll(() => home.cleanup())
+
+describe('chatrail sessions', () => {
+  it('--json prints the entries, the one that needs you first; sessions ended days ago only with --all', () => {
+    const result = chatrail('--json', '--home', home.home)
+    expect(result.stderr).toBe('')
+    expect(result.status).toBe(0)
+    const entries = JSON.parse(result.stdout) as MonitorEntry[]
+    expect(entries.map((entry) => entry.key)).toEqual([waiting.key, done.key, running.key])
+    expect(entries[0]).toMatchObject({ agent: 'claude-code', state: 'needs_input', status: 'waiting_for_approval', detail: 'permission prompt (Bash)', pid: process.pid, cwd: waiting.cwd })
+    expect(entries[1]).toMatchObject({ agent: 'codex', status: 'completed', endedBy: 'turn', title: 'Say hello.' })
+    expect(entries[2]).toMatchObject({ agent: 'codex', state: 'working', status: 'running' })
+
+    const all = JSON.parse(chatrail('--json', '--all', '--home', home.home).stdout) as MonitorEntry[]
+    // Finished sessions sort before active ones, the most recent first.
+    expect(all.map((entry) => entry.key)).toEqual([waiting.key, done.key, old.key, running.key])
+    expect(all[2]).toMatchObject({ state: 'ended', status: 'completed', endedBy: 'turn' })
+  }, 60_000)
+
+  it('prints a table: agent, project, state, what it waits for, last activity; attention first', () => {
+    const result = chatrail('--home', home.home)
+    expect(result.status).toBe(0)
+    const lines = result.stdout.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^AGENT\s+PROJECT\s+STATE\s+WAITING FOR\s+LAST ACTIVITY$/)
+    expect(lines[1]).toMatch(/^claude\s+proj\s+waiting for approval\s+permission prompt \(Bash\)\s+1m ago$/)
+    expect(lines[2]).toMatch(/^codex\s+\S+\s+completed\s+3m ago$/)
+    expect(lines[3]).toMatch(/^codex\s+\S+\s+running\s+2m ago$/)
+    expect(lines[4]).toBe('(1 session that ended more than a day ago is hidden; --all shows them)')
+    expect(lines).toHaveLength(5)
+  }, 60_000)
+
+  it('an empty home says so; --help exits 0; a bad flag exits 2 with the usage', () => {
+    const empty = makeFakeHome()
+    try {
+      const result = chatrail('--home', empty.home)
+      expect(result.status).toBe(0)
+      expect(result.stdout).toContain('No Claude Code or Codex sessions under')
+    } finally {
+      empty.cleanup()
+    }
+    const help = chatrail('--help')
+    expect(help.status).toBe(0)
+    expect(help.stdout).toContain('usage: chatrail sessions')
+    const bad = chatrail('--frobnicate')
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain("Unknown option '--frobnicate'")
+    expect(bad.stderr).toContain('usage: chatrail sessions')
+  }, 60_000)
+})
