@@ -19,11 +19,11 @@ export async function loadAgentAdapter<Ctx extends JsonObject>(
     case 'offline':
       return createOfflineAdapter(routes)
     case 'claude-code': {
-      const { claudeCodeAdapter } = await import('../../agents/claude-code/adapter/claude-code-adapter.js')
+      const { claudeCodeAdapter } = await import('../../agents/claude-code/index.js')
       return claudeCodeAdapter({ cwd, ...(choice.bin === undefined ? {} : { bin: choice.bin }) })
     }
     case 'codex': {
-      const { codexAdapter } = await import('../../agents/codex/adapter/codex-adapter.js')
+      const { codexAdapter } = await import('../../agents/codex/index.js')
       return codexAdapter({ cwd, sandbox: 'read-only', skipGitRepoCheck: true, ...(choice.bin === undefined ? {} : { bin: choice.bin }) })
     }
   }
