@@ -73,7 +73,9 @@ export function SessionsWatch({ monitor, hideOlderThanMs, clock = Date.now }: Wa
     <>
       <Static items={notices}>{(notice) => <Text key={notice.id} color="yellow">{notice.text}</Text>}</Static>
       <SessionsTable entries={state.entries} now={now} {...(hideOlderThanMs === undefined ? {} : { hideOlderThanMs })} />
-      <Text dimColor>watching {state.entries.length} sessions · q quits</Text>
+      <Text dimColor>
+        watching {state.entries.length} session{state.entries.length === 1 ? '' : 's'} · q quits
+      </Text>
     </>
   )
 }
