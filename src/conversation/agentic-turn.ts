@@ -8,8 +8,9 @@ import type { JsonObject } from './json.js'
 import type { MachineState } from './machine.js'
 import { normalizeOutput } from './route-output.js'
 import { AGENT_FAILED_MESSAGE, DONE, asError, errorChunk } from './stream.js'
-import { errorClassOf, type TurnKind } from './trace.js'
-import type { SessionCore, TurnControl } from './turn.js'
+import { errorClassOf } from './trace.js'
+import type { SessionCore, TurnControl } from './session-core.js'
+import type { TurnOutcome } from './turn-recorder.js'
 import { uiEventOf } from './ui-events.js'
 
 /**
@@ -18,16 +19,6 @@ import { uiEventOf } from './ui-events.js'
  * replace a failure (missing adapter, a throw, an `error` chunk) by `conversation.fallback` when
  * there is one. Failures are recorded by class, never by text.
  */
-
-export interface TurnOutcome {
-  readonly kind: TurnKind
-  readonly outcome: 'ok' | 'error' | 'aborted'
-  readonly routeId?: string
-  readonly event?: string
-  readonly toState?: string
-  readonly reason?: string
-  readonly errorClass?: string
-}
 
 const ABORTED: TurnOutcome = { kind: 'agentic', outcome: 'aborted' }
 
@@ -39,7 +30,7 @@ export async function* agenticTurn<Ctx extends JsonObject>(
   before: MachineState<Ctx>,
   turnId: string,
   /** Records the outcome; called before the terminal chunk, since a consumer may stop pulling at it. */
-  settle: (outcome: TurnOutcome) => void,
+  recorder: { settle: (outcome: TurnOutcome) => void },
 ): AsyncGenerator<StreamChunk, TurnOutcome> {
   const conversation = core.definition.conversation
   const transitions = conversation.agentTransitions === true && last !== undefined
@@ -47,7 +38,7 @@ export async function* agenticTurn<Ctx extends JsonObject>(
   const adapter = core.adapter()
 
   async function* terminal(chunk: StreamChunk, outcome: TurnOutcome): AsyncGenerator<StreamChunk, TurnOutcome> {
-    settle(outcome)
+    recorder.settle(outcome)
     yield chunk
     return outcome
   }
@@ -106,7 +97,7 @@ export async function* agenticTurn<Ctx extends JsonObject>(
     const committed = core.timeline.commit(proposal)
     if (committed) core.changed()
     const outcome: TurnOutcome = committed
-      ? { kind: 'agentic', outcome: 'ok', event: proposal.event, toState: proposal.after.state }
+      ? { kind: 'agentic', outcome: 'ok', event: proposal.record.event, toState: proposal.after.state }
       : { kind: 'repaired', outcome: 'ok', reason: 'history-changed' }
     return [committed ? doneWithRecord(proposal.record, base) : (base ?? DONE), outcome]
   }
@@ -127,10 +118,7 @@ export async function* agenticTurn<Ctx extends JsonObject>(
             v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind: 'agentic', event: verdict.event,
             fromState: before.state, toState: verdict.after.state, turnId,
           }
-          proposal = {
-            messageId: last.message.id, inputKey, kind: 'agentic', routeId: undefined, event: verdict.event, turnId, before,
-            after: verdict.after, assign: undefined, output: undefined, answerId: last.answerId, record,
-          }
+          proposal = { record, inputKey, before, after: verdict.after, chunks: undefined, answerId: last.answerId }
         }
         continue
       }

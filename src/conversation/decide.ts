@@ -59,32 +59,90 @@ function matchOf(result: RegExpExecArray): RouteMatch {
   return Object.freeze({ value: result[0], index: result.index, groups: Object.freeze(groups) })
 }
 
-/** Resolves one user message against the route table. Sync when every callback it runs is. */
-export function resolveRoutes<Ctx extends JsonObject>(
-  machine: Machine<Ctx>,
-  index: RouteIndex<Ctx>,
-  turn: TurnInput<Ctx>,
-): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-  const { before } = turn
-  const candidates = index.candidates(turn.input, turn.uiEvent)
-  if (candidates.length === 0) return MISS
-  const base: RouteContext<Ctx> = {
-    input: turn.input,
-    uiEvent: turn.uiEvent,
-    state: before.state,
-    context: before.context,
-    history: turn.history,
-    sessionId: turn.sessionId,
-    messageId: turn.messageId,
-    turnId: turn.turnId,
+/**
+ * One resolution in progress. A class so a turn allocates one object, not a closure per step; the
+ * route context is built only when a callback will see it (a constant answer needs none).
+ */
+class Resolver<Ctx extends JsonObject> {
+  private base: RouteContext<Ctx> | undefined
+
+  constructor(
+    private readonly machine: Machine<Ctx>,
+    private readonly index: RouteIndex<Ctx>,
+    private readonly turn: TurnInput<Ctx>,
+    private readonly candidates: readonly number[],
+  ) {}
+
+  context(): RouteContext<Ctx> {
+    const { turn } = this
+    this.base ??= {
+      input: turn.input,
+      uiEvent: turn.uiEvent,
+      state: turn.before.state,
+      context: turn.before.context,
+      history: turn.history,
+      sessionId: turn.sessionId,
+      messageId: turn.messageId,
+      turnId: turn.turnId,
+    }
+    return this.base
   }
 
-  function fire(route: Route<Ctx>, ctx: RouteContext<Ctx>): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-    const [next, effects] = step(machine, before, route.event)
+  scan(from: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+    const { candidates, index, turn } = this
+    const state = turn.before.state
+    const declared = this.machine.states.get(state)?.transitions
+    for (let c = from; c < candidates.length; c++) {
+      const position = candidates[c] as number
+      const route = index.routes[position] as Route<Ctx>
+      const states = index.stateSets[position]
+      if (states && !states.has(state)) continue
+      if (!declared?.has(route.event)) continue
+      if (route.kind === 'pattern') {
+        const result = route.pattern.exec(turn.input)
+        if (!result) continue
+        return this.afterMatch(route, { ...this.context(), match: matchOf(result) }, c + 1)
+      }
+      if (route.kind === 'custom') {
+        let matched: boolean | Promise<boolean>
+        try {
+          matched = route.match(turn.input, this.context())
+        } catch (error) {
+          return failed(route, 'match-threw', error)
+        }
+        if (isPromise<boolean>(matched)) {
+          return matched.then(
+            (ok) => (ok === true ? this.afterMatch(route, this.context(), c + 1) : this.scan(c + 1)),
+            (error: unknown) => failed(route, 'match-threw', error),
+          )
+        }
+        if (matched !== true) continue
+      }
+      return this.afterMatch(route, undefined, c + 1)
+    }
+    return MISS
+  }
+
+  afterMatch(route: Route<Ctx>, ctx: RouteContext<Ctx> | undefined, next: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+    if (route.guard) {
+      let allowed: boolean
+      try {
+        allowed = route.guard(ctx ?? this.context())
+      } catch (error) {
+        return failed(route, 'guard-threw', error)
+      }
+      if (allowed !== true) return this.scan(next)
+    }
+    return this.fire(route, ctx)
+  }
+
+  fire(route: Route<Ctx>, ctx: RouteContext<Ctx> | undefined): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+    const { before } = this.turn
+    const [next, effects] = step(this.machine, before, route.event)
     const refusal = effects[0]
     if (refusal?.type === 'refuse') return failed(route, `transition-refused:${refusal.reason}`, refusal.error)
     let patternAssign: Partial<Ctx> | undefined
-    if (route.kind === 'pattern' && route.assign !== undefined && ctx.match) {
+    if (route.kind === 'pattern' && route.assign !== undefined && ctx?.match) {
       try {
         patternAssign = route.assign === true ? (ctx.match.groups as Partial<Ctx>) : route.assign(ctx.match.groups, ctx)
       } catch (error) {
@@ -104,57 +162,21 @@ export function resolveRoutes<Ctx extends JsonObject>(
     if (typeof response !== 'function') return finish(response)
     let result: unknown
     try {
-      result = response(turn.input, ctx)
+      result = response(this.turn.input, ctx ?? this.context())
     } catch (error) {
       return failed(route, 'response-threw', error)
     }
     return isPromise(result) ? result.then(finish, (error: unknown) => failed(route, 'response-threw', error)) : finish(result)
   }
+}
 
-  function afterMatch(route: Route<Ctx>, ctx: RouteContext<Ctx>, next: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-    if (route.guard) {
-      let allowed: boolean
-      try {
-        allowed = route.guard(ctx)
-      } catch (error) {
-        return failed(route, 'guard-threw', error)
-      }
-      if (allowed !== true) return scan(next)
-    }
-    return fire(route, ctx)
-  }
-
-  function scan(from: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-    for (let c = from; c < candidates.length; c++) {
-      const position = candidates[c] as number
-      const route = index.routes[position] as Route<Ctx>
-      const states = index.stateSets[position]
-      if (states && !states.has(before.state)) continue
-      if (!machine.states.get(before.state)?.transitions.has(route.event)) continue
-      if (route.kind === 'pattern') {
-        const result = route.pattern.exec(turn.input)
-        if (!result) continue
-        return afterMatch(route, { ...base, match: matchOf(result) }, c + 1)
-      }
-      if (route.kind === 'custom') {
-        let matched: boolean | Promise<boolean>
-        try {
-          matched = route.match(turn.input, base)
-        } catch (error) {
-          return failed(route, 'match-threw', error)
-        }
-        if (isPromise<boolean>(matched)) {
-          return matched.then(
-            (ok) => (ok === true ? afterMatch(route, base, c + 1) : scan(c + 1)),
-            (error: unknown) => failed(route, 'match-threw', error),
-          )
-        }
-        if (matched !== true) continue
-      }
-      return afterMatch(route, base, c + 1)
-    }
-    return MISS
-  }
-
-  return scan(0)
+/** Resolves one user message against the route table. Sync when every callback it runs is. */
+export function resolveRoutes<Ctx extends JsonObject>(
+  machine: Machine<Ctx>,
+  index: RouteIndex<Ctx>,
+  turn: TurnInput<Ctx>,
+): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+  const candidates = index.candidates(turn.input, turn.uiEvent)
+  if (candidates.length === 0) return MISS
+  return new Resolver(machine, index, turn, candidates).scan(0)
 }

@@ -51,5 +51,6 @@ export function readDecisionRecord(message: Message): DecisionRecord | undefined
 /** `done`, carrying the record. */
 export function doneWithRecord(record: DecisionRecord | undefined, base?: StreamChunk): StreamChunk {
   if (!record) return base ?? { type: 'done' }
-  return Object.freeze({ ...base, type: 'done', metadata: { ...base?.metadata, chatrail: record } })
+  if (!base) return Object.freeze({ type: 'done', metadata: { chatrail: record } })
+  return Object.freeze({ ...base, type: 'done', metadata: { ...base.metadata, chatrail: record } })
 }

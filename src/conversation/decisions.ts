@@ -4,7 +4,6 @@ import { fingerprint, readDecisionRecord, type DecisionRecord } from './decision
 import type { JsonObject } from './json.js'
 import { step, type Machine, type MachineState } from './machine.js'
 import type { RouteIndex } from './route-index.js'
-import type { TurnKind } from './trace.js'
 import { uiEventOf } from './ui-events.js'
 
 /**
@@ -25,20 +24,15 @@ import { uiEventOf } from './ui-events.js'
  */
 
 export interface Decision<Ctx extends JsonObject = JsonObject> {
-  readonly messageId: string
+  /** What was decided (message, kind, route, event, states, turn id, context patch). */
+  readonly record: DecisionRecord
   readonly inputKey: string
-  readonly kind: TurnKind
-  readonly routeId: string | undefined
-  readonly event: string
-  readonly turnId: string
   readonly before: MachineState<Ctx>
   readonly after: MachineState<Ctx>
-  readonly assign: Partial<Ctx> | undefined
-  /** The chunks to replay (deterministic decisions only, ending with the `done` chunk). */
-  readonly output: readonly StreamChunk[] | undefined
+  /** The chunks to replay before `done` (deterministic decisions only). */
+  readonly chunks: readonly StreamChunk[] | undefined
   /** The assistant message this decision was streamed into; undefined when the request had none. */
   readonly answerId: string | undefined
-  readonly record: DecisionRecord
 }
 
 interface Entry<Ctx extends JsonObject> {
@@ -84,6 +78,8 @@ export interface Timeline<Ctx extends JsonObject = JsonObject> {
   size: () => number
 }
 
+const EMPTY_SEGMENT: Segment = Object.freeze({ answerIds: [], records: [] }) as unknown as Segment
+
 /** The identity of a user message's input: exact text plus the UI event it carries. */
 export function inputKeyOf(message: Message): string {
   const event = uiEventOf(message)
@@ -102,7 +98,7 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
   function reapply(decision: Decision<Ctx>, before: MachineState<Ctx>): MachineState<Ctx> | undefined {
     if (decision.before === before) return decision.after
     if (decision.before.state !== before.state) return undefined
-    const [next, effects] = step(machine, before, decision.event, decision.assign)
+    const [next, effects] = step(machine, before, decision.record.event, decision.record.assign as Partial<Ctx> | undefined)
     return effects[0]?.type === 'transition' && next.state === decision.after.state ? next : undefined
   }
 
@@ -116,15 +112,18 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
     const assign = record.assign as Partial<Ctx> | undefined
     const [after, effects] = step(machine, before, record.event, assign)
     if (effects[0]?.type !== 'transition' || after.state !== record.toState) return undefined
-    const decision: Decision<Ctx> = {
-      messageId: message.id, inputKey: key, kind: record.kind, routeId: record.routeId, event: record.event,
-      turnId: record.turnId, before, after, assign, output: undefined, answerId, record,
-    }
+    const decision: Decision<Ctx> = { record, inputKey: key, before, after, chunks: undefined, answerId }
     cache.set(message.id, decision)
     return decision
   }
 
-  function evaluate(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, segment: Segment): Entry<Ctx> {
+  /** The entry for a message; `current` itself when nothing changed (no allocation on a quiet sync). */
+  function evaluate(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, segment: Segment, current?: Entry<Ctx>): Entry<Ctx> {
+    const entry = decide(message, key, before, segment)
+    return current && current.before === entry.before && current.after === entry.after && current.decision === entry.decision ? current : entry
+  }
+
+  function decide(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, segment: Segment): Entry<Ctx> {
     let cached = cache.get(message.id)
     if (cached && cached.inputKey !== key) {
       cache.delete(message.id)
@@ -145,7 +144,8 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
   function reconcile(messages: readonly Message[], full = false): boolean {
     const previous = stateAt(entries.length - 1)
     const fresh: { message: Message; key: string; segment: Segment }[] = []
-    let segment: Segment = { answerIds: [], records: [] }
+    // Segments (the answers between two user messages) are allocated only when there are answers.
+    let segment: Segment = EMPTY_SEGMENT
     let anchor = -1
     let anchorSegment: Segment | undefined
     let continuation = false
@@ -158,6 +158,7 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       if (message.role !== 'user') {
         if (lastMessage === undefined && message.role === 'tool') continuation = true
         if (message.role === 'assistant') {
+          if (segment === EMPTY_SEGMENT) segment = { answerIds: [], records: [] }
           segment.answerIds.push(message.id)
           const record = readDecisionRecord(message)
           if (record) segment.records.push({ record, answerId: message.id })
@@ -176,21 +177,23 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
         break
       }
       fresh.push({ message, key, segment })
-      segment = { answerIds: [], records: [] }
+      segment = EMPTY_SEGMENT
     }
     last = lastMessage && { message: lastMessage, continuation, answerId }
 
-    const kept = new Map(fresh.map((f) => [f.message.id, f.key]))
-    for (let ord = entries.length - 1; ord > anchor; ord--) {
-      const removed = entries[ord]
+    // Decisions of messages that left history are dropped; a message that is still there with
+    // the same text (a `full` re-walk, a reorder) keeps its decision for the re-evaluation below.
+    const kept = entries.length - 1 > anchor && fresh.length > 8 ? new Map(fresh.map((f) => [f.message.id, f.key])) : undefined
+    while (entries.length - 1 > anchor) {
+      const removed = entries.pop()
       if (!removed) continue
       ords.delete(removed.messageId)
-      if (kept.get(removed.messageId) !== removed.inputKey) cache.delete(removed.messageId)
+      const key = kept ? kept.get(removed.messageId) : fresh.find((f) => f.message.id === removed.messageId)?.key
+      if (key !== removed.inputKey) cache.delete(removed.messageId)
     }
-    entries.length = anchor + 1
     const anchored = anchor >= 0 ? entries[anchor] : undefined
     if (anchored && anchorSegment) {
-      entries[anchor] = evaluate({ id: anchored.messageId }, anchored.inputKey, anchored.before, anchorSegment)
+      entries[anchor] = evaluate({ id: anchored.messageId }, anchored.inputKey, anchored.before, anchorSegment, anchored)
     }
     for (let i = fresh.length - 1; i >= 0; i--) {
       const item = fresh[i]
@@ -221,11 +224,12 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       cache.delete(messageId)
     },
     commit(decision) {
-      const ord = ords.get(decision.messageId)
+      const messageId = decision.record.messageId
+      const ord = ords.get(messageId)
       const entry = ord === undefined ? undefined : entries[ord]
       if (ord === undefined || !entry || ord !== entries.length - 1) return false
       if (entry.inputKey !== decision.inputKey || entry.before !== decision.before) return false
-      cache.set(decision.messageId, decision)
+      cache.set(messageId, decision)
       entries[ord] = { ...entry, after: decision.after, decision }
       return true
     },

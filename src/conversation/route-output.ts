@@ -13,8 +13,22 @@ export interface NormalizedOutput<Ctx extends JsonObject> {
   readonly assign: Partial<Ctx> | undefined
 }
 
+// Constant answers are common: their (frozen, immutable) chunk lists are shared, not rebuilt per turn.
+const textOutputs = new Map<string, NormalizedOutput<JsonObject>>()
+const MAX_SHARED = 512
+
+function textOutput(text: string): NormalizedOutput<JsonObject> {
+  let output = textOutputs.get(text)
+  if (!output) {
+    if (textOutputs.size >= MAX_SHARED) textOutputs.clear()
+    output = Object.freeze({ chunks: Object.freeze(text === '' ? [] : [Object.freeze({ type: 'text' as const, content: text })]), assign: undefined })
+    if (text.length <= 4096) textOutputs.set(text, output)
+  }
+  return output
+}
+
 export function normalizeOutput<Ctx extends JsonObject>(result: unknown): NormalizedOutput<Ctx> | undefined {
-  if (typeof result === 'string') return { chunks: result === '' ? [] : [Object.freeze({ type: 'text', content: result })], assign: undefined }
+  if (typeof result === 'string') return textOutput(result) as NormalizedOutput<Ctx>
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return undefined
   const { text, chunks, assign, ...rest } = result as Exclude<RouteResult<Ctx>, string> & Record<string, unknown>
   if (Object.keys(rest).length > 0) return undefined

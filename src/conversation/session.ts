@@ -16,8 +16,9 @@ import type { JsonObject } from './json.js'
 import { lintDefinition } from './lint.js'
 import { buildRouteIndex, type RouteIndex } from './route-index.js'
 import { projectSnapshot, type SessionSnapshot } from './snapshot.js'
-import { createTraceLog, notifyTraceListeners, type TurnTrace } from './trace.js'
-import { createTurnSource, type SessionCore } from './turn.js'
+import { createTraceLog, isoTime, notifyTraceListeners, type TurnTrace } from './trace.js'
+import type { SessionCore } from './session-core.js'
+import { createTurnSource } from './turn.js'
 
 /**
  * A session: one conversation's progress over one shared, immutable definition (seed 004). It
@@ -28,7 +29,7 @@ import { createTurnSource, type SessionCore } from './turn.js'
 export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject> {
   /** Identifier-safe; default a random UUID. */
   sessionId?: string
-  /** Turn id factory (default `randomUUID`). */
+  /** Turn id factory (default `<sessionId>:<n>`). */
   ids?: () => string
   /** Clock for trace times and durations (default `new Date()`). */
   clock?: () => Date
@@ -116,8 +117,11 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
   const { machine, index } = compile(definition)
   const timeline = createTimeline(machine, index, startState(machine, options.start))
   const log = createTraceLog(options.maxTraces ?? 1000)
+  const traceListeners = [definition.conversation.onTrace, options.onTrace].filter((listener) => listener !== undefined)
   const listeners = new Set<() => void>()
-  const newId = options.ids ?? randomUUID
+  // Turn ids default to `<sessionId>:<n>`: unique (the session id is), and cheaper than a UUID per turn.
+  let turns = 0
+  const newId = options.ids ?? (() => `${sessionId}:${++turns}`)
   const clock = options.clock
   const now = clock ? () => clock().getTime() : Date.now
   let original: AdapterFactory | undefined
@@ -152,9 +156,13 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
     newId,
     now,
     trace(fields, startedAt) {
-      const trace: TurnTrace = Object.freeze({ ...fields, sessionId, at: new Date(startedAt).toISOString(), durationMs: Math.max(0, now() - startedAt) })
+      const trace = fields as TurnTrace & { sessionId: string; at: string; durationMs: number }
+      trace.sessionId = sessionId
+      trace.at = isoTime(startedAt)
+      trace.durationMs = Math.max(0, now() - startedAt)
+      Object.freeze(trace)
       log.add(trace)
-      if (!disposed) notifyTraceListeners([definition.conversation.onTrace, options.onTrace], trace)
+      if (!disposed && traceListeners.length > 0) notifyTraceListeners(traceListeners, trace)
     },
     changed,
     disposed: () => disposed,

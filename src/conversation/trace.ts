@@ -83,3 +83,23 @@ export function errorClassOf(error: unknown): string {
   }
   return typeof error === 'string' ? 'StringThrown' : 'NonErrorThrown'
 }
+
+let minuteKey = Number.NaN
+let minutePrefix = ''
+
+/**
+ * `new Date(ms).toISOString()`, without building a Date per call: the `YYYY-MM-DDTHH:MM:` part is
+ * cached per minute (formatting a Date costs more than a whole deterministic turn). Pure.
+ */
+export function isoTime(ms: number): string {
+  if (!Number.isFinite(ms)) return new Date(Number.NaN).toString()
+  const minute = Math.floor(ms / 60_000)
+  if (minute !== minuteKey) {
+    minuteKey = minute
+    minutePrefix = new Date(minute * 60_000).toISOString().slice(0, 17)
+  }
+  const rest = ms - minute * 60_000
+  const seconds = Math.floor(rest / 1000)
+  const millis = Math.floor(rest - seconds * 1000)
+  return `${minutePrefix}${seconds < 10 ? '0' : ''}${seconds}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`
+}

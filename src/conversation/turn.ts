@@ -1,17 +1,17 @@
-import type { AdapterFactory, AdapterRequest } from '../contract/adapter.js'
+import type { AdapterRequest } from '../contract/adapter.js'
 import { ChatrailError } from '../contract/errors.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
-import { agenticTurn, type TurnOutcome } from './agentic-turn.js'
+import { agenticTurn } from './agentic-turn.js'
+import { ChunkStream } from './chunk-stream.js'
 import { resolveRoutes, type Resolution } from './decide.js'
 import { doneWithRecord, fingerprint, type DecisionRecord } from './decision-record.js'
-import type { Decision, LastUserMessage, Timeline } from './decisions.js'
-import { inputKeyOf } from './decisions.js'
-import type { ChatDefinition } from './definition.js'
+import { inputKeyOf, type Decision, type LastUserMessage } from './decisions.js'
 import type { JsonObject } from './json.js'
-import { step, type Machine, type MachineState } from './machine.js'
-import type { RouteIndex } from './route-index.js'
+import { step, type MachineState } from './machine.js'
+import type { SessionCore, TurnControl } from './session-core.js'
 import { DISPOSED_MESSAGE, ROUTE_FAILED_MESSAGE, errorChunk } from './stream.js'
-import { errorClassOf, type TurnKind, type TurnTrace } from './trace.js'
+import { errorClassOf } from './trace.js'
+import { TurnRecorder, type TurnOutcome } from './turn-recorder.js'
 import { uiEventOf } from './ui-events.js'
 
 /**
@@ -19,43 +19,21 @@ import { uiEventOf } from './ui-events.js'
  * reconcile history → replay a still-valid decision for the last user message → else resolve
  * routes → else forward the identical request to the agentic adapter. A deterministic turn commits
  * its transition when its stream is consumed to `done`; an abort before that commits and caches
- * nothing. `createSource` is synchronous and does no work until `stream()` (adapter invariant A1).
+ * nothing. `createSource` is synchronous and does no work until the stream is first pulled
+ * (adapter invariant A1).
  */
 
-/** What a turn needs from its session. */
-export interface SessionCore<Ctx extends JsonObject> {
-  readonly sessionId: string
-  readonly definition: ChatDefinition<Ctx>
-  readonly machine: Machine<Ctx>
-  readonly index: RouteIndex<Ctx>
-  readonly timeline: Timeline<Ctx>
-  adapter: () => AdapterFactory | undefined
-  newId: () => string
-  now: () => number
-  /** Records a trace (fills sessionId, time and duration) and notifies observers. */
-  trace: (fields: Omit<TurnTrace, 'sessionId' | 'at' | 'durationMs'>, startedAt: number) => void
-  /** The timeline changed: recompute the snapshot and notify subscribers. */
-  changed: () => void
-  disposed: () => boolean
-}
-
-/** Mutable per-turn state shared with `abort()` (A6: abort never throws, whenever it is called). */
-export interface TurnControl {
-  aborted: boolean
-  inner: StreamSource | undefined
-  /** Records the `aborted` trace at once (a consumer may stop without ever resuming the stream). */
-  onAbort: (() => void) | undefined
-}
+const END: IteratorResult<StreamChunk> = { value: undefined, done: true }
 
 function isPromise<T>(value: unknown): value is Promise<T> {
   return typeof value === 'object' && value !== null && typeof (value as Promise<T>).then === 'function'
 }
 
 export function createTurnSource<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: AdapterRequest): StreamSource {
-  const control: TurnControl = { aborted: false, inner: undefined, onAbort: undefined }
-  let iterator: AsyncGenerator<StreamChunk, void> | undefined
+  const control: TurnControl = { aborted: false, inner: undefined, recorder: undefined }
+  let iterator: AsyncIterableIterator<StreamChunk> | undefined
   return {
-    stream: () => (iterator ??= runTurn(core, request, control)),
+    stream: () => (iterator ??= new LazyTurn(core, request, control)),
     abort() {
       if (control.aborted) return
       control.aborted = true
@@ -64,111 +42,150 @@ export function createTurnSource<Ctx extends JsonObject>(core: SessionCore<Ctx>,
       } catch {
         // A6 of the inner adapter is its own promise; ours holds regardless.
       }
-      control.onAbort?.()
+      control.recorder?.abort()
     },
   }
 }
 
-async function* runTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: AdapterRequest, control: TurnControl): AsyncGenerator<StreamChunk, void> {
+/** Starts the turn on the first pull, then hands every call to the turn's own stream. */
+class LazyTurn<Ctx extends JsonObject> implements AsyncIterableIterator<StreamChunk> {
+  private inner: AsyncIterator<StreamChunk> | undefined
+
+  constructor(
+    private readonly core: SessionCore<Ctx>,
+    private readonly request: AdapterRequest,
+    private readonly control: TurnControl,
+  ) {}
+
+  next(): Promise<IteratorResult<StreamChunk>> {
+    this.inner ??= startTurn(this.core, this.request, this.control)
+    return this.inner.next()
+  }
+
+  async return(): Promise<IteratorResult<StreamChunk>> {
+    return (await this.inner?.return?.()) ?? END
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<StreamChunk> {
+    return this
+  }
+}
+
+function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: AdapterRequest, control: TurnControl): AsyncIterator<StreamChunk> {
   const startedAt = core.now()
   if (core.disposed()) {
-    yield errorChunk(DISPOSED_MESSAGE, new ChatrailError({ code: 'SESSION_DISPOSED', message: DISPOSED_MESSAGE, hint: 'Create a new session.' }))
-    return
+    const error = new ChatrailError({ code: 'SESSION_DISPOSED', message: DISPOSED_MESSAGE, hint: 'Create a new session.' })
+    return new ChunkStream([], control, () => errorChunk(DISPOSED_MESSAGE, error), () => undefined)
   }
   if (core.timeline.reconcile(request.messages)) core.changed()
   const last = core.timeline.lastUser()
   const before = (last && !last.continuation && core.timeline.before(last.message.id)) || core.timeline.current()
-  const fromState = before.state
-  let finished = false
-  // What the trace says if the consumer walks away (abort or iterator return) before the end.
-  let pending: Omit<TurnTrace, 'sessionId' | 'at' | 'durationMs' | 'outcome'> = { kind: 'agentic', fromState, toState: fromState, turnId: '', messageId: last?.message.id, replayed: false }
-  const finish = (fields: Omit<TurnTrace, 'sessionId' | 'at' | 'durationMs'>): void => {
-    if (finished) return
-    finished = true
-    core.trace(fields, startedAt)
+  const recorder = new TurnRecorder(core, startedAt, before.state, last?.message.id)
+  control.recorder = recorder
+  if (!last || last.continuation) {
+    recorder.turnId = core.newId()
+    recorder.resolved = true
+    return guarded(continuationOrAgentic(core, request, control, last, before, recorder), recorder)
   }
-  // Until the routes are resolved the kind is unknown: the generator records the abort once it is.
-  let resolved = false
-  control.onAbort = () => {
-    if (resolved) finish({ ...pending, toState: fromState, outcome: 'aborted' })
+  const message = last.message
+  const inputKey = inputKeyOf(message)
+  const replay = replayable(core, message.id, inputKey, before)
+  if (replay) {
+    recorder.turnId = replay.record.turnId
+    recorder.replayed = true
+    return deterministic(core, control, recorder, replay.before === before && replay.answerId === last.answerId ? replay : { ...replay, before, after: reapplied(core, replay, before) ?? replay.after, answerId: last.answerId })
   }
-  const settle = (outcome: TurnOutcome): void => finish({ ...pending, ...outcome, toState: outcome.toState ?? fromState })
-  try {
-    if (!last || last.continuation) {
-      pending = { ...pending, turnId: core.newId() }
-      resolved = true
-      settle(yield* continuationOrAgentic(core, request, control, last, before, pending.turnId, settle))
-      return
-    }
-    const message = last.message
-    const inputKey = inputKeyOf(message)
-    const replay = replayable(core, message.id, inputKey, before)
-    const turnId = replay?.turnId ?? core.newId()
-    pending = { ...pending, turnId }
-    let decision: Decision<Ctx>
-    if (replay) {
-      resolved = true
-      decision = { ...replay.decision, before, after: replay.after, answerId: last.answerId }
-    } else {
-      const turn = { input: message.content, uiEvent: uiEventOf(message), before, history: request.messages, sessionId: core.sessionId, messageId: message.id, turnId }
-      const resolving = resolveRoutes(core.machine, core.index, turn)
-      const resolution: Resolution<Ctx> = isPromise(resolving) ? await resolving : resolving
-      if (resolution.type === 'miss') {
-        resolved = true
-        settle(yield* agenticTurn(core, request, control, last, before, turnId, settle))
-        return
-      }
-      const kind: TurnKind = resolution.route.traceKind ?? 'deterministic'
-      pending = { ...pending, kind, routeId: resolution.route.id, event: resolution.route.event }
-      resolved = true
-      if (resolution.type === 'failed') {
-        if (control.aborted) return
-        finish({ kind, outcome: 'error', routeId: resolution.route.id, event: resolution.route.event, fromState, toState: fromState, turnId, messageId: message.id, replayed: false, reason: resolution.reason, errorClass: errorClassOf(resolution.error.cause ?? resolution.error) })
-        yield errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
-        return
-      }
-      const record: DecisionRecord = {
-        v: 1, messageId: message.id, input: fingerprint(inputKey), kind, event: resolution.route.event,
-        fromState, toState: resolution.after.state, turnId, routeId: resolution.route.id,
-        ...(resolution.assign ? { assign: resolution.assign as JsonObject } : {}),
-      }
-      decision = {
-        messageId: message.id, inputKey, kind, routeId: resolution.route.id, event: resolution.route.event, turnId,
-        before, after: resolution.after, assign: resolution.assign, answerId: last.answerId, record,
-        output: Object.freeze([...resolution.chunks, doneWithRecord(record)]),
-      }
-    }
-    pending = { kind: decision.kind, routeId: decision.routeId, event: decision.event, fromState, toState: decision.after.state, turnId, messageId: message.id, replayed: replay !== undefined }
-    const output = decision.output ?? []
-    for (const chunk of output) {
+  recorder.turnId = core.newId()
+  const turn = { input: message.content, uiEvent: uiEventOf(message), before, history: request.messages, sessionId: core.sessionId, messageId: message.id, turnId: recorder.turnId }
+  const resolving = resolveRoutes(core.machine, core.index, turn)
+  const decide = (resolution: Resolution<Ctx>): AsyncIterator<StreamChunk> => fromResolution(core, request, control, recorder, last, before, inputKey, resolution)
+  if (!isPromise<Resolution<Ctx>>(resolving)) return decide(resolving)
+  return guarded(
+    (async function* () {
+      const decided = decide(await resolving)
       if (control.aborted) return
-      if (chunk.type === 'done') {
-        const committed = core.timeline.commit(decision)
-        if (committed) core.changed()
-        finish({ ...pending, outcome: 'ok', ...(committed ? {} : { toState: fromState, reason: 'history-changed' }) })
-      }
-      yield chunk
-    }
+      yield* { [Symbol.asyncIterator]: () => decided }
+    })(),
+    recorder,
+  )
+}
+
+function fromResolution<Ctx extends JsonObject>(
+  core: SessionCore<Ctx>,
+  request: AdapterRequest,
+  control: TurnControl,
+  recorder: TurnRecorder<Ctx>,
+  last: LastUserMessage,
+  before: MachineState<Ctx>,
+  inputKey: string,
+  resolution: Resolution<Ctx>,
+): AsyncIterator<StreamChunk> {
+  recorder.resolved = true
+  if (resolution.type === 'miss') {
+    return guarded(settled(agenticTurn(core, request, control, last, before, recorder.turnId, recorder), recorder), recorder)
+  }
+  const { route } = resolution
+  recorder.kind = route.traceKind ?? 'deterministic'
+  recorder.routeId = route.id
+  recorder.event = route.event
+  if (resolution.type === 'failed') {
+    return new ChunkStream([], control, () => {
+      recorder.finish('error', before.state, { reason: resolution.reason, errorClass: errorClassOf(resolution.error.cause ?? resolution.error) })
+      return errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
+    }, () => recorder.finish('aborted', before.state))
+  }
+  const record: DecisionRecord = {
+    v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind: recorder.kind, event: route.event,
+    fromState: before.state, toState: resolution.after.state, turnId: recorder.turnId, routeId: route.id,
+  }
+  if (resolution.assign) (record as { assign?: JsonObject }).assign = resolution.assign as JsonObject
+  return deterministic(core, control, recorder, { record, inputKey, before, after: resolution.after, chunks: resolution.chunks, answerId: last.answerId })
+}
+
+/** The decision's chunks, then `done`: the transition commits as the consumer reaches it. */
+function deterministic<Ctx extends JsonObject>(core: SessionCore<Ctx>, control: TurnControl, recorder: TurnRecorder<Ctx>, decision: Decision<Ctx>): AsyncIterator<StreamChunk> {
+  recorder.kind = decision.record.kind
+  recorder.routeId = decision.record.routeId
+  recorder.event = decision.record.event
+  recorder.resolved = true
+  return new ChunkStream(decision.chunks ?? [], control, () => {
+    const committed = core.timeline.commit(decision)
+    if (committed) core.changed()
+    if (committed) recorder.finish('ok', decision.after.state)
+    else recorder.finish('ok', recorder.fromState, { reason: 'history-changed' })
+    return doneWithRecord(decision.record)
+  }, () => recorder.finish('aborted', recorder.fromState))
+}
+
+/** Records an `aborted` trace when the consumer walks away from a generator-backed turn. */
+async function* guarded<Ctx extends JsonObject>(inner: AsyncGenerator<StreamChunk, unknown>, recorder: TurnRecorder<Ctx>): AsyncGenerator<StreamChunk, void> {
+  try {
+    yield* inner
   } finally {
-    if (!finished) finish({ ...pending, toState: fromState, outcome: 'aborted' })
+    if (!recorder.finished) recorder.finish('aborted', recorder.fromState)
   }
 }
 
+/** Runs an outcome-returning stream and records its outcome (if it did not settle itself). */
+async function* settled<Ctx extends JsonObject>(inner: AsyncGenerator<StreamChunk, TurnOutcome>, recorder: TurnRecorder<Ctx>): AsyncGenerator<StreamChunk, void> {
+  recorder.settle(yield* inner)
+}
+
 /** A cached deterministic decision for this exact message that still applies from `before`. */
-function replayable<Ctx extends JsonObject>(
-  core: SessionCore<Ctx>,
-  messageId: string,
-  inputKey: string,
-  before: MachineState<Ctx>,
-): { decision: Decision<Ctx>; after: MachineState<Ctx>; turnId: string } | undefined {
+function replayable<Ctx extends JsonObject>(core: SessionCore<Ctx>, messageId: string, inputKey: string, before: MachineState<Ctx>): Decision<Ctx> | undefined {
   const decision = core.timeline.cached(messageId, inputKey)
-  if (!decision?.output || decision.before.state !== before.state) return undefined
-  if (decision.before === before) return { decision, after: decision.after, turnId: decision.turnId }
-  const [after, effects] = step(core.machine, before, decision.event, decision.assign)
-  if (effects[0]?.type === 'transition' && after.state === decision.after.state) return { decision, after, turnId: decision.turnId }
+  if (!decision?.chunks || decision.before.state !== before.state) return undefined
+  if (decision.before === before || reapplied(core, decision, before)) return decision
   // No longer valid from here: forget it and resolve afresh (never an error the user must retry past).
   core.timeline.forget(messageId)
   return undefined
+}
+
+/** The state after re-applying a decision on a different `before` (same state, other context). */
+function reapplied<Ctx extends JsonObject>(core: SessionCore<Ctx>, decision: Decision<Ctx>, before: MachineState<Ctx>): MachineState<Ctx> | undefined {
+  if (decision.before === before) return decision.after
+  const [after, effects] = step(core.machine, before, decision.record.event, decision.record.assign as Partial<Ctx> | undefined)
+  return effects[0]?.type === 'transition' && after.state === decision.after.state ? after : undefined
 }
 
 /**
@@ -181,16 +198,15 @@ async function* continuationOrAgentic<Ctx extends JsonObject>(
   control: TurnControl,
   last: LastUserMessage | undefined,
   before: MachineState<Ctx>,
-  turnId: string,
-  settle: (outcome: TurnOutcome) => void,
-): AsyncGenerator<StreamChunk, TurnOutcome> {
+  recorder: TurnRecorder<Ctx>,
+): AsyncGenerator<StreamChunk, void> {
   const applied = last ? core.timeline.applied(last.message.id) : undefined
-  if (applied && applied.kind !== 'agentic') {
-    if (control.aborted) return { kind: applied.kind, outcome: 'aborted', routeId: applied.routeId }
-    const outcome: TurnOutcome = { kind: applied.kind, outcome: 'ok', routeId: applied.routeId, reason: 'tool-continuation' }
-    settle(outcome)
+  const record = applied?.record
+  if (record && record.kind !== 'agentic') {
+    if (control.aborted) return
+    recorder.settle({ kind: record.kind, outcome: 'ok', routeId: record.routeId, reason: 'tool-continuation' })
     yield { type: 'done' }
-    return outcome
+    return
   }
-  return yield* agenticTurn(core, request, control, applied ? undefined : last, before, turnId, settle)
+  recorder.settle(yield* agenticTurn(core, request, control, applied ? undefined : last, before, recorder.turnId, recorder))
 }

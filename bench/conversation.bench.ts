@@ -1,0 +1,195 @@
+import v8 from 'node:v8'
+import vm from 'node:vm'
+import { bench, describe } from 'vitest'
+import type { AdapterFactory } from '../src/contract/adapter.js'
+import type { Message } from '../src/contract/message.js'
+import type { StreamChunk, StreamSource } from '../src/contract/stream.js'
+import { createChatController } from '../src/controller/index.js'
+import { commandRoute, createChatSession, defineChat, type ChatSession } from '../src/index.js'
+
+// The conversation core against the peer's numbers (research/peer-bench.md), one process, ratios
+// only: (a) last of 10,000 command routes vs last of 10, (b) a turn at history 10,000 vs 10,
+// (c) a replay vs a fresh turn, (d) a deterministic controller turn vs a scripted text turn, plus
+// session memory per turn. Each pair of rows is interleaved batch by batch and the median of the
+// per-pair ratios is reported, printed on stdout and in the bench names.
+
+v8.setFlagsFromString('--expose-gc')
+const gc = vm.runInNewContext('gc') as () => void
+
+const scripted: AdapterFactory = {
+  createSource: (): StreamSource => ({
+    stream: async function* (): AsyncGenerator<StreamChunk> {
+      yield { type: 'text', content: 'scripted' }
+      yield { type: 'done' }
+    },
+    abort: () => undefined,
+  }),
+}
+
+function definition(routes: number) {
+  return defineChat({
+    id: `bench-${routes}`,
+    chat: { adapter: scripted },
+    conversation: {
+      initial: 's',
+      states: { s: { on: { go: 's' } } },
+      routes: Array.from({ length: routes }, (_, i) => commandRoute({ id: `r${i}`, command: `/cmd${i}`, event: 'go', response: `resp${i}` })),
+    },
+  })
+}
+
+let ids = 0
+const msg = (role: 'user' | 'assistant', content: string): Message => ({ id: `m${++ids}`, role, content, status: 'complete', createdAt: new Date(0) })
+
+async function dispatch(session: ChatSession, messages: Message[]): Promise<string> {
+  let text = ''
+  for await (const chunk of session.chat.adapter.createSource({ messages }).stream()) if (chunk.type === 'text') text += chunk.content
+  return text
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+
+interface Comparison {
+  /** µs per call, median over the repetitions. */
+  base: number
+  subject: number
+  /** Median of the per-repetition ratios subject/base: robust to load that drifts between batches. */
+  ratio: number
+}
+
+/**
+ * Compares two rows. Times are this process's CPU time (`process.cpuUsage`), not wall time: the
+ * machine is shared and other processes' load must not land in one row and not the other. Each
+ * row is warmed up (~100 ms, the JIT settles), batches are calibrated to ~20 ms, then 31
+ * repetitions run interleaved in ABBA order (so garbage one row leaves for the next batch's
+ * collector falls on both rows alike); the median of the per-repetition ratios is reported.
+ */
+async function compare(base: () => Promise<unknown>, subject: () => Promise<unknown>): Promise<Comparison> {
+  const run = async (fn: () => Promise<unknown>, n: number): Promise<number> => {
+    const start = process.cpuUsage()
+    for (let i = 0; i < n; i++) await fn()
+    const used = process.cpuUsage(start)
+    return (used.user + used.system) / 1000
+  }
+  const size = async (fn: () => Promise<unknown>): Promise<number> => {
+    for (let warm = performance.now(); performance.now() - warm < 100; ) await fn()
+    let n = 4
+    for (let ms = await run(fn, n); ms < 10 && n < 1 << 20; ms = await run(fn, n)) n *= 2
+    return Math.max(4, Math.round((n * 20) / Math.max(await run(fn, n), 0.001)))
+  }
+  const nBase = await size(base)
+  const nSubject = await size(subject)
+  const bases: number[] = []
+  const subjects: number[] = []
+  const ratios: number[] = []
+  for (let rep = 0; rep < 31; rep++) {
+    const baseFirst = rep % 2 === 0
+    const first = ((await run(baseFirst ? base : subject, baseFirst ? nBase : nSubject)) * 1000) / (baseFirst ? nBase : nSubject)
+    const second = ((await run(baseFirst ? subject : base, baseFirst ? nSubject : nBase)) * 1000) / (baseFirst ? nSubject : nBase)
+    const [b, t] = baseFirst ? [first, second] : [second, first]
+    bases.push(b)
+    subjects.push(t)
+    ratios.push(t / b)
+  }
+  return { base: median(bases), subject: median(subjects), ratio: median(ratios) }
+}
+
+async function history(session: ChatSession, turns: number): Promise<Message[]> {
+  const messages: Message[] = []
+  for (let i = 0; i < turns; i++) {
+    messages.push(msg('user', `/cmd${i % 10}`))
+    await dispatch(session, messages)
+    messages.push(msg('assistant', `resp${i % 10}`))
+  }
+  return messages
+}
+
+// (a) route scaling: one-message history with a new id each turn, resolving the last route.
+const small = createChatSession(definition(10), { lint: false })
+const large = createChatSession(definition(10_000), { lint: false })
+const routes = await compare(
+  () => dispatch(small, [msg('user', '/cmd9')]),
+  () => dispatch(large, [msg('user', '/cmd9999')]),
+)
+
+// (b) history scaling and (c) replay: each history built by dispatching its turns one by one.
+const built: Record<number, { session: ChatSession; messages: Message[]; ms: number }> = {}
+for (const size of [10, 10_000]) {
+  const session = createChatSession(definition(10), { lint: false })
+  const start = performance.now()
+  const messages = await history(session, size)
+  built[size] = { session, messages, ms: performance.now() - start }
+}
+// Each fresh turn appends a new user message (new id) to the built history. The request array is
+// built once with a slot for it, so the timed region holds the turn, not a 20,000-element copy.
+const requests: Record<number, Message[]> = {}
+const fresh = (size: number) => () => {
+  const request = (requests[size] ??= [...built[size]!.messages, msg('user', '/cmd3')])
+  request[request.length - 1] = msg('user', '/cmd3')
+  return dispatch(built[size]!.session, request)
+}
+const replayBase = built[10_000]!
+const replayed = [...replayBase.messages.slice(0, -1)]
+const historyTable = await compare(fresh(10), fresh(10_000))
+const replayTable = await compare(fresh(10_000), () => dispatch(replayBase.session, replayed))
+const check = await dispatch(replayBase.session, replayed)
+if (check !== 'resp9') throw new Error(`replay returned ${check}`)
+
+// (d) end to end through createChatController: a new controller per turn, awaiting send.
+const controllerSession = createChatSession(definition(10), { lint: false })
+const e2e = await compare(
+  async () => {
+    const controller = createChatController({ adapter: scripted })
+    await controller.send('hello')
+    if (controller.getState().messages[1]?.content !== 'scripted') throw new Error('scripted turn failed')
+  },
+  async () => {
+    const controller = createChatController(controllerSession.chat)
+    await controller.send('/cmd0')
+    if (controller.getState().messages[1]?.content !== 'resp0') throw new Error('deterministic turn failed')
+  },
+)
+
+// Memory: a 10,000-turn history, heap after forced collections.
+const heap = (): number => {
+  gc()
+  gc()
+  return process.memoryUsage().heapUsed
+}
+const base = heap()
+const memoryMessages = Array.from({ length: 10_000 }, (_, i) => [msg('user', `/cmd${i % 10}`), msg('assistant', `resp${i % 10}`)]).flat()
+const withMessages = heap()
+const memorySession = createChatSession(definition(10), { lint: false })
+for (let i = 1; i <= 10_000; i++) await dispatch(memorySession, memoryMessages.slice(0, 2 * i - 1))
+memorySession.sync(memoryMessages)
+const withSession = heap()
+const perTurn = (withSession - withMessages) / 10_000
+const perMessage = (withMessages - base) / 20_000
+
+const x = (c: Comparison): string => `${c.ratio.toFixed(2)}×`
+const us = (value: number): string => `${value.toFixed(2)} µs`
+const lines = [
+  'conversation core (CPU µs per turn, medians; ratios are medians of 31 interleaved ABBA pairs):',
+  `  (a) last of 10 routes ${us(routes.base)} · last of 10,000 ${us(routes.subject)} → ${x(routes)} (target ≤ 1.5×, peer 352×)`,
+  `  (b) turn at history 10 ${us(historyTable.base)} · at 10,000 ${us(historyTable.subject)} → ${x(historyTable)} (target ≤ 2×, peer 818×); building 10,000 turns took ${built[10_000]!.ms.toFixed(0)} ms (peer ~98 s)`,
+  `  (c) fresh turn ${us(replayTable.base)} · replay ${us(replayTable.subject)} at history 10,000 → ${x(replayTable)} (target ≤ 0.5×, peer 1.01×)`,
+  `  (d) controller scripted text turn ${us(e2e.base)} · deterministic turn ${us(e2e.subject)} → ${x(e2e)} (target ≤ 1.3×, peer 2.18×)`,
+  `  memory: session ${perTurn.toFixed(0)} B per turn over 10,000 turns (messages themselves ${perMessage.toFixed(0)} B each; peer 142 B per turn)`,
+]
+console.log(lines.join('\n'))
+
+describe('conversation core', () => {
+  bench(`(a) last of 10,000 command routes [${x(routes)} of last of 10]`, async () => {
+    await dispatch(large, [msg('user', '/cmd9999')])
+  }, { time: 200 })
+  bench(`(b) turn at history 10,000 [${x(historyTable)} of history 10]`, async () => {
+    await fresh(10_000)()
+  }, { time: 200 })
+  bench(`(c) replay at history 10,000 [${x(replayTable)} of a fresh turn]`, async () => {
+    await dispatch(replayBase.session, replayed)
+  }, { time: 200 })
+  bench(`(d) deterministic controller turn [${x(e2e)} of a scripted text turn]`, async () => {
+    const controller = createChatController(controllerSession.chat)
+    await controller.send('/cmd0')
+  }, { time: 200 })
+})

@@ -1,0 +1,33 @@
+import type { AdapterFactory } from '../contract/adapter.js'
+import type { StreamSource } from '../contract/stream.js'
+import type { Timeline } from './decisions.js'
+import type { ChatDefinition } from './definition.js'
+import type { JsonObject } from './json.js'
+import type { Machine } from './machine.js'
+import type { RouteIndex } from './route-index.js'
+import type { TurnTrace } from './trace.js'
+
+/** What a turn needs from its session (the session implements it; turns never see the rest). */
+export interface SessionCore<Ctx extends JsonObject> {
+  readonly sessionId: string
+  readonly definition: ChatDefinition<Ctx>
+  readonly machine: Machine<Ctx>
+  readonly index: RouteIndex<Ctx>
+  readonly timeline: Timeline<Ctx>
+  adapter: () => AdapterFactory | undefined
+  newId: () => string
+  now: () => number
+  /** Records a trace (fills sessionId, time and duration, taking ownership of `fields`) and notifies observers. */
+  trace: (fields: Omit<TurnTrace, 'sessionId' | 'at' | 'durationMs'>, startedAt: number) => void
+  /** The timeline changed: recompute the snapshot and notify subscribers. */
+  changed: () => void
+  disposed: () => boolean
+}
+
+/** Mutable per-turn state shared with `abort()` (A6: abort never throws, whenever it is called). */
+export interface TurnControl {
+  aborted: boolean
+  inner: StreamSource | undefined
+  /** Records the `aborted` trace at once (a consumer may stop without ever resuming the stream). */
+  recorder: { abort: () => void } | undefined
+}
