@@ -42,6 +42,7 @@ beforeAll(async () => {
     usage: ['--bogus'],
     badMin: ['--min-coverage', 'lots'],
     none: ['nothing/*.conv.yaml'],
+    help: ['--help'],
   }
   const queue = Object.entries(runs)
   const worker = async (): Promise<void> => {
@@ -126,6 +127,12 @@ describe('chatrail test', () => {
     const { stdout } = outcome('gates')
     expect(stdout).toContain('✓ pass.conv.yaml › pass (2 turns)')
     expect(stdout).toMatch(/turn 1 · user "\/time" · clock\.conv\.yaml:3:5\n {6}replay check: turn 1 \(user "\/time"\) changed when re-run under a shifted clock:\n {8}reply: "It is /)
+  })
+
+  it('prints its usage with --help', () => {
+    expect(outcome('help')).toMatchObject({ code: 0, stderr: '' })
+    expect(outcome('help').stdout).toMatch(/^usage: chatrail test \[files, directories or globs…\] \[options\]\n/)
+    expect(outcome('help').stdout).toContain('--min-coverage <N>')
   })
 
   it('exits 2 on usage errors and 1 when no file matches', () => {
