@@ -20,7 +20,30 @@ export interface DecisionRecord {
   readonly fromState: string
   readonly toState: string
   readonly turnId: string
+  /** The context patch's defined values. */
   readonly assign?: JsonObject
+  /** Context keys the patch cleared (`undefined` does not survive JSON, so they are listed). */
+  readonly unset?: readonly string[]
+}
+
+/** Splits a context patch into the record's `assign` and `unset` fields. */
+export function recordPatch(patch: JsonObject | undefined): Pick<DecisionRecord, 'assign' | 'unset'> {
+  if (!patch) return {}
+  const assign: JsonObject = {}
+  const unset: string[] = []
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) unset.push(key)
+    else assign[key] = value
+  }
+  return { ...(Object.keys(assign).length > 0 ? { assign } : {}), ...(unset.length > 0 ? { unset } : {}) }
+}
+
+/** The context patch a record stands for (the inverse of `recordPatch`). */
+export function patchOf(record: DecisionRecord): JsonObject | undefined {
+  if (!record.assign && !record.unset) return undefined
+  const patch: JsonObject = { ...record.assign }
+  for (const key of record.unset ?? []) patch[key] = undefined
+  return patch
 }
 
 /** 32-bit FNV-1a as 8 hex digits. Pure. Used as a fingerprint, not for secrecy. */
@@ -45,6 +68,7 @@ export function readDecisionRecord(message: Message): DecisionRecord | undefined
   if (!isIdentifier(r.event) || !isIdentifier(r.fromState) || !isIdentifier(r.toState)) return undefined
   if (r.routeId !== undefined && !isIdentifier(r.routeId)) return undefined
   if (r.assign !== undefined && (typeof r.assign !== 'object' || r.assign === null || Array.isArray(r.assign) || findNonJson(r.assign))) return undefined
+  if (r.unset !== undefined && (!Array.isArray(r.unset) || r.unset.some((key) => typeof key !== 'string'))) return undefined
   return r as unknown as DecisionRecord
 }
 

@@ -1,6 +1,6 @@
 import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
-import { fingerprint, readDecisionRecord, type DecisionRecord } from './decision-record.js'
+import { fingerprint, patchOf, readDecisionRecord, type DecisionRecord } from './decision-record.js'
 import type { JsonObject } from './json.js'
 import { step, type Machine, type MachineState } from './machine.js'
 import type { RouteIndex } from './route-index.js'
@@ -98,7 +98,7 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
   function reapply(decision: Decision<Ctx>, before: MachineState<Ctx>): MachineState<Ctx> | undefined {
     if (decision.before === before) return decision.after
     if (decision.before.state !== before.state) return undefined
-    const [next, effects] = step(machine, before, decision.record.event, decision.record.assign as Partial<Ctx> | undefined)
+    const [next, effects] = step(machine, before, decision.record.event, patchOf(decision.record) as Partial<Ctx> | undefined)
     return effects[0]?.type === 'transition' && next.state === decision.after.state ? next : undefined
   }
 
@@ -109,8 +109,7 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       const position = routes.positions.get(record.routeId)
       if (position === undefined || routes.routes[position]?.event !== record.event) return undefined
     }
-    const assign = record.assign as Partial<Ctx> | undefined
-    const [after, effects] = step(machine, before, record.event, assign)
+    const [after, effects] = step(machine, before, record.event, patchOf(record) as Partial<Ctx> | undefined)
     if (effects[0]?.type !== 'transition' || after.state !== record.toState) return undefined
     const decision: Decision<Ctx> = { record, inputKey: key, before, after, chunks: undefined, answerId }
     cache.set(message.id, decision)

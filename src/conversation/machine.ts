@@ -98,10 +98,17 @@ export function step<Ctx extends JsonObject>(
 
 /**
  * The context after a shallow `patch` (frozen, cloned so later mutation of the patch cannot leak
- * in), the same object when the patch is empty, or `undefined` when the patch is not JSON. Pure.
+ * in; a key patched to `undefined` is removed), the same object when the patch is empty, or
+ * `undefined` when the patch is not JSON. Pure.
  */
 export function assignContext<Ctx extends JsonObject>(context: Readonly<Ctx>, patch: Partial<Ctx> | undefined): Readonly<Ctx> | undefined {
   if (patch === undefined || Object.keys(patch).length === 0) return context
   if (findNonJson(patch) !== undefined) return undefined
-  return deepFreeze(structuredClone({ ...context, ...patch }) as Ctx)
+  const next: Record<string, unknown> = { ...context }
+  // `undefined` clears a slot (the key is removed, exactly as JSON would lose it).
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) delete next[key]
+    else next[key] = value
+  }
+  return deepFreeze(structuredClone(next) as Ctx)
 }

@@ -4,7 +4,7 @@ import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
 import { resolveRoutes, type Resolution } from './decide.js'
-import { doneWithRecord, fingerprint, type DecisionRecord } from './decision-record.js'
+import { doneWithRecord, fingerprint, patchOf, recordPatch, type DecisionRecord } from './decision-record.js'
 import { inputKeyOf, type Decision, type LastUserMessage } from './decisions.js'
 import type { JsonObject } from './json.js'
 import { step, type MachineState } from './machine.js'
@@ -138,7 +138,7 @@ function fromResolution<Ctx extends JsonObject>(
     v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind: recorder.kind, event: route.event,
     fromState: before.state, toState: resolution.after.state, turnId: recorder.turnId, routeId: route.id,
   }
-  if (resolution.assign) (record as { assign?: JsonObject }).assign = resolution.assign as JsonObject
+  if (resolution.assign) Object.assign(record, recordPatch(resolution.assign as JsonObject))
   return deterministic(core, control, recorder, { record, inputKey, before, after: resolution.after, chunks: resolution.chunks, answerId: last.answerId })
 }
 
@@ -184,7 +184,7 @@ function replayable<Ctx extends JsonObject>(core: SessionCore<Ctx>, messageId: s
 /** The state after re-applying a decision on a different `before` (same state, other context). */
 function reapplied<Ctx extends JsonObject>(core: SessionCore<Ctx>, decision: Decision<Ctx>, before: MachineState<Ctx>): MachineState<Ctx> | undefined {
   if (decision.before === before) return decision.after
-  const [after, effects] = step(core.machine, before, decision.record.event, decision.record.assign as Partial<Ctx> | undefined)
+  const [after, effects] = step(core.machine, before, decision.record.event, patchOf(decision.record) as Partial<Ctx> | undefined)
   return effects[0]?.type === 'transition' && after.state === decision.after.state ? after : undefined
 }
 
