@@ -103,10 +103,12 @@ export function createClaudeSource(options: { home: string; counters: MonitorCou
     return [...found.values()]
   }
 
-  function registryFacts(sessionId: string): Pick<FoundSession, 'cwd' | 'startedAt'> {
-    const entry = registered.get(sessionId)?.entry
-    if (entry === undefined) return {}
-    return { cwd: entry.cwd, ...(entry.startedAt !== undefined ? { startedAt: entry.startedAt } : {}) }
+  function registryFacts(sessionId: string): Pick<FoundSession, 'cwd' | 'startedAt' | 'liveMark'> {
+    const known = registered.get(sessionId)
+    if (known === undefined) return {}
+    const { entry } = known
+    const liveMark = `${entry.pid}:${known.alive}:${entry.status ?? ''}:${entry.waitingFor ?? ''}:${entry.statusUpdatedAt ?? entry.updatedAt ?? ''}`
+    return { cwd: entry.cwd, ...(entry.startedAt !== undefined ? { startedAt: entry.startedAt } : {}), liveMark }
   }
 
   function createReader(): SessionReader {

@@ -15,8 +15,9 @@ import { createRootWatcher } from './root-watcher.js'
 import type { RootWatcher } from './root-watcher.js'
 import { buildEntry, nextActivityAt } from './session-entry.js'
 import { sameStamp } from './session-source.js'
-import type { FileStamp, FoundSession, SessionReader, SessionSource } from './session-source.js'
+import type { FileStamp, FoundSession, SessionObservation, SessionReader, SessionSource } from './session-source.js'
 import { deriveSessionState } from './session-state.js'
+import type { SessionState } from './session-state.js'
 
 /**
  * `createMonitor`: every local Claude Code and Codex session as one entry each, kept current by
@@ -53,6 +54,9 @@ interface Tracked {
   found: FoundSession
   reader: SessionReader
   readStamp?: FileStamp
+  /** Reads so far: with the process evidence, what the cached observation depends on. */
+  reads: number
+  observed?: { key: string; value: SessionObservation }
   mark?: string
   lastActivityAt: number
   error?: string
@@ -103,7 +107,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
         const source = sources.find((s) => s.agent === session.agent) as SessionSource
         let item = tracked.get(session.key)
         if (item === undefined) {
-          item = { found: session, reader: source.createReader(session), lastActivityAt: now, track: { episode: 0, episodeSince: now } }
+          item = { found: session, reader: source.createReader(session), reads: 0, lastActivityAt: now, track: { episode: 0, episodeSince: now } }
           tracked.set(session.key, item)
         }
         item.found = session
@@ -121,6 +125,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
           item.error = describe(error)
         }
         counters.fileReads += 1
+        item.reads += 1
         counters.transcriptBytes += before === undefined || before.ino !== stamp.ino || stamp.size < before.size ? stamp.size : stamp.size - before.size
         item.readStamp = stamp
       }),
@@ -134,7 +139,11 @@ export function createMonitor(options: MonitorOptions): Monitor {
     const notifications: MonitorEvent[] = []
     for (const session of found) {
       const item = tracked.get(session.key) as Tracked
-      const observation = item.reader.observe(session)
+      // Observing is pure over the last read and the live evidence: reuse it while neither changed.
+      const observedKey = `${item.reads}|${session.process}|${session.pid ?? ''}|${session.liveMark ?? ''}|${session.path}`
+      const unchanged = item.observed?.key === observedKey
+      const observation = unchanged && item.observed !== undefined ? item.observed.value : item.reader.observe(session)
+      item.observed = { key: observedKey, value: observation }
       item.lastActivityAt = nextActivityAt({
         ...(item.mark !== undefined ? { previousMark: item.mark } : {}),
         mark: observation.activityMark,
@@ -146,8 +155,9 @@ export function createMonitor(options: MonitorOptions): Monitor {
       })
       item.mark = observation.activityMark
       const derived = deriveSessionState({ verdict: observation.verdict, lastActivityAt: item.lastActivityAt, now, process: session.process, liveWindowMs: config.liveWindowMs, endedWindowMs: config.endedWindowMs })
-      const entry = buildEntry(session, observation, derived, item.lastActivityAt, item.error)
       const previous = entries.get(session.key)
+      const same = unchanged && previous !== undefined && sameDerived(previous, derived) && previous.lastActivityAt === item.lastActivityAt && previous.error === item.error
+      const entry = same ? previous : buildEntry(session, observation, derived, item.lastActivityAt, item.error)
       if (previous !== undefined && (previous.state !== entry.state || previous.status !== entry.status)) item.track = { ...item.track, episode: item.track.episode + 1, episodeSince: now }
       const gated = gateNotification({ entry, track: item.track, now, watchStartedAt, settleMs: config.settleMs })
       item.track = gated.track
@@ -231,6 +241,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
       watching: !started ? 'stopped' : (watcher?.mode() ?? 'polling'),
     }),
   }
+}
+
+function sameDerived(entry: MonitorEntry, derived: SessionState): boolean {
+  return entry.state === derived.state && entry.status === derived.status && entry.detail === derived.detail && entry.endedBy === derived.endedBy
 }
 
 function sortedEntries(map: ReadonlyMap<string, MonitorEntry>): MonitorEntry[] {

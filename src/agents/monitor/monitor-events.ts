@@ -43,5 +43,5 @@ export function diffEntries(previous: ReadonlyMap<string, MonitorEntry>, next: R
 
 /** Field-by-field equality of two entries (plain JSON data). */
 export function sameEntry(a: MonitorEntry, b: MonitorEntry): boolean {
-  return JSON.stringify(a) === JSON.stringify(b)
+  return a === b || JSON.stringify(a) === JSON.stringify(b)
 }

@@ -41,6 +41,11 @@ export interface FoundSession {
   cwd?: string
   /** When the session began, if the source knows (a live process's start time). */
   startedAt?: number
+  /**
+   * Changes whenever the source's live evidence for the session changes (Claude: the registry
+   * entry it composes with); with the file unchanged too, the last observation still holds.
+   */
+  liveMark?: string
 }
 
 export interface SessionObservation {
