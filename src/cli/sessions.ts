@@ -13,7 +13,8 @@ import { ChatrailError } from '../contract/errors.js'
  * `chatrail sessions`: every local Claude Code and Codex session (chatrail/monitor), the ones that
  * need you first. One pass by default (a table, or `--json` entries); `--watch` keeps the table
  * current in place with Ink (loaded lazily: `src/` never imports it) and rings the bell and prints
- * a line on each notification. Exit codes: 0, 1 the home could not be read, 2 a usage error.
+ * a line on each notification. Exit codes: 0, or 2 for a usage error (an unreadable or empty home
+ * is an empty table, never a failure).
  */
 
 export const sessionsUsage = `usage: chatrail sessions [options]
