@@ -222,7 +222,9 @@ class IssueList {
       if (issue.code === 'unrecognized_keys') {
         const allowed = allowedKeysAt(path, turnKeys)
         for (const key of issue.keys) {
-          const hint = `${didYouMean(key, allowed).trim()} Allowed here: ${allowed.join(', ')}.`.trim()
+          // A "key" with spaces is almost always the tail of a text value cut at a comma in `{ … }`.
+          const split = /\s/.test(key.trim()) ? ' Inside `{ … }` a comma ends the value: quote text that holds commas (reply: "a, b").' : ''
+          const hint = `${didYouMean(key, allowed).trim()} Allowed here: ${allowed.join(', ')}.${split}`.trim()
           this.push('UNKNOWN_KEY', [...path, key], `${dotPath(path)}: unknown key "${key}"`, hint, 'key')
         }
         continue

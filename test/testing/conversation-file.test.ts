@@ -75,6 +75,12 @@ describe('parseConversationFile', () => {
     expect(issues[0]?.hint).toContain('Did you mean "route"?')
   })
 
+  it('explains a text value cut at a comma inside a flow mapping', () => {
+    const issues = issuesOf(['definition: { module: ./d.ts }', 'turns:', '  - user: hi', '    expect: { reply: Yes, we ship to Norway. }'].join('\n'))
+    expect(issues.map((issue) => [issue.line, issue.column, issue.message])).toEqual([[4, 27, 'turns[0].expect: unknown key "we ship to Norway."']])
+    expect(issues[0]?.hint).toContain('Inside `{ … }` a comma ends the value: quote text that holds commas (reply: "a, b").')
+  })
+
   it('reports a wrong type at the value', () => {
     const issues = issuesOf(['definition: { module: ./d.ts }', 'turns:', '  - user: hi', '    expect: { modelCalls: two }'].join('\n'))
     expect(issues).toEqual([expect.objectContaining({ line: 4, column: 27, path: ['turns', 0, 'expect', 'modelCalls'] })])
