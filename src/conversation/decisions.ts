@@ -154,9 +154,10 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
     for (let i = messages.length - 1; i >= 0; i--) {
       const message = messages[i]
       if (message === undefined) continue
-      if (message.role !== 'user') {
-        if (lastMessage === undefined && message.role === 'tool') continuation = true
-        if (message.role === 'assistant') {
+      const role = message.role
+      if (role !== 'user') {
+        if (lastMessage === undefined && role === 'tool') continuation = true
+        if (role === 'assistant') {
           if (segment === EMPTY_SEGMENT) segment = { answerIds: [], records: [] }
           segment.answerIds.push(message.id)
           const record = readDecisionRecord(message)

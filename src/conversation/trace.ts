@@ -96,7 +96,7 @@ export function isoTime(ms: number): string {
   const minute = Math.floor(ms / 60_000)
   if (minute !== minuteKey) {
     minuteKey = minute
-    minutePrefix = new Date(minute * 60_000).toISOString().slice(0, 17)
+    minutePrefix = new Date(minute * 60_000).toISOString().slice(0, -7)
   }
   const rest = ms - minute * 60_000
   const seconds = Math.floor(rest / 1000)
