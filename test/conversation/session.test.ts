@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { ChatrailConfigError, commandRoute, createChatSession, uiEventMessageMetadata, uiEventOf } from '../../src/index.js'
+import { ChatrailConfigError, commandRoute, createChatSession, defineChat, uiEventMessageMetadata, uiEventOf } from '../../src/index.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { createSupportBot } from '../../examples/support-bot/definition.js'
 import { assistant, turn, user } from './helpers.js'
@@ -63,5 +63,39 @@ describe('session', () => {
     expect(uiEventOf({ metadata: uiEventMessageMetadata('confirm') })).toBe('confirm')
     expect(uiEventOf({ metadata: { chatrail: { event: 3 } } })).toBeUndefined()
     expect(uiEventOf({})).toBeUndefined()
+  })
+})
+
+describe('replay validity', () => {
+  it('a cached decision that no longer applies is forgotten and the message resolved afresh (no error to retry past)', async () => {
+    const response = vi.fn((_input: string, ctx: { context: { vip?: boolean } }) => (ctx.context.vip ? 'VIP lane' : 'Normal lane'))
+    const def = defineChat<{ vip?: boolean }>({
+      id: 'validity',
+      chat: { adapter: scriptedAdapter(['agent']) },
+      conversation: {
+        initial: 'a',
+        context: {},
+        states: { a: { on: { vip: 'a', go: { target: 'b', guard: ({ context }) => context.vip === true } } }, b: { on: { back: 'a' } } },
+        routes: [
+          commandRoute({ id: 'vip', command: '/vip', event: 'vip', response: { text: 'noted', assign: { vip: true } } }),
+          commandRoute({ id: 'go', command: '/go', event: 'go', response }),
+        ],
+      },
+    })
+    const session = createChatSession(def, { lint: false })
+    const u1 = user('/vip', 'u1')
+    const u2 = user('/go', 'u2')
+    await turn(session.chat.adapter, [u1])
+    await turn(session.chat.adapter, [u1, assistant('noted', 'a1'), u2])
+    expect(session.getSnapshot().state).toBe('b')
+    // The host rewrites the first message (same state before /go, but no vip in the context now).
+    const rewritten = [{ ...u1, content: 'hello' }, assistant('agent', 'a1'), u2]
+    session.sync(rewritten, { full: true })
+    expect(session.getSnapshot().state).toBe('a')
+    // Regenerating /go: the cached decision's guard now refuses, so it is forgotten and /go resolved afresh.
+    const chunks = await turn(session.chat.adapter, rewritten)
+    expect(chunks[0]?.type).toBe('error')
+    expect(session.traces().at(-1)).toMatchObject({ routeId: 'go', replayed: false, outcome: 'error', reason: 'transition-refused:guard-refused' })
+    expect(response).toHaveBeenCalledTimes(1)
   })
 })
