@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -20,9 +20,20 @@ const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
   // A turn's stream ends at its terminal chunk; let the CLI finish writing before its HOME goes.
   const deadline = Date.now() + 15_000
-  while (listDescendantPids(process.pid).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  while (agentProcesses().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
+
+/** Claude Code / Codex processes this test started that are still running. */
+function agentProcesses(): number[] {
+  return listDescendantPids(process.pid).filter((pid) => {
+    try {
+      return /claude|codex/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))
+    } catch {
+      return false
+    }
+  })
+}
 
 function chat(options: RouterOptions) {
   const router = createCodingAgentRouter(options)

@@ -71,8 +71,9 @@ export function statusText(agentName: string, adapter: ClaudeCodeAdapter | Codex
   if (!snapshot) return `${agentName}: not started yet.`
   const lines = [`${agentName}: ${snapshot.state} (${snapshot.status})${snapshot.detail ? ` — ${snapshot.detail}` : ''}`]
   if (snapshot.pendingDialog) lines.push(`Waiting for your answer: ${snapshot.pendingDialog.prompt}`)
+  const sessionId = adapter.agentSessionId()
+  if (sessionId !== undefined) lines.push(`Session: ${sessionId}`)
   const chat = adapter.agentChat()
-  if (chat?.sessionId) lines.push(`Session: ${chat.sessionId}`)
   if (chat?.usage) lines.push(`Tokens: ${chat.usage.inputTokens} in, ${chat.usage.outputTokens} out`)
   return lines.join('\n')
 }

@@ -1,15 +1,21 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { isGroupAlive, isProcessAlive, listDescendantPids, signalProcessTree } from './kill-process-tree.js'
+import { isGroupAlive, isSameProcessAlive, listDescendants, signalProcessTree } from './kill-process-tree.js'
+import type { SeenProcess } from './kill-process-tree.js'
 import { createStderrTail } from './stderr-tail.js'
 
 /**
  * One agent CLI run as a child process: spawned from an argument array (never a shell, so no user
  * text is ever parsed by one), in its own process group, stdout read line by line, the tail of
  * stderr kept for error messages. `terminate()` sends SIGTERM to the whole tree, then SIGKILL after
- * a grace period; if this Node process exits first, every live group is killed on the way out, so
+ * a grace period; if this Node process exits first, every live tree is killed on the way out, so
  * no agent process outlives its owner.
+ *
+ * "The whole tree" is more than today's descendants: while the child runs, its descendants are
+ * sampled (every `TREE_SAMPLE_MS`, from `/proc`), so a process whose parent abandoned it mid-turn
+ * (re-parented to init, e.g. a shell profile's background job) is still ended. Each is recorded
+ * with its start time, so a reused pid is never signalled.
  */
 
 export interface AgentProcessOptions {
@@ -41,8 +47,10 @@ export interface AgentProcess {
 }
 
 export const DEFAULT_TERMINATE_GRACE_MS = 3000
+const TREE_SAMPLE_MS = 250
 
-const liveGroups = new Set<number>()
+/** SIGKILL for each live tree, run from the 'exit' hook. */
+const liveTrees = new Set<() => void>()
 let exitHookInstalled = false
 
 function installExitHook(): void {
@@ -50,7 +58,7 @@ function installExitHook(): void {
   exitHookInstalled = true
   // 'exit' handlers run synchronously: SIGKILL is the only signal worth sending from here.
   process.once('exit', () => {
-    for (const pid of liveGroups) signalProcessTree(pid, 'SIGKILL', listDescendantPids(pid))
+    for (const kill of liveTrees) kill()
   })
 }
 
@@ -80,8 +88,24 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
   }
 
   const pid = child.pid
+  const seen = new Map<number, SeenProcess>()
+  /** Records the descendants of the child and of every process seen so far (orphans included). */
+  const sample = (): void => {
+    if (pid === undefined) return
+    for (const [known, process] of seen) if (!isSameProcessAlive(process)) seen.delete(known)
+    const roots = [pid, ...seen.keys()]
+    for (const process of listDescendants(roots)) seen.set(process.pid, process)
+  }
+  const trackedAlive = (): number[] => [...seen.values()].filter(isSameProcessAlive).map((process) => process.pid)
+  const killTree = (): void => {
+    if (pid === undefined) return
+    sample()
+    signalProcessTree(pid, 'SIGKILL', trackedAlive())
+  }
+  const sampler = pid === undefined ? undefined : setInterval(sample, TREE_SAMPLE_MS)
+  sampler?.unref()
   if (pid !== undefined) {
-    liveGroups.add(pid)
+    liveTrees.add(killTree)
     installExitHook()
   }
   let inputOpen = true
@@ -106,7 +130,11 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
     function settle(exit: AgentProcessExit): void {
       if (settled) return
       settled = exit
-      if (pid !== undefined) liveGroups.delete(pid)
+      // A normal exit leaves what the CLI chose to leave; only terminate() ends the tree.
+      if (!terminating) {
+        clearInterval(sampler)
+        liveTrees.delete(killTree)
+      }
       resolve(exit)
     }
   })
@@ -140,28 +168,24 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
    */
   async function endTree(leader: number, graceMs: number): Promise<AgentProcessExit> {
     inputOpen = false
-    // Collect descendants first: once their parent dies they are re-parented and lose the link.
-    const descendants = listDescendantPids(leader)
-    signalProcessTree(leader, 'SIGTERM', descendants)
+    clearInterval(sampler)
+    sample()
+    signalProcessTree(leader, 'SIGTERM', trackedAlive())
     const deadline = Date.now() + graceMs
     let killed = false
     for (;;) {
-      const done = settled !== undefined && !groupAlive(leader, descendants)
-      if (done) break
+      if (settled !== undefined && !isGroupAlive(leader) && trackedAlive().length === 0) break
       if (!killed && Date.now() >= deadline) {
         killed = true
-        signalProcessTree(leader, 'SIGKILL', [...descendants, ...listDescendantPids(leader)])
+        killTree()
       }
       // SIGKILL cannot be ignored; only a zombie nobody reaps could still answer, so stop waiting.
       if (killed && settled !== undefined && Date.now() >= deadline + 1000) break
       await delay(25)
     }
+    liveTrees.delete(killTree)
     return exited
   }
-}
-
-function groupAlive(leader: number, descendants: readonly number[]): boolean {
-  return isGroupAlive(leader) || descendants.some((pid) => isProcessAlive(pid))
 }
 
 function delay(ms: number): Promise<void> {

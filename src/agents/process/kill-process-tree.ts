@@ -14,6 +14,8 @@ interface ProcStat {
   group: number
   /** `R`, `S`, `D`, `Z` (zombie: exited, not reaped yet), … */
   state: string
+  /** Start time in clock ticks since boot: with the pid, identifies a process across pid reuse. */
+  start: string
 }
 
 function readStat(pid: string): ProcStat | undefined {
@@ -24,7 +26,7 @@ function readStat(pid: string): ProcStat | undefined {
     const parent = Number(fields[1])
     const group = Number(fields[2])
     if (!Number.isInteger(parent) || !Number.isInteger(group)) return undefined
-    return { pid: Number(pid), parent, group, state: fields[0] ?? '?' }
+    return { pid: Number(pid), parent, group, state: fields[0] ?? '?', start: fields[19] ?? '' }
   } catch {
     return undefined
   }
@@ -48,6 +50,17 @@ function readAllStats(): ProcStat[] | undefined {
 
 /** Every running descendant of `pid` (breadth first), from `/proc`; `[]` where there is no `/proc`. */
 export function listDescendantPids(pid: number): number[] {
+  return listDescendants(pid).map((process) => process.pid)
+}
+
+/** A process seen once, identified by pid and start time (a reused pid has another start time). */
+export interface SeenProcess {
+  pid: number
+  start: string
+}
+
+/** Like `listDescendantPids` (for one or several roots, in one pass over `/proc`), with start times. */
+export function listDescendants(roots: number | readonly number[]): SeenProcess[] {
   const stats = readAllStats() ?? []
   const children = new Map<number, number[]>()
   for (const stat of stats) {
@@ -56,16 +69,27 @@ export function listDescendantPids(pid: number): number[] {
     list.push(stat.pid)
     children.set(stat.parent, list)
   }
-  const found: number[] = []
-  const queue = [pid]
+  const byPid = new Map(stats.map((stat) => [stat.pid, stat]))
+  const found: SeenProcess[] = []
+  const visited = new Set<number>()
+  const queue = typeof roots === 'number' ? [roots] : [...roots]
   while (queue.length > 0) {
     const next = queue.shift() as number
     for (const child of children.get(next) ?? []) {
-      found.push(child)
+      if (visited.has(child)) continue
+      visited.add(child)
+      found.push({ pid: child, start: byPid.get(child)?.start ?? '' })
       queue.push(child)
     }
   }
   return found
+}
+
+/** True while the very process that was seen (same pid, same start time) still runs. */
+export function isSameProcessAlive(seen: SeenProcess): boolean {
+  const stat = readStat(String(seen.pid))
+  if (stat === undefined) return !existsProc() && isProcessAlive(seen.pid)
+  return stat.state !== 'Z' && stat.start === seen.start
 }
 
 /**

@@ -52,8 +52,10 @@ export interface LiveRunState {
   turnFinishing: (outcome: TurnOutcome) => void
   /** The process is gone: reads the transcript once more, stops polling and settles the state. */
   turnEnded: (outcome: TurnOutcome) => Promise<void>
-  /** The last chat the reader returned (for tests and diagnostics). */
+  /** The last chat the reader returned. */
   lastChat: () => AgentChat | undefined
+  /** The session / thread id the CLI reported, once known. */
+  runId: () => string | undefined
 }
 
 export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
@@ -159,6 +161,7 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
       publish()
     },
     lastChat: () => chat,
+    runId: () => runId,
   }
 }
 

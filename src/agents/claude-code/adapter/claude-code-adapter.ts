@@ -47,9 +47,10 @@ export const CLAUDE_CODE_IDENTITY: AgentIdentity = {
  */
 /**
  * A live agent adapter, plus `agentChat()`: the whole chat the reader last read from the
- * transcript (messages, usage, warnings), for views that show more than the run state.
+ * transcript (messages, usage, warnings), for views that show more than the run state; and
+ * `agentSessionId()`: the agent's session id (from `system/init`) once known, e.g. to resume it later.
  */
-export type ClaudeCodeAdapter = LiveAgentAdapter & { agentChat: () => AgentChat | undefined }
+export type ClaudeCodeAdapter = LiveAgentAdapter & { agentChat: () => AgentChat | undefined; agentSessionId: () => string | undefined }
 
 export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): ClaudeCodeAdapter {
   validateClaudeCodeOptions(options)
@@ -160,6 +161,7 @@ export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): ClaudeCode
     capabilities: { streaming: true, tools: true, reasoning: true, usage: true, extensions: { agent: 'claude-code' } },
     agentRunState: live.source,
     agentChat: live.lastChat,
+    agentSessionId: live.runId,
   }
 }
 

@@ -42,9 +42,10 @@ export const CODEX_IDENTITY: AgentIdentity = {
  */
 /**
  * A live agent adapter, plus `agentChat()`: the whole chat the reader last read from the
- * transcript (messages, usage, warnings), for views that show more than the run state.
+ * transcript (messages, usage, warnings), for views that show more than the run state; and
+ * `agentSessionId()`: the agent's thread id (from `thread.started`) once known, e.g. to resume it later.
  */
-export type CodexAdapter = LiveAgentAdapter & { agentChat: () => AgentChat | undefined }
+export type CodexAdapter = LiveAgentAdapter & { agentChat: () => AgentChat | undefined; agentSessionId: () => string | undefined }
 
 export function codexAdapter(options: CodexAdapterOptions): CodexAdapter {
   validateCodexOptions(options)
@@ -140,5 +141,6 @@ export function codexAdapter(options: CodexAdapterOptions): CodexAdapter {
     capabilities: { streaming: true, tools: true, reasoning: true, usage: true, extensions: { agent: 'codex' } },
     agentRunState: live.source,
     agentChat: live.lastChat,
+    agentSessionId: live.runId,
   }
 }

@@ -17,11 +17,13 @@ afterEach(async () => {
 describe('claudeCodeAdapter failures (real CLI)', () => {
   it('abort() mid-turn ends the CLI and the command it was running: no process of the turn survives', async () => {
     rig = await startClaudeRig([{ content: [{ type: 'tool_use', name: 'Bash', input: { command: 'sleep 317', description: 'Wait a long time' } }] }], { allowedTools: ['Bash'] })
+    // Processes this worker had before the turn (e.g. esbuild's service) are not the turn's.
+    const before = new Set(listDescendantPids(process.pid))
     const source = rig.adapter.createSource({ messages: [userMessage('Wait')] })
     const iterator = source.stream()
     const rest = collect({ stream: () => iterator, abort: () => undefined })
     await waitUntil(() => descendantsRunning('sleep 317').length > 0, 45_000, 'the Bash tool running sleep 317')
-    const tree = listDescendantPids(process.pid)
+    const tree = listDescendantPids(process.pid).filter((pid) => !before.has(pid))
     expect(tree.length).toBeGreaterThanOrEqual(2)
     const started = Date.now()
     source.abort()

@@ -114,6 +114,21 @@ describe('startAgentProcess', () => {
     expect(child.pid !== undefined && isProcessAlive(child.pid)).toBe(false)
   })
 
+  it('terminate() also ends a process its parent abandoned mid-run (re-parented to init, own session)', async () => {
+    const dir = tempDir()
+    const lines: string[] = []
+    // The setsid'd shell starts `sleep 300`, lingers long enough to be sampled, then exits: the
+    // sleep is orphaned outside the group, and no longer a descendant when terminate() runs.
+    const script = `setsid sh -c 'sleep 300 & echo $! > ${dir}/orphan; sleep 0.8' & sleep 1.6; echo ready; sleep 300`
+    const child = startAgentProcess({ bin: 'sh', args: ['-c', script], onLine: (line) => lines.push(line) })
+    await waitFor(() => lines.includes('ready'))
+    const orphan = Number(readFileSync(join(dir, 'orphan'), 'utf8').trim())
+    expect(isProcessAlive(orphan)).toBe(true)
+    expect(listDescendantPids(child.pid as number)).not.toContain(orphan)
+    await child.terminate(300)
+    expect(isProcessAlive(orphan)).toBe(false)
+  })
+
   it('kills live agent process trees when the owning Node process exits', async () => {
     const dir = tempDir()
     const modulePath = resolve('src/agents/process/agent-process.ts')
