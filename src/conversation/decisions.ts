@@ -45,7 +45,8 @@ interface Entry<Ctx extends JsonObject> {
 
 interface Segment {
   answerIds: string[]
-  records: { record: DecisionRecord; answerId: string }[]
+  /** Decision records found on those answers (allocated only when there is one). */
+  records: { record: DecisionRecord; answerId: string }[] | undefined
 }
 
 export interface LastUserMessage {
@@ -78,7 +79,7 @@ export interface Timeline<Ctx extends JsonObject = JsonObject> {
   size: () => number
 }
 
-const EMPTY_SEGMENT: Segment = Object.freeze({ answerIds: [], records: [] }) as unknown as Segment
+const EMPTY_SEGMENT: Segment = Object.freeze({ answerIds: [], records: undefined }) as unknown as Segment
 
 /** The identity of a user message's input: exact text plus the UI event it carries. */
 export function inputKeyOf(message: Message): string {
@@ -102,7 +103,7 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
     return effects[0]?.type === 'transition' && next.state === decision.after.state ? next : undefined
   }
 
-  function adopt(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, found: Segment['records'][number]): Decision<Ctx> | undefined {
+  function adopt(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, found: { record: DecisionRecord; answerId: string }): Decision<Ctx> | undefined {
     const { record, answerId } = found
     if (record.input !== fingerprint(key) || record.fromState !== before.state) return undefined
     if (record.routeId !== undefined) {
@@ -132,7 +133,7 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       const after = reapply(cached, before)
       if (after) return { messageId: message.id, inputKey: key, before, after, decision: cached }
     }
-    for (const found of segment.records) {
+    for (const found of segment.records ?? []) {
       if (found.record.messageId !== message.id || found.answerId === cached?.answerId) continue
       const decision = adopt(message, key, before, found)
       if (decision) return { messageId: message.id, inputKey: key, before, after: decision.after, decision }
@@ -158,10 +159,10 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       if (role !== 'user') {
         if (lastMessage === undefined && role === 'tool') continuation = true
         if (role === 'assistant') {
-          if (segment === EMPTY_SEGMENT) segment = { answerIds: [], records: [] }
+          if (segment === EMPTY_SEGMENT) segment = { answerIds: [], records: undefined }
           segment.answerIds.push(message.id)
           const record = readDecisionRecord(message)
-          if (record) segment.records.push({ record, answerId: message.id })
+          if (record) (segment.records ??= []).push({ record, answerId: message.id })
         }
         continue
       }
@@ -188,7 +189,9 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       const removed = entries.pop()
       if (!removed) continue
       ords.delete(removed.messageId)
-      const key = kept ? kept.get(removed.messageId) : fresh.find((f) => f.message.id === removed.messageId)?.key
+      let key: string | undefined
+      if (kept) key = kept.get(removed.messageId)
+      else for (const item of fresh) if (item.message.id === removed.messageId) key = item.key
       if (key !== removed.inputKey) cache.delete(removed.messageId)
     }
     const anchored = anchor >= 0 ? entries[anchor] : undefined
