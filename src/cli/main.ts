@@ -16,7 +16,7 @@ export interface CommandEntry {
 }
 
 export const commands: readonly CommandEntry[] = [
-  { name: 'demo', summary: 'a terminal conversation over the chat controller', load: () => import('./demo-plain.js') },
+  { name: 'demo', summary: 'a terminal conversation: the support-bot workflow in Ink, a coding agent as fallback', load: () => import('./demo.js') },
   { name: 'inspect', summary: 'show an agent transcript\'s run state, pending dialog and messages (--json)', load: () => import('./inspect.js') },
   { name: 'test', summary: 'run *.conv.yaml conversation files (--json, --coverage, --replay-check)', load: () => import('./test-command.js') },
   { name: 'sessions', summary: 'every local Claude Code and Codex session, the ones that need you first (--watch, --json)', load: () => import('./sessions.js') },

@@ -24,10 +24,10 @@ describe('offline demo adapter', () => {
       'This workflow understands:',
       '  /start - Begin a support conversation',
       '  "thanks" or "thank you" - thanks',
-      '  text matching /^A-\\d+$/ - Look up an order [in collecting]',
+      '  Look up an order [in collecting]',
       '  the escalate event (Alt+number) - Talk to a person',
       '  (custom) - custom',
-      'Run `chatrail demo --agent claude-code` or `--agent codex` with a signed-in CLI for real answers.',
+      'For real answers, sign in to Claude Code or Codex and restart the demo.',
     ])
   })
 

@@ -1,6 +1,9 @@
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { projectRoot as root, terminalEnv } from './demo-driver.js'
+import { createOfflineAdapter } from '../../src/cli/demo/offline-adapter.js'
+import { demoDefinition, demoRoutes } from '../../src/cli/demo/demo-definition.js'
+import { projectRoot as root, startDemo, terminalEnv } from './demo-driver.js'
+import { firstCommandStep } from './demo-route-probe.js'
 import { keys } from './keys.js'
 import { startPty } from './pty-terminal.js'
 import type { PtyTerminal } from './pty-terminal.js'
@@ -41,4 +44,34 @@ describe('<InkChat> in a real pseudo-terminal (fixture app)', () => {
     expect(await terminal.exited).toEqual({ exitCode: 0, signal: 0 })
     expect(terminal.screen()).toContain('fixture exited cleanly')
   }, 60_000)
+})
+
+describe('`npm start` (chatrail demo, offline agent) in a real pseudo-terminal', () => {
+  it('answers a command, shows the state change, replays on Ctrl+R, and quits cleanly', async () => {
+    const step = firstCommandStep(demoDefinition(createOfflineAdapter(demoRoutes)))
+    const terminal = startDemo(['--agent', 'offline'])
+    running.push(terminal)
+    let screen = await terminal.waitFor(`state ${step.fromState} · last turn none · agent offline: no agent connected`, 45_000)
+    expect(screen).toContain('chatrail demo · support bot\nagent: offline adapter (chosen with --agent offline)')
+    terminal.write(step.command)
+    await terminal.waitFor(`› ${step.command}`)
+    terminal.write(keys.enter)
+    screen = await terminal.waitFor((text) => text.includes(`bot · deterministic · ${step.routeId}\n${step.reply}\n`))
+    expect(screen).toContain(`state ${step.toState} · last turn deterministic (${step.routeId})`)
+
+    terminal.write(keys.ctrlR)
+    screen = await terminal.waitFor((text) => text.includes(`bot · deterministic · ${step.routeId} · replayed\n${step.reply}\n`))
+    expect(screen).toContain(`last turn deterministic (${step.routeId}) replayed`)
+    expect(screen).toContain(`state ${step.toState}`)
+
+    terminal.write('what can you do?')
+    await terminal.waitFor('› what can you do?')
+    terminal.write(keys.enter)
+    screen = await terminal.waitFor((text) => text.includes('For real answers, sign in to Claude Code or Codex and restart the demo.\n'))
+    expect(screen).toContain('bot · agentic\nNo agent is connected (offline demo adapter)')
+    expect(screen).toContain('last turn agentic')
+
+    terminal.write(keys.ctrlC)
+    expect(await terminal.exited).toEqual({ exitCode: 0, signal: 0 })
+  }, 90_000)
 })

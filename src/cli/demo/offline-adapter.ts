@@ -37,13 +37,16 @@ export function offlineReply<Ctx extends JsonObject>(routes: readonly Route<Ctx>
   const quoted = input.length > 60 ? `${input.slice(0, 57).trimEnd()}...` : input
   const lines = routes.map((route) => {
     const where = route.states === undefined ? '' : ` [in ${route.states.join(', ')}]`
-    return `  ${describeTrigger(route)} - ${route.description ?? route.id}${where}`
+    // A pattern or a custom matcher reads better as its description alone than as code.
+    const free = route.kind === 'pattern' || route.kind === 'custom'
+    const line = free && route.description !== undefined ? route.description : `${describeTrigger(route)} - ${route.description ?? route.id}`
+    return `  ${line}${where}`
   })
   return [
     `No agent is connected (offline demo adapter), so nothing here can answer "${quoted}" freely.`,
     lines.length === 0 ? 'This workflow declares no routes.' : 'This workflow understands:',
     ...lines,
-    'Run `chatrail demo --agent claude-code` or `--agent codex` with a signed-in CLI for real answers.',
+    'For real answers, sign in to Claude Code or Codex and restart the demo.',
   ].join('\n')
 }
 

@@ -1,0 +1,63 @@
+import { ChatrailError } from '../contract/errors.js'
+import { loadAgentAdapter } from './demo/agent-adapter.js'
+import { demoHelp, parseDemoArgs } from './demo/demo-args.js'
+import { demoDefinition, demoRoutes } from './demo/demo-definition.js'
+import { resolveDemoAgent } from './demo/resolve-demo-agent.js'
+import type { DemoAgentChoice } from './demo/resolve-demo-agent.js'
+
+/**
+ * `chatrail demo` (what `npm start` runs): the support-bot workflow in the terminal through the
+ * Ink renderer, with a coding agent (or the offline adapter) as its agentic fallback. The Ink
+ * renderer is imported lazily: `src/` itself never loads React or Ink.
+ */
+
+export interface DemoIo {
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+  stdin: NodeJS.ReadStream
+  env: NodeJS.ProcessEnv
+  cwd: string
+}
+
+const processIo = (): DemoIo => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() })
+
+function backendLabel(choice: DemoAgentChoice): string {
+  return choice.agent === 'offline' ? 'offline: no agent connected' : choice.agent
+}
+
+export async function run(args: readonly string[], io: DemoIo = processIo()): Promise<number> {
+  const parsed = parseDemoArgs(args, io.env)
+  if (parsed.kind === 'help') {
+    io.stdout.write(demoHelp)
+    return 0
+  }
+  if (parsed.kind === 'error') {
+    io.stderr.write(`chatrail demo: ${parsed.message}\nRun \`chatrail demo --help\` for the options.\n`)
+    return 2
+  }
+  if (io.stdin.isTTY !== true) {
+    io.stderr.write('chatrail demo: the demo is interactive and needs a terminal (stdin is not a TTY).\nRun it in a terminal, or see `chatrail demo --help`.\n')
+    return 2
+  }
+
+  let choice: DemoAgentChoice
+  try {
+    if (parsed.agent === 'auto') {
+      io.stdout.write(`Looking for a coding agent for unmatched input (at most ${(parsed.probeTimeoutMs / 1000).toFixed(0)} s; --agent offline skips this)…\n`)
+    }
+    choice = await resolveDemoAgent({ requested: parsed.agent, env: io.env, cwd: io.cwd, timeoutMs: parsed.probeTimeoutMs })
+  } catch (error) {
+    if (!ChatrailError.isInstance(error)) throw error
+    io.stderr.write(`chatrail demo: ${error.toString()}\n`)
+    return 2
+  }
+  const adapter = await loadAgentAdapter(choice, demoRoutes, io.cwd)
+  const first = demoRoutes.find((route) => route.kind === 'command')
+  const tip = first?.kind === 'command' ? `Try ${first.command}; anything the routes do not match goes to the agent.` : ''
+  io.stdout.write(`chatrail demo · support bot\nagent: ${choice.reason}\n${tip}\n\n`)
+
+  const { renderInkChat } = await import('../../renderers/ink/index.js')
+  const instance = renderInkChat(demoDefinition(adapter), { backend: backendLabel(choice) })
+  await instance.waitUntilExit()
+  return 0
+}
