@@ -60,7 +60,7 @@ interface Comparison {
 /**
  * Compares two rows. Times are this process's CPU time (`process.cpuUsage`), not wall time: the
  * machine is shared and other processes' load must not land in one row and not the other. Each
- * row is warmed up (~100 ms, the JIT settles), batches are calibrated to ~20 ms, then 31
+ * row is warmed up (~100 ms, the JIT settles), batches are calibrated to ~30 ms, then 41
  * repetitions run interleaved in ABBA order (so garbage one row leaves for the next batch's
  * collector falls on both rows alike); the median of the per-repetition ratios is reported.
  */
@@ -75,14 +75,14 @@ async function compare(base: () => Promise<unknown>, subject: () => Promise<unkn
     for (let warm = performance.now(); performance.now() - warm < 100; ) await fn()
     let n = 4
     for (let ms = await run(fn, n); ms < 10 && n < 1 << 20; ms = await run(fn, n)) n *= 2
-    return Math.max(4, Math.round((n * 20) / Math.max(await run(fn, n), 0.001)))
+    return Math.max(4, Math.round((n * 30) / Math.max(await run(fn, n), 0.001)))
   }
   const nBase = await size(base)
   const nSubject = await size(subject)
   const bases: number[] = []
   const subjects: number[] = []
   const ratios: number[] = []
-  for (let rep = 0; rep < 31; rep++) {
+  for (let rep = 0; rep < 41; rep++) {
     const baseFirst = rep % 2 === 0
     const first = ((await run(baseFirst ? base : subject, baseFirst ? nBase : nSubject)) * 1000) / (baseFirst ? nBase : nSubject)
     const second = ((await run(baseFirst ? subject : base, baseFirst ? nSubject : nBase)) * 1000) / (baseFirst ? nSubject : nBase)
@@ -169,7 +169,7 @@ const perMessage = (withMessages - base) / 20_000
 const x = (c: Comparison): string => `${c.ratio.toFixed(2)}×`
 const us = (value: number): string => `${value.toFixed(2)} µs`
 const lines = [
-  'conversation core (CPU µs per turn, medians; ratios are medians of 31 interleaved ABBA pairs):',
+  'conversation core (CPU µs per turn, medians; ratios are medians of 41 interleaved ABBA pairs):',
   `  (a) last of 10 routes ${us(routes.base)} · last of 10,000 ${us(routes.subject)} → ${x(routes)} (target ≤ 1.5×, peer 352×)`,
   `  (b) turn at history 10 ${us(historyTable.base)} · at 10,000 ${us(historyTable.subject)} → ${x(historyTable)} (target ≤ 2×, peer 818×); building 10,000 turns took ${built[10_000]!.ms.toFixed(0)} ms (peer ~98 s)`,
   `  (c) fresh turn ${us(replayTable.base)} · replay ${us(replayTable.subject)} at history 10,000 → ${x(replayTable)} (target ≤ 0.5×, peer 1.01×)`,

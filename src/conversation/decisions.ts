@@ -233,7 +233,8 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       if (ord === undefined || !entry || ord !== entries.length - 1) return false
       if (entry.inputKey !== decision.inputKey || entry.before !== decision.before) return false
       cache.set(messageId, decision)
-      entries[ord] = { ...entry, after: decision.after, decision }
+      // A replay of the applied decision changes nothing: keep the entry (no allocation).
+      if (entry.decision !== decision || entry.after !== decision.after) entries[ord] = { ...entry, after: decision.after, decision }
       return true
     },
     size: () => entries.length,
