@@ -86,12 +86,14 @@ describe('<ChatSession>', () => {
   it('a pending question renders inline once, collapses the composer, and becomes a Q→A summary when answered', async () => {
     const agent = createScriptedAgent({ chunkDelayMs: 0 })
     render(<ChatSession definition={supportChat(agent)} options={options} />)
+    await type('/start')
+    await waitFor(() => expect(screen.getByRole('status').getAttribute('data-chatrail-state')).toBe('triage'))
     await type('please ask me first')
     const card = await screen.findByRole('region', { name: 'The agent asks' })
     const stream = [...screen.getByRole('log').children]
     expect(stream.map((el) => el.getAttribute('data-chatrail-role') ?? el.getAttribute('data-chatrail-dialog-state')))
-      .toEqual(['user', 'assistant', 'pending'])
-    expect(stream[1]?.querySelector('[data-chatrail-tool-call]')).toBeNull()
+      .toEqual(['user', 'assistant', 'user', 'assistant', 'pending'])
+    expect(stream[3]?.querySelector('[data-chatrail-tool-call]')).toBeNull()
     expect(document.querySelectorAll('[data-chatrail-dialog]')).toHaveLength(1)
     // Collapsed composer: a note pointing at the card plus Stop, no textarea.
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull()
@@ -114,13 +116,13 @@ describe('<ChatSession>', () => {
     await type('make a plan please')
     const card = await screen.findByRole('region', { name: 'The agent proposes a plan' })
     expect(within(card).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Re-run the export job for March with the --resume flag.',
-      'Compare the row counts with the ledger, per account.',
-      'Re-send the two invoices that bounced on the first run.',
-      'Email the finance team the corrected CSV.',
-      'Add an alert when an export stops half way.',
+      'Open a claim with the carrier for the lost parcel, quoting the hub-scan event.',
+      'Check the warehouse stock for every item of the order.',
+      'Create the replacement shipment with express delivery.',
+      'Email the customer the new tracking number.',
+      'Refund the shipping fee once the claim is accepted.',
     ])
-    expect(within(card).getByText('Nothing is deleted; the old export stays archived.').tagName).toBe('BLOCKQUOTE')
+    expect(within(card).getByText('Nothing is charged twice; the claim covers the replacement.').tagName).toBe('BLOCKQUOTE')
     expect(screen.getByRole('button', { name: 'Waiting for your review above ↑' })).toBeTruthy()
     await act(async () => { fireEvent.click(within(card).getByRole('button', { name: 'Approve plan' })) })
     await waitFor(() => expect(document.querySelector('[data-chatrail-dialog-state="answered"] [data-chatrail-qa-a]')?.textContent).toBe('Approved'))

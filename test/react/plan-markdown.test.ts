@@ -67,3 +67,21 @@ describe('small pure helpers', () => {
     expect(canReplayLastTurn([], false)).toBe(false)
   })
 })
+
+describe('eventButtonsOf (the support-bot definition)', () => {
+  it('offers only the UI events that fire one of the current state’s events, each once', async () => {
+    const { eventButtonsOf } = await import('../../renderers/react/event-buttons.js')
+    const { supportBot } = await import('../../examples/support-bot/definition.js')
+    const routes = supportBot.conversation.routes
+    const states = supportBot.conversation.states
+    const buttons = (state: string) => eventButtonsOf(routes, state, Object.keys(states[state]?.on ?? {}))
+    // greeting also declares greet / help / start: no UI event fires them, so no button.
+    expect(buttons('greeting')).toEqual([{ uiEvent: 'escalate', event: 'escalate' }])
+    expect(buttons('confirming')).toEqual([{ uiEvent: 'confirm', event: 'confirm' }, { uiEvent: 'escalate', event: 'escalate' }])
+    expect(buttons('escalated')).toEqual([{ uiEvent: 'resolve', event: 'resolve' }])
+    expect(buttons('resolved')).toEqual([])
+    // A route restricted to other states gives no button.
+    const onlyElsewhere = routes.map((route) => (route.kind === 'event' && route.uiEvent === 'escalate' ? { ...route, states: ['collecting'] } : route))
+    expect(eventButtonsOf(onlyElsewhere, 'greeting', ['escalate'])).toEqual([])
+  })
+})

@@ -2,16 +2,16 @@ import { useState } from 'react'
 import type { ReactNode } from 'react'
 import { ChatSession } from '../../../renderers/react/index.js'
 import { createScriptedAgent } from './scripted-agent.js'
-import { supportDefinition } from './support-definition.js'
+import { createSupportBot } from '../../support-bot/definition.js'
 
 /**
- * The support-bot workflow in the browser. Its agentic fallback is a scripted live agent (no
- * network) that counts its calls, shown in the header: deterministic turns and replays leave the
- * count alone. Mention "ask" or "plan" to get an agent dialog card.
+ * The support-bot workflow (examples/support-bot) in the browser. Its agentic fallback is a
+ * scripted live agent (no network) that counts its calls, shown in the header: deterministic turns
+ * and replays leave the count alone. Mention "ask" or "plan" to get an agent dialog card.
  */
 export function App(): ReactNode {
   const [calls, setCalls] = useState(0)
-  const [definition] = useState(() => supportDefinition(createScriptedAgent({ onCall: setCalls })))
+  const [definition] = useState(() => createSupportBot(createScriptedAgent({ onCall: setCalls })))
   return (
     <div data-app="">
       <header data-app-header="">
@@ -21,8 +21,8 @@ export function App(): ReactNode {
       <ChatSession
         definition={definition}
         title="Support chat"
-        placeholder="Try /start, “order 1042”, “ask me”, “make a plan”"
-        eventLabels={{ ESCALATE: 'Talk to a person', RESOLVE: 'Mark as solved' }}
+        placeholder="Try /start, #12345, /human, “ask me”, “make a plan”"
+        eventLabels={{ confirm: 'Reship it', resolve: 'Mark as solved' }}
       />
     </div>
   )

@@ -32,26 +32,26 @@ const QUESTION: Omit<Dialog, 'toolId'> = {
 }
 
 const PLAN = [
-  '# Restore the failed invoice export',
+  '# Reship the lost parcel',
   '',
-  'The nightly export stopped at the March batch; nothing was lost, the job only needs a resume.',
+  'The carrier lost the parcel after the hub scan; nothing was delivered, so a reship is safe.',
   '',
   '## Steps',
   '',
-  '1. Re-run the export job for **March** with the `--resume` flag.',
-  '2. Compare the row counts with the ledger, per account.',
-  '3. Re-send the two invoices that bounced on the first run.',
-  '4. Email the finance team the corrected CSV.',
-  '5. Add an alert when an export stops half way.',
+  '1. Open a claim with the carrier for the **lost** parcel, quoting the `hub-scan` event.',
+  '2. Check the warehouse stock for every item of the order.',
+  '3. Create the replacement shipment with express delivery.',
+  '4. Email the customer the new tracking number.',
+  '5. Refund the shipping fee once the claim is accepted.',
   '',
   '## Commands',
   '',
   '```',
-  'export-invoices --month 2026-03 --resume',
-  'ledger-diff --month 2026-03',
+  'orders reship 12345 --express',
+  'claims open 12345 --reason lost',
   '```',
   '',
-  '> Nothing is deleted; the old export stays archived.',
+  '> Nothing is charged twice; the claim covers the replacement.',
 ].join('\n')
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
