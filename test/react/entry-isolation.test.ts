@@ -23,4 +23,10 @@ describe('entry isolation and size', () => {
     expect(react.inputs.filter((file) => file.startsWith('src/'))).toEqual([])
     expect(react.gzipBytes).toBeLessThan(7_200)
   })
+
+  it('useChatSession (shared with chatrail/ink) pulls in neither react-dom nor a DOM component', async () => {
+    const hook = await measureEntry('useChatSession', 'renderers/react/use-chat-session.ts', { coreExternal: true })
+    expect(hook.imports).toEqual(['chatrail', 'react'])
+    expect(hook.inputs.filter((file) => file.endsWith('.tsx'))).toEqual([])
+  })
 })
