@@ -13,6 +13,12 @@ export interface ChunkHandlers {
   toolCall: (payload: StreamToolCallPayload) => Promise<void>
   toolResult: (content: string) => void
   usage: (usage: TokenUsage) => void
+  /**
+   * The `metadata.chatrail` record of a `done` chunk. chatrail's own session puts its decision record
+   * there so that state can be rebuilt from stored history alone; other chunk metadata stays ignored,
+   * as upstream.
+   */
+  doneRecord: (record: Record<string, unknown>) => void
 }
 
 /** An error chunk as an `Error`: a `ChatrailError` in `metadata.error` surfaces as is, else an `AdapterError`. */
@@ -87,9 +93,14 @@ export async function consumeStream(source: StreamSource, turn: Turn, handlers: 
         case 'error':
           closeQuietly(iterator)
           return { kind: 'error', error: errorFromChunk(chunk) }
-        case 'done':
+        case 'done': {
+          const record = chunk.metadata?.chatrail
+          if (typeof record === 'object' && record !== null && !Array.isArray(record)) {
+            handlers.doneRecord(record as Record<string, unknown>)
+          }
           closeQuietly(iterator)
           return { kind: 'done' }
+        }
         default:
           break
       }

@@ -106,6 +106,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
       ctx.store.dispatch({ type: 'usage-added', usage })
     },
     toolCall: (payload) => handleToolCallChunk(ctx, turn, assistantId, payload),
+    doneRecord: (record) => patch({}, { chatrail: record }),
   })
 
   if (outcome.kind === 'superseded') return false

@@ -130,30 +130,12 @@ function world(): World {
   }
 }
 
-/** A controller over the session that, like a record-keeping controller, keeps `done` records on the answer. */
-function drive(w: World, session: ChatSession) {
-  const records = new Map<string, unknown>()
-  const inner = session.chat.adapter
-  const adapter: AdapterFactory = {
-    createSource(request) {
-      const answerId = request.messages.at(-1)?.id
-      const source = inner.createSource(request)
-      return {
-        abort: source.abort,
-        stream: async function* () {
-          for await (const chunk of source.stream()) {
-            if (chunk.type === 'done' && chunk.metadata?.chatrail && answerId) records.set(answerId, chunk.metadata.chatrail)
-            yield chunk
-          }
-        },
-      }
-    },
-  }
+/** A real controller over the session; it keeps each `done` record on its answer (metadata.chatrail). */
+function drive(_w: World, session: ChatSession) {
   let n = 0
-  const controller = createChatController({ ...session.chat, adapter }, { ids: () => `m${++n}`, clock: () => new Date(0) })
+  const controller = createChatController(session.chat, { ids: () => `m${++n}`, clock: () => new Date(0) })
   controller.subscribe(() => session.sync(controller.getState().messages))
-  const annotated = (): Message[] =>
-    controller.getState().messages.map((m) => (records.has(m.id) ? { ...m, metadata: { ...m.metadata, chatrail: records.get(m.id) } } : m))
+  const annotated = (): Message[] => controller.getState().messages
   return { controller, annotated }
 }
 
