@@ -1,11 +1,11 @@
 import { Text } from 'ink'
 
 interface Props {
-  /** The current state's events, in declaration order; the first nine get Alt+1…Alt+9. */
+  /** The events a key can send (see `shortcutEvents`), in order; the first nine get Alt+1…Alt+9. */
   events: readonly string[]
 }
 
-/** The current state's events as numbered shortcuts (Alt+digit, so digits stay typeable). */
+/** Events as numbered shortcuts (Alt+digit, so digits stay typeable). */
 export function EventShortcuts({ events }: Props) {
   if (events.length === 0) return null
   return (

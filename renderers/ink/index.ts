@@ -20,4 +20,5 @@ export type { PickerInput, PickerOutcome, PickerRow, PickerState } from './dialo
 export { appendSettled } from './printed-log.js'
 export type { DescribeReply, PrintedEntry } from './printed-log.js'
 export { replyLabel } from './reply-label.js'
+export { shortcutEvents } from './shortcut-events.js'
 export { SessionsTable, SessionsWatch, noticeText, renderSessionsWatch } from './sessions-table.js'

@@ -12,6 +12,7 @@ import { EventShortcuts } from './event-shortcuts.js'
 import { appendSettled } from './printed-log.js'
 import type { PrintedEntry } from './printed-log.js'
 import { replyLabel } from './reply-label.js'
+import { shortcutEvents } from './shortcut-events.js'
 import { StatusLine } from './status-line.js'
 import { Transcript } from './transcript.js'
 
@@ -46,6 +47,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
   const pickerOpen = pending !== undefined && pending.toolId !== closedDialog
   const streaming = chat.status === 'streaming'
   const live = chat.messages.find((message) => message.status === 'streaming')
+  const shortcuts = shortcutEvents(definition, chat.snapshot.state, chat.snapshot.events)
 
   const attempt = (work: Promise<unknown>): void => {
     setFailure(undefined)
@@ -56,7 +58,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
     setEditing(id)
   }
 
-  const apply = (action: ChatKeyAction, chatNow: UseChatSessionReturn<Ctx>): void => {
+  const apply = (action: ChatKeyAction, chatNow: UseChatSessionReturn<Ctx>, shortcutsNow: readonly string[]): void => {
     const { input, messages } = chatNow.controller.getState()
     switch (action.type) {
       case 'insert':
@@ -88,7 +90,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
       case 'regenerate':
         return attempt(chatNow.regenerate())
       case 'event': {
-        const event = chatNow.snapshot.events[action.index]
+        const event = shortcutsNow[action.index]
         if (event !== undefined) attempt(chatNow.sendEvent(event))
         return
       }
@@ -102,8 +104,8 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
 
   // Ink re-subscribes a changed handler in a passive effect, which can run after the next key:
   // the handler reads this render's values through a ref, never through its closure.
-  const current = useRef({ chat, pending, pickerOpen, apply })
-  current.current = { chat, pending, pickerOpen, apply }
+  const current = useRef({ chat, pending, pickerOpen, shortcuts, apply })
+  current.current = { chat, pending, pickerOpen, shortcuts, apply }
   // Always active (the picker's keys are ignored here, not unsubscribed): toggling the last
   // active useInput would drop raw mode for a moment, and a key typed then would be lost.
   useInput((input, key) => {
@@ -116,7 +118,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
       input: state.input,
       dialogClosed: now.pending !== undefined,
     })
-    if (action !== undefined) now.apply(action, now.chat)
+    if (action !== undefined) now.apply(action, now.chat, now.shortcuts)
   })
 
   const answer = (toolId: string, value: DialogAnswerInput): void => {
@@ -144,7 +146,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
         {...(chat.snapshot.agent === undefined ? {} : { agent: chat.snapshot.agent })}
         {...(backend === undefined ? {} : { backend })}
       />
-      <EventShortcuts events={chat.snapshot.events} />
+      <EventShortcuts events={shortcuts} />
       {pickerOpen ? (
         <Text dimColor>The agent is waiting for your answer above · Esc closes the picker{streaming ? ' and stops the turn' : ''}</Text>
       ) : (

@@ -1,4 +1,6 @@
 import { ChatrailError } from '../contract/errors.js'
+import type { ChatDefinition } from '../conversation/definition.js'
+import type { JsonObject } from '../conversation/json.js'
 import { loadAgentAdapter } from './demo/agent-adapter.js'
 import { demoHelp, parseDemoArgs } from './demo/demo-args.js'
 import { demoDefinition, demoRoutes } from './demo/demo-definition.js'
@@ -23,6 +25,19 @@ const processIo = (): DemoIo => ({ stdout: process.stdout, stderr: process.stder
 
 function backendLabel(choice: DemoAgentChoice): string {
   return choice.agent === 'offline' ? 'offline: no agent connected' : choice.agent
+}
+
+/** The first command that moves the conversation out of its initial state (the tip's example). */
+function startingCommand<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>): string | undefined {
+  const { initial, states, routes } = definition.conversation
+  const on = states[initial]?.on ?? {}
+  for (const route of routes) {
+    if (route.kind !== 'command' || (route.states !== undefined && !route.states.includes(initial))) continue
+    const transition = on[route.event]
+    const target = typeof transition === 'string' ? transition : transition?.target
+    if (target !== undefined && target !== initial) return route.command
+  }
+  return undefined
 }
 
 export async function run(args: readonly string[], io: DemoIo = processIo()): Promise<number> {
@@ -52,12 +67,13 @@ export async function run(args: readonly string[], io: DemoIo = processIo()): Pr
     return 2
   }
   const adapter = await loadAgentAdapter(choice, demoRoutes, io.cwd)
-  const first = demoRoutes.find((route) => route.kind === 'command')
-  const tip = first?.kind === 'command' ? `Try ${first.command}; anything the routes do not match goes to the agent.` : ''
-  io.stdout.write(`chatrail demo · support bot\nagent: ${choice.reason}\n${tip}\n\n`)
+  const definition = demoDefinition(adapter)
+  const command = startingCommand(definition)
+  const tip = command === undefined ? '' : `Try ${command}; anything the routes do not match goes to the agent.\n`
+  io.stdout.write(`chatrail demo · support bot\nagent: ${choice.reason}\n${tip}\n`)
 
   const { renderInkChat } = await import('../../renderers/ink/index.js')
-  const instance = renderInkChat(demoDefinition(adapter), { backend: backendLabel(choice) })
+  const instance = renderInkChat(definition, { backend: backendLabel(choice) })
   await instance.waitUntilExit()
   return 0
 }
