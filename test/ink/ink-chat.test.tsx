@@ -203,3 +203,49 @@ describe('<InkChat> with a live agent', () => {
     expect(frame).toContain('1. Read the table')
   })
 })
+
+describe('<InkChat> with a live agent mid-turn', () => {
+  it('Esc in the picker stops the streaming turn and closes the picker', async () => {
+    const dialog: Dialog = { toolId: 'toolu_q', kind: 'question', prompt: 'Proceed?', options: [{ label: 'Yes' }], multiSelect: false, answerable: true }
+    let aborted = false
+    const waiting: AsyncIterable<StreamChunk> = {
+      async *[Symbol.asyncIterator]() {
+        yield { type: 'text', content: 'Let me ask you first.' }
+        await new Promise<void>((resolve) => {
+          const poll = setInterval(() => {
+            if (aborted) {
+              clearInterval(poll)
+              resolve()
+            }
+          }, 5)
+        })
+      },
+    }
+    const listeners = new Set<() => void>()
+    let snapshot: AgentSnapshot = { agent: 'claude-code', state: 'working', status: 'running' }
+    const runState: AgentRunStateSource = {
+      getSnapshot: () => snapshot,
+      subscribe: (listener) => {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+    }
+    const adapter = Object.assign(scriptedAdapter([waiting]), { agentRunState: runState })
+    const base = adapter.createSource.bind(adapter)
+    adapter.createSource = (request) => {
+      const source = base(request)
+      return { stream: source.stream, abort: () => { aborted = true; source.abort() } }
+    }
+    const r = render(<InkChat definition={orderChat(adapter, 'ink-midturn')} />)
+    await press(r, 'deploy it', keys.enter)
+    await waitForFrame(r, (f) => f.includes('Let me ask you first.▍'))
+    snapshot = { agent: 'claude-code', state: 'question', status: 'waiting_for_input', pendingDialog: dialog }
+    for (const listener of listeners) listener()
+    await waitForFrame(r, (f) => f.includes('Esc closes the picker and stops the turn'))
+    await press(r, keys.escape)
+    const frame = await waitForFrame(r, (f) => f.includes('Tab answer the agent'))
+    expect(aborted).toBe(true)
+    expect(frame).not.toContain('The agent asks')
+    expect(frame).toContain('bot · agentic · aborted\nLet me ask you first.')
+  })
+})
