@@ -13,8 +13,12 @@ export function uiEventMessageMetadata(event: string): UiEventMetadata {
   return { chatrail: { event } }
 }
 
-/** The UI event a user message carries, if any. */
-export function uiEventOf(message: Pick<Message, 'metadata'>): string | undefined {
+/**
+ * The UI event a user message carries, if any. Only user messages carry UI events: an answer's
+ * `metadata.chatrail` is the session's decision record, whose `event` is the transition it made.
+ */
+export function uiEventOf(message: Pick<Message, 'metadata'> & { role?: Message['role'] }): string | undefined {
+  if (message.role !== undefined && message.role !== 'user') return undefined
   const chatrail = (message.metadata as { chatrail?: { event?: unknown } } | undefined)?.chatrail
   const event = chatrail?.event
   return typeof event === 'string' ? event : undefined

@@ -63,6 +63,9 @@ describe('session', () => {
     expect(uiEventOf({ metadata: uiEventMessageMetadata('confirm') })).toBe('confirm')
     expect(uiEventOf({ metadata: { chatrail: { event: 3 } } })).toBeUndefined()
     expect(uiEventOf({})).toBeUndefined()
+    // an answer's metadata.chatrail is a decision record, not a UI event
+    expect(uiEventOf({ role: 'assistant', metadata: { chatrail: { event: 'confirm' } } })).toBeUndefined()
+    expect(uiEventOf({ role: 'user', metadata: uiEventMessageMetadata('confirm') })).toBe('confirm')
   })
 })
 
