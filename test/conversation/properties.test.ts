@@ -1,6 +1,5 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { AdapterFactory } from '../../src/contract/adapter.js'
 import type { Message } from '../../src/contract/message.js'
 import type { StreamChunk } from '../../src/contract/stream.js'
 import { createChatController } from '../../src/controller/index.js'
