@@ -18,10 +18,11 @@ export function uiEventMessageMetadata(event: string): UiEventMetadata {
  * `metadata.chatrail` is the session's decision record, whose `event` is the transition it made.
  */
 export function uiEventOf(message: Pick<Message, 'metadata'> & { role?: Message['role'] }): string | undefined {
-  if (message.role !== undefined && message.role !== 'user') return undefined
   const chatrail = (message.metadata as { chatrail?: { event?: unknown } } | undefined)?.chatrail
   const event = chatrail?.event
-  return typeof event === 'string' ? event : undefined
+  if (typeof event !== 'string') return undefined
+  // the role is read last: reconciliation's cost is counted in message reads
+  return message.role === undefined || message.role === 'user' ? event : undefined
 }
 
 /** Anything with chatrail's `send(text, { metadata })` (see `createChatController`). */
