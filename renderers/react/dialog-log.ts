@@ -20,62 +20,49 @@ export type DialogLog = readonly DialogLogEntry[]
 
 /** The outcome a successful answer from the chat records, in the shape seed 001 pins. */
 export function outcomeOfAnswer(answer: DialogAnswerInput): DialogOutcome {
-  if (answer.kind === 'plan') {
-    const outcome: DialogOutcome = { dismissed: false, approved: answer.approved }
-    if (answer.feedback !== undefined && answer.feedback !== '') outcome.feedback = answer.feedback
-    return outcome
-  }
-  return { dismissed: false, approved: false, results: answer.answers }
+  if (answer.kind === 'question') return { dismissed: false, approved: false, results: answer.answers }
+  // An empty feedback string is no feedback.
+  return { dismissed: false, approved: answer.approved, ...(answer.feedback ? { feedback: answer.feedback } : {}) }
 }
 
 const DISMISSED: DialogOutcome = Object.freeze({ dismissed: true, approved: false })
 
-function replace(log: DialogLog, index: number, entry: DialogLogEntry): DialogLog {
-  const next = log.slice()
-  next[index] = entry
-  return next
+/** Applies `change` to every entry; the same array back when no entry changed. */
+function mapLog(log: DialogLog, change: (entry: DialogLogEntry) => DialogLogEntry): DialogLog {
+  const next = log.map(change)
+  return next.some((entry, index) => entry !== log[index]) ? next : log
 }
 
 /**
  * Folds the agent's current pending dialog into the log. A new tool id is appended (anchored
- * after `lastMessageId`); a pending entry that is no longer the agent's pending dialog and was not
- * being answered is recorded as dismissed, never left looking pending.
+ * after `lastMessageId`); a refreshed pending dialog (same tool id, new object) replaces the
+ * stored one while unanswered; a pending entry that is no longer the agent's pending dialog and
+ * was not being answered is recorded as dismissed, never left looking pending.
  */
 export function observePending(log: DialogLog, pending: Dialog | undefined, lastMessageId: string | null): DialogLog {
-  let next = log
-  next.forEach((entry, index) => {
-    if (entry.dialog.outcome !== undefined || entry.answering) return
-    if (pending !== undefined && pending.toolId === entry.dialog.toolId) return
-    next = replace(next, index, { ...entry, dialog: { ...entry.dialog, outcome: DISMISSED } })
+  const next = mapLog(log, (entry) => {
+    const { dialog } = entry
+    if (dialog.outcome !== undefined) return entry
+    if (dialog.toolId === pending?.toolId) return dialog === pending ? entry : { ...entry, dialog: pending }
+    return entry.answering ? entry : { ...entry, dialog: { ...dialog, outcome: DISMISSED } }
   })
-  if (pending === undefined) return next
-  const index = next.findIndex((entry) => entry.dialog.toolId === pending.toolId)
-  if (index === -1) return [...next, { dialog: pending, anchor: lastMessageId, answering: false }]
-  const entry = next[index] as DialogLogEntry
-  // A refreshed pending dialog (same tool id, new object) replaces the stored one while unanswered.
-  if (entry.dialog.outcome === undefined && entry.dialog !== pending) {
-    return replace(next, index, { ...entry, dialog: pending })
-  }
-  return next
+  if (pending === undefined || next.some((entry) => entry.dialog.toolId === pending.toolId)) return next
+  return [...next, { dialog: pending, anchor: lastMessageId, answering: false }]
 }
 
-/** Marks an answer as in flight (`answering`), or records its outcome once it was delivered. */
+/** Marks an answer to `toolId` as in flight (`answering`) or no longer in flight. */
 export function markAnswering(log: DialogLog, toolId: string, answering: boolean): DialogLog {
-  const index = log.findIndex((entry) => entry.dialog.toolId === toolId)
-  if (index === -1) return log
-  const entry = log[index] as DialogLogEntry
-  return entry.answering === answering ? log : replace(log, index, { ...entry, answering })
+  return mapLog(log, (entry) => (entry.dialog.toolId === toolId && entry.answering !== answering ? { ...entry, answering } : entry))
 }
 
+/** Records a delivered answer's outcome. */
 export function recordAnswer(log: DialogLog, toolId: string, answer: DialogAnswerInput): DialogLog {
-  const index = log.findIndex((entry) => entry.dialog.toolId === toolId)
-  if (index === -1) return log
-  const entry = log[index] as DialogLogEntry
-  return replace(log, index, { ...entry, answering: false, dialog: { ...entry.dialog, outcome: outcomeOfAnswer(answer) } })
+  return mapLog(log, (entry) => (entry.dialog.toolId === toolId
+    ? { ...entry, answering: false, dialog: { ...entry.dialog, outcome: outcomeOfAnswer(answer) } }
+    : entry))
 }
 
 /** After a failed answer: back to pending if the agent still shows it, else dismissed. */
 export function recordAnswerFailed(log: DialogLog, toolId: string, pending: Dialog | undefined): DialogLog {
-  const cleared = markAnswering(log, toolId, false)
-  return observePending(cleared, pending, null)
+  return observePending(markAnswering(log, toolId, false), pending, null)
 }

@@ -1,6 +1,6 @@
 import type { Message } from '../../src/contract/message.js'
 import type { Dialog } from '../../src/agents/runstate/dialog.js'
-import type { DialogLog } from './dialog-log.js'
+import type { DialogLog, DialogLogEntry } from './dialog-log.js'
 
 /**
  * Where dialogs sit in the chat stream (seed 001). A message "is" a dialog message when its
@@ -55,16 +55,12 @@ function resolveDialogs(messages: readonly Message[], log: DialogLog): Map<strin
 /** The pending dialog to answer: the log's unanswered entry (unless history records its outcome), else a pending one in history. */
 export function pendingDialogOf(messages: readonly Message[], log: DialogLog): Dialog | undefined {
   const resolved = resolveDialogs(messages, log)
-  for (const entry of log) {
-    const dialog = resolved.get(entry.dialog.toolId)
-    if (dialog !== undefined && dialog.outcome === undefined) return dialog
-  }
-  // A dialog the transcript itself shows pending is a stream message, not the agent's pendingDialog.
-  for (const message of [...messages].reverse()) {
-    const recorded = dialogOfMessage(message)
-    if (recorded !== undefined && resolved.get(recorded.toolId)?.outcome === undefined) return resolved.get(recorded.toolId)
-  }
-  return undefined
+  // A dialog the transcript itself shows pending is a stream message, not the agent's pendingDialog:
+  // after the log's entries, history's recorded dialogs count, newest first.
+  const recorded = messages.map(dialogOfMessage).reverse()
+  return [...log.map((entry) => entry.dialog), ...recorded]
+    .map((dialog) => dialog && resolved.get(dialog.toolId))
+    .find((dialog) => dialog !== undefined && dialog.outcome === undefined)
 }
 
 /**
@@ -75,32 +71,28 @@ export function pendingDialogOf(messages: readonly Message[], log: DialogLog): D
  */
 export function layoutStream(messages: readonly Message[], log: DialogLog): StreamItem[] {
   const resolved = resolveDialogs(messages, log)
-  const placed = new Set<string>()
+  const hosted = new Set(messages.flatMap(toolIdsOf))
   const items: StreamItem[] = []
-  const dialogItem = (dialog: Dialog): StreamItem => {
-    placed.add(dialog.toolId)
-    return { kind: 'dialog', key: `dialog:${dialog.toolId}`, dialog, pending: dialog.outcome === undefined }
+  const placed = new Set<string>()
+  const place = (toolId: string): void => {
+    const dialog = resolved.get(toolId)
+    if (dialog === undefined || placed.has(toolId)) return
+    placed.add(toolId)
+    items.push({ kind: 'dialog', key: `dialog:${toolId}`, dialog, pending: dialog.outcome === undefined })
   }
-  const hosted = new Set<string>()
-  for (const message of messages) for (const toolId of toolIdsOf(message)) if (resolved.has(toolId)) hosted.add(toolId)
-  const anchored = (anchor: string | null) => log.filter((entry) =>
-    entry.anchor === anchor && !hosted.has(entry.dialog.toolId) && resolved.get(entry.dialog.toolId)?.outcome !== undefined)
+  // Log entries are all in `resolved`; `answered` picks the unhosted ones that render as history.
+  const answered = (entry: DialogLogEntry): boolean => !hosted.has(entry.dialog.toolId) && resolved.get(entry.dialog.toolId)?.outcome !== undefined
+  const placeAnchored = (anchor: string | null): void => {
+    for (const entry of log) if (entry.anchor === anchor && answered(entry)) place(entry.dialog.toolId)
+  }
 
-  for (const entry of anchored(null)) items.push(dialogItem(resolved.get(entry.dialog.toolId) as Dialog))
+  placeAnchored(null)
   for (const message of messages) {
     items.push({ kind: 'message', key: message.id, message })
-    for (const toolId of toolIdsOf(message)) {
-      const dialog = resolved.get(toolId)
-      if (dialog !== undefined && !placed.has(toolId)) items.push(dialogItem(dialog))
-    }
-    for (const entry of anchored(message.id)) {
-      if (!placed.has(entry.dialog.toolId)) items.push(dialogItem(resolved.get(entry.dialog.toolId) as Dialog))
-    }
+    toolIdsOf(message).forEach(place)
+    placeAnchored(message.id)
   }
   // Unhosted pending dialogs go last; unhosted answered ones whose anchor left history are dropped.
-  for (const entry of log) {
-    const dialog = resolved.get(entry.dialog.toolId) as Dialog
-    if (!placed.has(dialog.toolId) && dialog.outcome === undefined) items.push(dialogItem(dialog))
-  }
+  for (const entry of log) if (resolved.get(entry.dialog.toolId)?.outcome === undefined) place(entry.dialog.toolId)
   return items
 }
