@@ -37,7 +37,7 @@ export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject> {
   onTrace?: TraceObserver
   /** How many traces `traces()` keeps (oldest dropped first). Default 1000. */
   maxTraces?: number
-  /** Print `lintDefinition` warnings (once per definition, not when NODE_ENV is production). Default true. */
+  /** Print `lintDefinition` warnings (once per definition; never when NODE_ENV is production or there is no `process`). Default true. */
   lint?: boolean
   /** Start somewhere other than `initial` (a test fixture, a resumed workflow). */
   start?: { state?: string; context?: Partial<Ctx> }
@@ -92,7 +92,7 @@ function startState<Ctx extends JsonObject>(machine: Machine<Ctx>, start: ChatSe
 }
 
 function printLint(definition: ChatDefinition<JsonObject>): void {
-  if (linted.has(definition) || process.env.NODE_ENV === 'production') return
+  if (linted.has(definition)) return
   linted.add(definition)
   const warnings = lintDefinition(definition)
   if (warnings.length > 0) console.warn(`chatrail: definition "${definition.id}" has ${warnings.length} warning(s):\n${formatConfigIssues(warnings, '⚠')}`)
@@ -113,7 +113,12 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
   if (!isIdentifier(sessionId)) {
     throw new ChatrailConfigError([{ code: 'invalid_identifier', path: ['sessionId'], message: `Session id ${JSON.stringify(sessionId)} is not identifier-safe.`, hint: identifierHint(sessionId) }])
   }
-  if (options.lint !== false) printLint(definition as unknown as ChatDefinition<JsonObject>)
+  // Development only, written so bundlers drop the lint pass: `define` turns the NODE_ENV test into
+  // `false` and the minifier removes the call (and with it `lintDefinition`, unless the app imports
+  // it). `typeof process` keeps plain browsers (no `process`, no bundler) from a ReferenceError.
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production' && options.lint !== false) {
+    printLint(definition as unknown as ChatDefinition<JsonObject>)
+  }
   const { machine, index } = compile(definition)
   const timeline = createTimeline(machine, index, startState(machine, options.start))
   const log = createTraceLog(options.maxTraces ?? 1000)
