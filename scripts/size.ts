@@ -4,11 +4,18 @@ import { build } from 'esbuild'
 import type { Plugin } from 'esbuild'
 
 /**
- * Gzip size of the published entry points, bundled the way a consumer's bundler sees them:
- * minified ESM, dependencies (zod, yaml, react) left as imports. `chatrail/react` is measured on
- * its own (the core imported from `chatrail`, as in the package) and with the core inlined.
- * Run: `npm run size` (add `-- --check` to fail on a missed target); `npm run bench` reports the
- * same figures (bench/size.bench.ts).
+ * Gzip size of the published entry points, bundled the way an app's production build sees them:
+ * minified ESM with `process.env.NODE_ENV` defined as "production" (what Vite, webpack and Next
+ * do), every export kept (an `export *` of the entry, no tree-shaking in our favour).
+ *
+ * Two views per entry:
+ * - own code: dependencies (zod, react) left as imports. Issue 8's targets apply here.
+ * - with dependencies: everything but the framework peers (react, react-dom) inlined, i.e. what
+ *   the import really adds to a page. This is where a dependency's import style shows up (classic
+ *   `zod` drags in every locale; `zod/mini` tree-shakes).
+ *
+ * Run: `npm run size` (`-- --check` fails on a missed target or budget); `npm run bench` reports
+ * the same figures (bench/size.bench.ts).
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -19,11 +26,21 @@ export interface EntrySize {
   gzipBytes: number
   /** Bare module imports the bundle keeps (e.g. `react`), sorted. */
   imports: string[]
-  /** Source files bundled in, relative to the repository root. */
+  /** Files bundled in, relative to the repository root (node_modules/… when dependencies are inlined). */
   inputs: string[]
   /** The minified bundle itself. */
   contents: Uint8Array
-  /** Gzip target in bytes, when the entry has one. */
+  /** Gzip size it must stay under (issue 8's target, or a budget against regressions). */
+  targetBytes?: number
+}
+
+export interface MeasureOptions {
+  /** Renderer imports of `src/` become the `chatrail` package import they are once published. */
+  coreExternal?: boolean
+  /** Inline dependencies (all but React and react-dom) instead of leaving them as imports. */
+  withDependencies?: boolean
+  /** Build as development (`NODE_ENV` undefined) instead of production. */
+  development?: boolean
   targetBytes?: number
 }
 
@@ -36,17 +53,18 @@ const coreAsPackage: Plugin = {
   },
 }
 
-export async function measureEntry(name: string, entry: string, options: { coreExternal?: boolean; targetBytes?: number } = {}): Promise<EntrySize> {
+export async function measureEntry(name: string, entry: string, options: MeasureOptions = {}): Promise<EntrySize> {
   const result = await build({
     absWorkingDir: root,
     entryPoints: [entry],
     bundle: true,
     minify: true,
     format: 'esm',
-    platform: 'neutral',
+    platform: options.withDependencies === true ? 'browser' : 'neutral',
     target: 'es2022',
     jsx: 'automatic',
-    packages: 'external',
+    ...(options.withDependencies === true ? { external: ['react', 'react/*', 'react-dom', 'react-dom/*'] } : { packages: 'external' as const }),
+    define: options.development === true ? {} : { 'process.env.NODE_ENV': '"production"' },
     write: false,
     metafile: true,
     logLevel: 'silent',
@@ -72,7 +90,9 @@ export async function measureAll(): Promise<EntrySize[]> {
   return [
     await measureEntry('chatrail', 'src/index.ts', { targetBytes: 15_000 }),
     await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true, targetBytes: 6_000 }),
-    await measureEntry('chatrail/react + core', 'renderers/react/index.ts'),
+    await measureEntry('chatrail + deps', 'src/index.ts', { withDependencies: true }),
+    await measureEntry('chatrail/react + all', 'renderers/react/index.ts', { withDependencies: true }),
+    await measureEntry('chatrail (development)', 'src/index.ts', { development: true }),
   ]
 }
 
@@ -83,13 +103,40 @@ export function formatSizes(sizes: readonly EntrySize[]): string {
   return sizes.map((size) => {
     const target = size.targetBytes === undefined ? '' : `  target < ${kB(size.targetBytes)} ${size.gzipBytes < size.targetBytes ? 'ok' : 'OVER'}`
     const ratio = base === undefined || size === base ? '' : `  ×${(size.gzipBytes / base.gzipBytes).toFixed(2)} of chatrail`
-    return `${size.name.padEnd(22)} ${kB(size.bytes).padStart(10)} min  ${kB(size.gzipBytes).padStart(9)} gzip${target}${ratio}  imports: ${size.imports.join(', ') || '-'}`
+    return `${size.name.padEnd(24)} ${kB(size.bytes).padStart(10)} min  ${kB(size.gzipBytes).padStart(9)} gzip${target}${ratio}  imports: ${size.imports.join(', ') || '-'}`
   }).join('\n')
 }
 
+/** Minified bytes each source file (or dependency package) contributes to one entry's bundle, largest first. */
+export async function contributions(entry: string, options: MeasureOptions = {}): Promise<Array<[string, number]>> {
+  const result = await build({
+    absWorkingDir: root, entryPoints: [entry], bundle: true, minify: true, format: 'esm', target: 'es2022', jsx: 'automatic',
+    platform: options.withDependencies === true ? 'browser' : 'neutral',
+    ...(options.withDependencies === true ? { external: ['react', 'react/*', 'react-dom', 'react-dom/*'] } : { packages: 'external' as const }),
+    define: options.development === true ? {} : { 'process.env.NODE_ENV': '"production"' },
+    write: false, metafile: true, logLevel: 'silent', plugins: options.coreExternal === true ? [coreAsPackage] : [],
+  })
+  const inputs = Object.values(result.metafile.outputs)[0]?.inputs ?? {}
+  const totals = new Map<string, number>()
+  for (const [file, { bytesInOutput }] of Object.entries(inputs)) {
+    // Dependencies are summed per package folder (node_modules/zod/v4/core, …); our files stay per file.
+    const key = file.startsWith('node_modules/') ? file.split('/').slice(0, 4).join('/') : file
+    totals.set(key, (totals.get(key) ?? 0) + bytesInOutput)
+  }
+  return [...totals].filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1])
+}
+
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const sizes = await measureAll()
-  console.log(formatSizes(sizes))
-  // `--check` turns a missed target into a failing exit code (a gate); plain runs only report.
-  if (process.argv.includes('--check') && sizes.some((size) => size.targetBytes !== undefined && size.gzipBytes >= size.targetBytes)) process.exitCode = 1
+  const filesFlag = process.argv.indexOf('--files')
+  if (filesFlag !== -1) {
+    // `npm run size -- --files [entry] [--deps]`: where an entry's bytes come from.
+    const entry = process.argv[filesFlag + 1]?.startsWith('--') === false ? process.argv[filesFlag + 1] as string : 'src/index.ts'
+    const rows = await contributions(entry, { withDependencies: process.argv.includes('--deps'), coreExternal: entry.startsWith('renderers/') })
+    console.log(rows.map(([file, bytes]) => `${String(bytes).padStart(8)}  ${file}`).join('\n'))
+  } else {
+    const sizes = await measureAll()
+    console.log(formatSizes(sizes))
+    // `--check` turns a missed target into a failing exit code (a gate); plain runs only report.
+    if (process.argv.includes('--check') && sizes.some((size) => size.targetBytes !== undefined && size.gzipBytes >= size.targetBytes)) process.exitCode = 1
+  }
 }
