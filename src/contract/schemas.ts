@@ -1,11 +1,13 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { MemoryRecord, Message } from './message.js'
 import type { StreamChunk } from './stream.js'
 
 /**
  * zod schemas for what arrives untrusted: chunks parsed from child processes, messages and
  * memory records read from storage. Each schema's output type equals the contract type
- * (pinned in test/contract/schemas.test-d.ts).
+ * (pinned in test/contract/schemas.test-d.ts). They are `zod/mini` schemas, so a browser bundle
+ * carries only the validators used here instead of all of classic zod and its locales. Pass
+ * `inEnglish` (./english-issues.js) to `safeParse` where an issue's message reaches a person.
  */
 
 export const tokenUsageSchema = z.object({
@@ -18,15 +20,15 @@ export const streamToolCallPayloadSchema = z.object({
   id: z.string(),
   name: z.string(),
   args: z.string(),
-  result: z.string().optional(),
+  result: z.optional(z.string()),
 })
 
-export const streamChunkSchema: z.ZodType<StreamChunk> = z.object({
+export const streamChunkSchema: z.ZodMiniType<StreamChunk> = z.object({
   type: z.enum(['text', 'tool_call', 'tool_result', 'reasoning', 'usage', 'error', 'done']),
-  content: z.string().optional(),
-  toolCall: streamToolCallPayloadSchema.optional(),
-  usage: tokenUsageSchema.optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  content: z.optional(z.string()),
+  toolCall: z.optional(streamToolCallPayloadSchema),
+  usage: z.optional(tokenUsageSchema),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
 })
 
 export const contentPartSchema = z.discriminatedUnion('type', [
@@ -34,41 +36,41 @@ export const contentPartSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('image'),
     source: z.string(),
-    mimeType: z.string().optional(),
-    detail: z.enum(['low', 'high', 'auto']).optional(),
+    mimeType: z.optional(z.string()),
+    detail: z.optional(z.enum(['low', 'high', 'auto'])),
   }),
-  z.object({ type: z.literal('audio'), source: z.string(), mimeType: z.string().optional(), durationSec: z.number().optional() }),
-  z.object({ type: z.literal('video'), source: z.string(), mimeType: z.string().optional(), durationSec: z.number().optional() }),
-  z.object({ type: z.literal('file'), source: z.string(), mimeType: z.string().optional(), filename: z.string().optional() }),
+  z.object({ type: z.literal('audio'), source: z.string(), mimeType: z.optional(z.string()), durationSec: z.optional(z.number()) }),
+  z.object({ type: z.literal('video'), source: z.string(), mimeType: z.optional(z.string()), durationSec: z.optional(z.number()) }),
+  z.object({ type: z.literal('file'), source: z.string(), mimeType: z.optional(z.string()), filename: z.optional(z.string()) }),
 ])
 
 export const toolCallSchema = z.object({
   id: z.string(),
   name: z.string(),
   args: z.record(z.string(), z.unknown()),
-  result: z.string().optional(),
-  error: z.string().optional(),
+  result: z.optional(z.string()),
+  error: z.optional(z.string()),
   status: z.enum(['pending', 'running', 'complete', 'error', 'requires_confirmation']),
 })
 
 const messageFields = {
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   role: z.enum(['user', 'assistant', 'system', 'tool']),
   content: z.string(),
-  parts: z.array(contentPartSchema).optional(),
+  parts: z.optional(z.array(contentPartSchema)),
   status: z.enum(['pending', 'streaming', 'complete', 'error']),
-  toolCalls: z.array(toolCallSchema).optional(),
-  toolCallId: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  toolCalls: z.optional(z.array(toolCallSchema)),
+  toolCallId: z.optional(z.string()),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
 }
 
 /** A live message: `createdAt` must already be a Date. */
-export const messageSchema: z.ZodType<Message> = z.object({ ...messageFields, createdAt: z.date() })
+export const messageSchema: z.ZodMiniType<Message> = z.object({ ...messageFields, createdAt: z.date() })
 
 /** A stored message: `createdAt` is an ISO string, as `serializeMessages` writes it. */
 export const storedMessageSchema = z.object({ ...messageFields, createdAt: z.iso.datetime({ offset: true }) })
 
-export const memoryRecordSchema: z.ZodType<MemoryRecord> = z.object({
+export const memoryRecordSchema: z.ZodMiniType<MemoryRecord> = z.object({
   version: z.literal(1),
   messages: z.array(storedMessageSchema),
 })

@@ -1,4 +1,5 @@
 import type { MemoryRecord, Message } from '../contract/message.js'
+import { inEnglish } from '../contract/english-issues.js'
 import { memoryRecordSchema } from '../contract/schemas.js'
 import { ErrorCodes, MemoryError } from './errors.js'
 
@@ -12,7 +13,7 @@ export function serializeMessages(messages: readonly Message[]): MemoryRecord {
  * Throws a `MemoryError` (`AK_MEMORY_DESERIALIZE_FAILED`) naming the first bad field.
  */
 export function deserializeMessages(record: unknown): Message[] {
-  const parsed = memoryRecordSchema.safeParse(record)
+  const parsed = memoryRecordSchema.safeParse(record, inEnglish)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(root)'

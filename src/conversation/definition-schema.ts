@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
+import { inEnglish } from '../contract/english-issues.js'
 import type { ConfigIssue } from './config-error.js'
 import type { ChatDefinitionInput } from './definition.js'
 import { closestName, suggestName } from './did-you-mean.js'
@@ -13,48 +14,48 @@ import { findNonJson } from './json.js'
 
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'Expected a function')
 const chunkList = z.array(z.looseObject({ type: z.string() }))
-const outputObject = z.strictObject({ text: z.string().optional(), chunks: chunkList.optional(), assign: z.record(z.string(), z.unknown()).optional() })
-const fallbackOutput = z.strictObject({ text: z.string().optional(), chunks: chunkList.optional() })
+const outputObject = z.strictObject({ text: z.optional(z.string()), chunks: z.optional(chunkList), assign: z.optional(z.record(z.string(), z.unknown())) })
+const fallbackOutput = z.strictObject({ text: z.optional(z.string()), chunks: z.optional(chunkList) })
 
 const routeCommon = {
   id: z.string(),
   event: z.string(),
-  states: z.array(z.string()).optional(),
-  guard: fn.optional(),
+  states: z.optional(z.array(z.string())),
+  guard: z.optional(fn),
   response: z.union([z.string(), outputObject, fn]),
-  traceKind: z.enum(['deterministic', 'repaired', 'fallback']).optional(),
-  description: z.string().optional(),
+  traceKind: z.optional(z.enum(['deterministic', 'repaired', 'fallback'])),
+  description: z.optional(z.string()),
 }
 
 const routeSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ ...routeCommon, kind: z.literal('command'), command: z.string().min(1), caseSensitive: z.boolean(), trim: z.boolean() }),
-  z.strictObject({ ...routeCommon, kind: z.literal('text'), texts: z.array(z.string().min(1)).min(1) }),
-  z.strictObject({ ...routeCommon, kind: z.literal('pattern'), pattern: z.instanceof(RegExp), assign: z.union([z.literal(true), fn]).optional() }),
+  z.strictObject({ ...routeCommon, kind: z.literal('command'), command: z.string().check(z.minLength(1)), caseSensitive: z.boolean(), trim: z.boolean() }),
+  z.strictObject({ ...routeCommon, kind: z.literal('text'), texts: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)) }),
+  z.strictObject({ ...routeCommon, kind: z.literal('pattern'), pattern: z.instanceof(RegExp), assign: z.optional(z.union([z.literal(true), fn])) }),
   z.strictObject({ ...routeCommon, kind: z.literal('custom'), match: fn }),
   z.strictObject({ ...routeCommon, kind: z.literal('event'), uiEvent: z.string() }),
 ])
 
-const transitionSchema = z.union([z.string(), z.strictObject({ target: z.string(), guard: fn.optional(), description: z.string().optional() })])
+const transitionSchema = z.union([z.string(), z.strictObject({ target: z.string(), guard: z.optional(fn), description: z.optional(z.string()) })])
 
 const stateSchema = z.strictObject({
-  on: z.record(z.string(), transitionSchema).optional(),
-  actions: z.array(z.string()).optional(),
-  final: z.boolean().optional(),
-  description: z.string().optional(),
+  on: z.optional(z.record(z.string(), transitionSchema)),
+  actions: z.optional(z.array(z.string())),
+  final: z.optional(z.boolean()),
+  description: z.optional(z.string()),
 })
 
 const definitionSchema = z.strictObject({
   id: z.string(),
-  revision: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-  chat: z.looseObject({ adapter: z.looseObject({ createSource: fn }).optional() }),
+  revision: z.optional(z.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))),
+  chat: z.looseObject({ adapter: z.optional(z.looseObject({ createSource: fn })) }),
   conversation: z.strictObject({
     initial: z.string(),
     states: z.record(z.string(), stateSchema),
-    context: z.record(z.string(), z.unknown()).optional(),
+    context: z.optional(z.record(z.string(), z.unknown())),
     routes: z.array(routeSchema),
-    fallback: z.strictObject({ response: z.union([z.string(), fallbackOutput, fn]) }).optional(),
-    agentTransitions: z.boolean().optional(),
-    onTrace: fn.optional(),
+    fallback: z.optional(z.strictObject({ response: z.union([z.string(), fallbackOutput, fn]) })),
+    agentTransitions: z.optional(z.boolean()),
+    onTrace: z.optional(fn),
   }),
 })
 
@@ -107,7 +108,7 @@ function checkIdentifier(issues: ConfigIssue[], value: string, path: (string | n
 
 /** Every issue of `input`, structural first, then semantic (only when the shape is right). Pure. */
 export function validateDefinition(input: unknown): ConfigIssue[] {
-  const parsed = definitionSchema.safeParse(input)
+  const parsed = definitionSchema.safeParse(input, inEnglish)
   if (!parsed.success) return parsed.error.issues.flatMap(fromZod)
   const def = input as ChatDefinitionInput
   const issues: ConfigIssue[] = []
