@@ -1,6 +1,7 @@
 import type { AdapterRequest } from '../contract/adapter.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { TRANSITION_TOOL, judgeProposal, legalEvents, withTransitionContext } from './agent-transitions.js'
+import { turnContext } from './decide.js'
 import { doneWithRecord, fingerprint, type DecisionRecord } from './decision-record.js'
 import { inputKeyOf, type Decision, type LastUserMessage } from './decisions.js'
 import type { FallbackContext } from './definition.js'
@@ -11,7 +12,6 @@ import { AGENT_FAILED_MESSAGE, DONE, asError, errorChunk } from './stream.js'
 import { errorClassOf } from './trace.js'
 import type { SessionCore, TurnControl } from './session-core.js'
 import type { TurnOutcome } from './turn-recorder.js'
-import { uiEventOf } from './ui-events.js'
 
 /**
  * The agentic side of a turn: forward the request (the identical object unless agent transitions
@@ -50,11 +50,7 @@ export async function* agenticTurn<Ctx extends JsonObject>(
     }
     let result: unknown = response
     if (typeof response === 'function') {
-      const message = last?.message
-      const ctx: FallbackContext<Ctx> = {
-        input: message?.content ?? '', uiEvent: message ? uiEventOf(message) : undefined, state: before.state, context: before.context,
-        history: request.messages, sessionId: core.sessionId, messageId: message?.id, turnId, errorClass,
-      }
+      const ctx: FallbackContext<Ctx> = { ...turnContext(last?.message, before, request.messages, core.sessionId, turnId), errorClass }
       try {
         result = await response(ctx.input, ctx)
       } catch (error) {

@@ -1,11 +1,13 @@
 import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
+import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
 import { assignContext, step, type Machine, type MachineState } from './machine.js'
 import type { RouteIndex } from './route-index.js'
 import { normalizeOutput } from './route-output.js'
 import { ChatrailRouteError } from './route-error.js'
 import type { Route, RouteContext, RouteMatch } from './routes.js'
+import { uiEventOf } from './ui-events.js'
 
 /**
  * Decide: which route answers a user message. Routes are tried in declaration order; a route is
@@ -15,14 +17,27 @@ import type { Route, RouteContext, RouteMatch } from './routes.js'
  * response. Nothing here changes state: the result is data the session applies.
  */
 
-export interface TurnInput<Ctx extends JsonObject> {
-  readonly input: string
-  readonly uiEvent: string | undefined
-  readonly before: MachineState<Ctx>
-  readonly history: readonly Message[]
-  readonly sessionId: string
-  readonly messageId: string | undefined
-  readonly turnId: string
+/** What route callbacks see of this turn (`match` is added for pattern routes). */
+export type TurnContext<Ctx extends JsonObject> = Omit<RouteContext<Ctx>, 'match'>
+
+/** The turn as route callbacks (and the fallback answer) see it; `message` is the last user message. */
+export function turnContext<Ctx extends JsonObject>(
+  message: Message | undefined,
+  before: MachineState<Ctx>,
+  history: readonly Message[],
+  sessionId: string,
+  turnId: string,
+): TurnContext<Ctx> {
+  return {
+    input: message?.content ?? '',
+    uiEvent: message && uiEventOf(message),
+    state: before.state,
+    context: before.context,
+    history,
+    sessionId,
+    messageId: message?.id,
+    turnId,
+  }
 }
 
 export type Resolution<Ctx extends JsonObject> =
@@ -32,10 +47,6 @@ export type Resolution<Ctx extends JsonObject> =
 
 const MISS = Object.freeze({ type: 'miss' as const })
 
-function isPromise<T>(value: unknown): value is Promise<T> {
-  return typeof value === 'object' && value !== null && typeof (value as Promise<T>).then === 'function'
-}
-
 const PHRASES: Record<string, string> = {
   'match-threw': 'its match function threw',
   'guard-threw': 'its guard threw',
@@ -43,13 +54,17 @@ const PHRASES: Record<string, string> = {
   'pattern-assign-threw': 'its assign function threw',
   'invalid-output': 'its response returned something other than a string or { text, chunks, assign }',
   'assign-not-json': 'its assign is not JSON',
-  'transition-refused:guard-refused': 'the machine refused the transition (guard returned false)',
-  'transition-refused:guard-threw': 'the machine refused the transition (guard threw)',
-  'transition-refused:undeclared-event': 'the machine refused the transition (event not declared)',
 }
 
-function failed<Ctx extends JsonObject>(route: Route<Ctx>, reason: string, cause?: unknown): Resolution<Ctx> {
-  const error = new ChatrailRouteError({ routeId: route.id, message: `Route "${route.id}" failed: ${PHRASES[reason] ?? reason}.`, cause })
+/** Why the machine refused a route's transition, as the route error says it. */
+const REFUSALS: Record<string, string> = {
+  'guard-refused': 'guard returned false',
+  'guard-threw': 'guard threw',
+  'undeclared-event': 'event not declared',
+}
+
+function failed<Ctx extends JsonObject>(route: Route<Ctx>, reason: string, cause?: unknown, phrase = PHRASES[reason] ?? reason): Resolution<Ctx> {
+  const error = new ChatrailRouteError({ routeId: route.id, message: `Route "${route.id}" failed: ${phrase}.`, cause })
   return { type: 'failed', route, error, reason }
 }
 
@@ -59,39 +74,28 @@ function matchOf(result: RegExpExecArray): RouteMatch {
   return Object.freeze({ value: result[0], index: result.index, groups: Object.freeze(groups) })
 }
 
-/**
- * One resolution in progress. A class so a turn allocates one object, not a closure per step; the
- * route context is built only when a callback will see it (a constant answer needs none).
- */
+/** One resolution in progress. A class so a turn allocates one object, not a closure per step. */
 class Resolver<Ctx extends JsonObject> {
-  private base: RouteContext<Ctx> | undefined
+  readonly #machine: Machine<Ctx>
+  readonly #index: RouteIndex<Ctx>
+  readonly #ctx: TurnContext<Ctx>
+  readonly #before: MachineState<Ctx>
+  readonly #candidates: readonly number[]
 
-  constructor(
-    private readonly machine: Machine<Ctx>,
-    private readonly index: RouteIndex<Ctx>,
-    private readonly turn: TurnInput<Ctx>,
-    private readonly candidates: readonly number[],
-  ) {}
-
-  context(): RouteContext<Ctx> {
-    const { turn } = this
-    this.base ??= {
-      input: turn.input,
-      uiEvent: turn.uiEvent,
-      state: turn.before.state,
-      context: turn.before.context,
-      history: turn.history,
-      sessionId: turn.sessionId,
-      messageId: turn.messageId,
-      turnId: turn.turnId,
-    }
-    return this.base
+  constructor(machine: Machine<Ctx>, index: RouteIndex<Ctx>, ctx: TurnContext<Ctx>, before: MachineState<Ctx>, candidates: readonly number[]) {
+    this.#machine = machine
+    this.#index = index
+    this.#ctx = ctx
+    this.#before = before
+    this.#candidates = candidates
   }
 
   scan(from: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-    const { candidates, index, turn } = this
-    const state = turn.before.state
-    const declared = this.machine.states.get(state)?.transitions
+    const candidates = this.#candidates
+    const index = this.#index
+    const ctx = this.#ctx
+    const state = this.#before.state
+    const declared = this.#machine.states.get(state)?.transitions
     for (let c = from; c < candidates.length; c++) {
       const position = candidates[c] as number
       const route = index.routes[position] as Route<Ctx>
@@ -99,50 +103,51 @@ class Resolver<Ctx extends JsonObject> {
       if (states && !states.has(state)) continue
       if (!declared?.has(route.event)) continue
       if (route.kind === 'pattern') {
-        const result = route.pattern.exec(turn.input)
+        const result = route.pattern.exec(ctx.input)
         if (!result) continue
-        return this.afterMatch(route, { ...this.context(), match: matchOf(result) }, c + 1)
+        return this.#afterMatch(route, { ...ctx, match: matchOf(result) }, c + 1)
       }
       if (route.kind === 'custom') {
         let matched: boolean | Promise<boolean>
         try {
-          matched = route.match(turn.input, this.context())
+          matched = route.match(ctx.input, ctx)
         } catch (error) {
           return failed(route, 'match-threw', error)
         }
         if (isPromise<boolean>(matched)) {
           return matched.then(
-            (ok) => (ok === true ? this.afterMatch(route, this.context(), c + 1) : this.scan(c + 1)),
+            (ok) => (ok === true ? this.#afterMatch(route, ctx, c + 1) : this.scan(c + 1)),
             (error: unknown) => failed(route, 'match-threw', error),
           )
         }
         if (matched !== true) continue
       }
-      return this.afterMatch(route, undefined, c + 1)
+      return this.#afterMatch(route, ctx, c + 1)
     }
     return MISS
   }
 
-  afterMatch(route: Route<Ctx>, ctx: RouteContext<Ctx> | undefined, next: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+  #afterMatch(route: Route<Ctx>, ctx: RouteContext<Ctx>, next: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
     if (route.guard) {
       let allowed: boolean
       try {
-        allowed = route.guard(ctx ?? this.context())
+        allowed = route.guard(ctx)
       } catch (error) {
         return failed(route, 'guard-threw', error)
       }
       if (allowed !== true) return this.scan(next)
     }
-    return this.fire(route, ctx)
+    return this.#fire(route, ctx)
   }
 
-  fire(route: Route<Ctx>, ctx: RouteContext<Ctx> | undefined): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-    const { before } = this.turn
-    const [next, effects] = step(this.machine, before, route.event)
+  #fire(route: Route<Ctx>, ctx: RouteContext<Ctx>): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+    const [next, effects] = step(this.#machine, this.#before, route.event)
     const refusal = effects[0]
-    if (refusal?.type === 'refuse') return failed(route, `transition-refused:${refusal.reason}`, refusal.error)
+    if (refusal?.type === 'refuse') {
+      return failed(route, `transition-refused:${refusal.reason}`, refusal.error, `the machine refused the transition (${REFUSALS[refusal.reason] ?? refusal.reason})`)
+    }
     let patternAssign: Partial<Ctx> | undefined
-    if (route.kind === 'pattern' && route.assign !== undefined && ctx?.match) {
+    if (route.kind === 'pattern' && route.assign !== undefined && ctx.match) {
       try {
         patternAssign = route.assign === true ? (ctx.match.groups as Partial<Ctx>) : route.assign(ctx.match.groups, ctx)
       } catch (error) {
@@ -162,7 +167,7 @@ class Resolver<Ctx extends JsonObject> {
     if (typeof response !== 'function') return finish(response)
     let result: unknown
     try {
-      result = response(this.turn.input, ctx ?? this.context())
+      result = response(ctx.input, ctx)
     } catch (error) {
       return failed(route, 'response-threw', error)
     }
@@ -170,13 +175,14 @@ class Resolver<Ctx extends JsonObject> {
   }
 }
 
-/** Resolves one user message against the route table. Sync when every callback it runs is. */
+/** Resolves one user message (`ctx`, decided from `before`) against the route table. Sync when every callback it runs is. */
 export function resolveRoutes<Ctx extends JsonObject>(
   machine: Machine<Ctx>,
   index: RouteIndex<Ctx>,
-  turn: TurnInput<Ctx>,
+  ctx: TurnContext<Ctx>,
+  before: MachineState<Ctx>,
 ): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-  const candidates = index.candidates(turn.input, turn.uiEvent)
+  const candidates = index.candidates(ctx.input, ctx.uiEvent)
   if (candidates.length === 0) return MISS
-  return new Resolver(machine, index, turn, candidates).scan(0)
+  return new Resolver(machine, index, ctx, before, candidates).scan(0)
 }

@@ -1,3 +1,5 @@
+import { isPromise } from './is-promise.js'
+
 /**
  * Turn traces: decision metadata for every turn of a session, never prompt or response text.
  * The log is bounded; observers are best-effort and can never affect a dispatch.
@@ -63,7 +65,7 @@ export function notifyTraceListeners(listeners: readonly (TraceListener | undefi
     if (!listener) continue
     try {
       const result = listener(trace)
-      if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, () => undefined)
+      if (isPromise(result)) result.then(undefined, () => undefined)
     } catch {
       // Observers are best-effort (seed 004): their failure never reaches the turn.
     }

@@ -3,16 +3,16 @@ import { ChatrailError } from '../contract/errors.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
-import { resolveRoutes, type Resolution } from './decide.js'
+import { resolveRoutes, turnContext, type Resolution } from './decide.js'
 import { doneWithRecord, fingerprint, patchOf, recordPatch, type DecisionRecord } from './decision-record.js'
 import { inputKeyOf, type Decision, type LastUserMessage } from './decisions.js'
+import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
 import { step, type MachineState } from './machine.js'
 import type { SessionCore, TurnControl } from './session-core.js'
 import { DISPOSED_MESSAGE, ROUTE_FAILED_MESSAGE, errorChunk } from './stream.js'
 import { errorClassOf } from './trace.js'
 import { TurnRecorder, type TurnOutcome } from './turn-recorder.js'
-import { uiEventOf } from './ui-events.js'
 
 /**
  * Apply: one turn of the wrapped adapter (the session's `createSource`). Reads top to bottom:
@@ -24,10 +24,6 @@ import { uiEventOf } from './ui-events.js'
  */
 
 const END: IteratorResult<StreamChunk> = { value: undefined, done: true }
-
-function isPromise<T>(value: unknown): value is Promise<T> {
-  return typeof value === 'object' && value !== null && typeof (value as Promise<T>).then === 'function'
-}
 
 export function createTurnSource<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: AdapterRequest): StreamSource {
   const control: TurnControl = { aborted: false, inner: undefined, recorder: undefined }
@@ -96,8 +92,7 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
     return deterministic(core, control, recorder, replay.before === before && replay.answerId === last.answerId ? replay : { ...replay, before, after: reapplied(core, replay, before) ?? replay.after, answerId: last.answerId })
   }
   recorder.turnId = core.newId()
-  const turn = { input: message.content, uiEvent: uiEventOf(message), before, history: request.messages, sessionId: core.sessionId, messageId: message.id, turnId: recorder.turnId }
-  const resolving = resolveRoutes(core.machine, core.index, turn)
+  const resolving = resolveRoutes(core.machine, core.index, turnContext(message, before, request.messages, core.sessionId, recorder.turnId), before)
   const decide = (resolution: Resolution<Ctx>): AsyncIterator<StreamChunk> => fromResolution(core, request, control, recorder, last, before, inputKey, resolution)
   if (!isPromise<Resolution<Ctx>>(resolving)) return decide(resolving)
   return guarded(
