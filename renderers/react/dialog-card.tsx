@@ -60,8 +60,8 @@ function PendingDialogCard({ dialog, chat, onAnswer }: DialogCardProps): ReactNo
       {!dialog.answerable
         ? <p data-chatrail-dialog-note="">{plan ? '' : `${dialog.prompt} — `}Answer this in the agent’s own window.</p>
         : plan
-          ? <DialogPlanForm busy={busy} onDecide={(approved, feedback) => answer({ kind: 'plan', approved, ...(feedback === undefined ? {} : { feedback }) })} />
-          : <DialogQuestionForm dialog={dialog} busy={busy} onAnswer={(answers) => answer({ kind: 'question', answers })} />}
+          ? <DialogPlanForm busy={busy} onAnswer={answer} />
+          : <DialogQuestionForm dialog={dialog} busy={busy} onAnswer={answer} />}
       {error !== null && <p role="alert" data-chatrail-dialog-error="">{error}</p>}
     </section>
   )

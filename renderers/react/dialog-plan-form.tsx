@@ -1,19 +1,20 @@
 import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
+import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
 
 /**
  * The decision on a pending plan: Approve, or Reject with optional feedback (the "Other" row of a
  * plan dialog). The plan itself is rendered in full by the card above this form.
  */
-export function DialogPlanForm({ busy, onDecide }: {
+export function DialogPlanForm({ busy, onAnswer }: {
   busy: boolean
-  onDecide: (approved: boolean, feedback?: string) => void
+  onAnswer: (answer: DialogAnswerInput) => void
 }): ReactNode {
   const [feedback, setFeedback] = useState('')
   const id = useId()
   const text = feedback.trim()
   return (
-    <form data-chatrail-dialog-form="" onSubmit={(event) => { event.preventDefault(); if (!busy) onDecide(true) }}>
+    <form data-chatrail-dialog-form="" onSubmit={(event) => { event.preventDefault(); if (!busy) onAnswer({ kind: 'plan', approved: true }) }}>
       <label htmlFor={id} data-chatrail-feedback-label="">Feedback for the agent (to reject with changes)</label>
       <textarea
         id={id}
@@ -29,7 +30,7 @@ export function DialogPlanForm({ busy, onDecide }: {
           type="button"
           data-chatrail-reject=""
           disabled={busy}
-          onClick={() => onDecide(false, text === '' ? undefined : text)}
+          onClick={() => onAnswer({ kind: 'plan', approved: false, ...(text === '' ? {} : { feedback: text }) })}
         >
           {text === '' ? 'Reject' : 'Reject with feedback'}
         </button>

@@ -2,6 +2,7 @@ import { useId, useState } from 'react'
 import type { FormEvent, ReactNode } from 'react'
 import type { DialogAnswer, DialogOption, DialogQuestion } from '../../src/agents/runstate/dialog.js'
 import type { Dialog } from '../../src/agents/runstate/dialog.js'
+import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
 
 /** The questions of a dialog: `questions` when it asks several, else the flat prompt/options. */
 export function questionsOf(dialog: Dialog): DialogQuestion[] {
@@ -21,24 +22,21 @@ export function answerOf(question: DialogQuestion, choice: Choice): DialogAnswer
   return answer
 }
 
-function isComplete(choice: Choice): boolean {
-  return choice.chosen.length > 0 || (choice.other && choice.otherText.trim() !== '')
-}
-
-function Question({ question, index, choice, disabled, onChange }: {
+function Question({ question, choice, disabled, onChange }: {
   question: DialogQuestion
-  index: number
   choice: Choice
   disabled: boolean
   onChange: (choice: Choice) => void
 }): ReactNode {
-  const name = `${useId()}-q${index}`
+  const name = useId()
   const multi = question.multiSelect
   const other = question.options.find((option) => option.isOther === true) ?? { label: 'Other', isOther: true }
-  const rows = [...question.options.filter((option) => option !== other && option.isOther !== true), other]
+  const rows = [...question.options.filter((option) => option.isOther !== true), other]
+  // Choosing Other (or typing its text) in a single-select question clears the chosen option.
+  const withOther = (on: boolean, otherText = choice.otherText): Choice => ({ chosen: multi ? choice.chosen : [], other: on, otherText })
   const toggle = (option: DialogOption): void => {
     const { label } = option
-    if (option === other) onChange(multi ? { ...choice, other: !choice.other } : { ...choice, other: true, chosen: [] })
+    if (option === other) onChange(withOther(multi ? !choice.other : true))
     else if (!multi) onChange({ ...choice, chosen: [label], other: false })
     else onChange({ ...choice, chosen: choice.chosen.includes(label) ? choice.chosen.filter((chosen) => chosen !== label) : [...choice.chosen, label] })
   }
@@ -65,7 +63,7 @@ function Question({ question, index, choice, disabled, onChange }: {
         aria-label={`${other.label}: your own answer`}
         placeholder="Type your own answer"
         value={choice.otherText}
-        onChange={(event) => onChange({ ...choice, otherText: event.target.value, other: true, chosen: multi ? choice.chosen : [] })}
+        onChange={(event) => onChange(withOther(true, event.target.value))}
       />
     </fieldset>
   )
@@ -75,25 +73,27 @@ function Question({ question, index, choice, disabled, onChange }: {
 export function DialogQuestionForm({ dialog, busy, onAnswer }: {
   dialog: Dialog
   busy: boolean
-  onAnswer: (answers: DialogAnswer[]) => void
+  onAnswer: (answer: DialogAnswerInput) => void
 }): ReactNode {
   const questions = questionsOf(dialog)
-  const [choices, setChoices] = useState<Choice[]>(() => questions.map(() => EMPTY))
-  const complete = questions.every((_, i) => isComplete(choices[i] ?? EMPTY))
+  const [choices, setChoices] = useState<Choice[]>([])
+  const rows = questions.map((question, i) => ({ question, choice: choices[i] ?? EMPTY }))
+  const answers = rows.map(({ question, choice }) => answerOf(question, choice))
+  // Every question needs a chosen option or Other text.
+  const complete = answers.every((answer) => answer.chosen.length > 0 || answer.otherText !== undefined)
   const submit = (event: FormEvent): void => {
     event.preventDefault()
-    if (complete && !busy) onAnswer(questions.map((question, i) => answerOf(question, choices[i] ?? EMPTY)))
+    if (complete && !busy) onAnswer({ kind: 'question', answers })
   }
   return (
     <form data-chatrail-dialog-form="" onSubmit={submit}>
-      {questions.map((question, i) => (
+      {rows.map(({ question, choice }, i) => (
         <Question
           key={i}
           question={question}
-          index={i}
-          choice={choices[i] ?? EMPTY}
+          choice={choice}
           disabled={busy}
-          onChange={(choice) => setChoices((current) => current.map((old, j) => (j === i ? choice : old)))}
+          onChange={(changed) => setChoices((current) => questions.map((_, j) => (j === i ? changed : current[j] ?? EMPTY)))}
         />
       ))}
       <button type="submit" data-chatrail-dialog-submit="" disabled={!complete || busy}>

@@ -33,11 +33,8 @@ export function dialogCardId(toolId: string): string {
 
 /** Pure: the id of the newest user message, whose arrival (the reader just sent it) resumes following. */
 export function lastUserMessageId(items: readonly StreamItem[]): string | undefined {
-  for (let i = items.length - 1; i >= 0; i -= 1) {
-    const item = items[i] as StreamItem
-    if (item.kind === 'message' && item.message.role === 'user') return item.message.id
-  }
-  return undefined
+  const item = items.findLast((candidate) => candidate.kind === 'message' && candidate.message.role === 'user')
+  return item?.kind === 'message' ? item.message.id : undefined
 }
 
 /**

@@ -24,10 +24,8 @@ export function MessageList({ chat, label = 'Messages', className }: MessageList
   const resolved = useChatFrom(chat, 'MessageList')
   const { messages, dialogLog, status, edit } = resolved
   const items = useMemo(() => layoutStream(messages, dialogLog), [messages, dialogLog])
-  const dialogToolIds = useMemo(
-    () => new Set(items.flatMap((item) => (item.kind === 'dialog' ? [item.dialog.toolId] : []))),
-    [items],
-  )
+  // Tool calls shown as dialog cards get no chip.
+  const dialogToolIds = new Set(items.flatMap((item) => (item.kind === 'dialog' ? [item.dialog.toolId] : [])))
   const list = useRef<HTMLDivElement>(null)
   useFollowScroll(list, items)
   return (

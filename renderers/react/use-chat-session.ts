@@ -63,17 +63,10 @@ export function useChatSession<Ctx extends JsonObject>(
   useEffect(() => binding.updateDefinition(definition), [binding, definition])
 
   const state = useSyncExternalStore(binding.subscribe, binding.getState, binding.getState)
-  return useMemo(() => ({
-    // The controller's own functions (stable identities), then its state.
-    ...binding.controller,
-    ...state.chat,
-    snapshot: state.snapshot,
-    traces: state.traces,
-    dialogLog: state.dialogLog,
-    pendingDialog: state.pendingDialog,
-    sendEvent: binding.sendEvent,
-    answerDialog: binding.answerDialog,
-    session: binding.session,
-    controller: binding.controller,
-  }), [binding, state])
+  return useMemo(() => {
+    const { chat, ...conversation } = state
+    const { session, controller, sendEvent, answerDialog } = binding
+    // The controller's own functions (stable identities), its state, then the conversation's.
+    return { ...controller, ...chat, ...conversation, sendEvent, answerDialog, session, controller }
+  }, [binding, state])
 }
