@@ -87,6 +87,22 @@ export function inputKeyOf(message: Message): string {
   return event === undefined ? message.content : `${message.content}\u0000${event}`
 }
 
+/**
+ * The state `record` leads to when re-applied on `before` (its event and context patch), or
+ * undefined when the machine no longer takes it from there to the recorded state. Pure apart from
+ * transition guards.
+ */
+function replayRecord<Ctx extends JsonObject>(machine: Machine<Ctx>, before: MachineState<Ctx>, record: DecisionRecord): MachineState<Ctx> | undefined {
+  if (record.fromState !== before.state) return undefined
+  const [after, effects] = step(machine, before, record.event, patchOf(record) as Partial<Ctx> | undefined)
+  return effects[0]?.type === 'transition' && after.state === record.toState ? after : undefined
+}
+
+/** The state after a decision applied on top of `before` (its own `after` when `before` is its own). */
+export function reapply<Ctx extends JsonObject>(machine: Machine<Ctx>, decision: Decision<Ctx>, before: MachineState<Ctx>): MachineState<Ctx> | undefined {
+  return decision.before === before ? decision.after : replayRecord(machine, before, decision.record)
+}
+
 export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, routes: RouteIndex<Ctx>, start: MachineState<Ctx>): Timeline<Ctx> {
   const entries: Entry<Ctx>[] = []
   const ords = new Map<string, number>()
@@ -95,23 +111,15 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
 
   const stateAt = (ord: number): MachineState<Ctx> => (ord < 0 ? start : (entries[ord]?.after ?? start))
 
-  /** Re-applies a decision on top of `before`; undefined when the machine no longer accepts it. */
-  function reapply(decision: Decision<Ctx>, before: MachineState<Ctx>): MachineState<Ctx> | undefined {
-    if (decision.before === before) return decision.after
-    if (decision.before.state !== before.state) return undefined
-    const [next, effects] = step(machine, before, decision.record.event, patchOf(decision.record) as Partial<Ctx> | undefined)
-    return effects[0]?.type === 'transition' && next.state === decision.after.state ? next : undefined
-  }
-
   function adopt(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, found: { record: DecisionRecord; answerId: string }): Decision<Ctx> | undefined {
     const { record, answerId } = found
-    if (record.input !== fingerprint(key) || record.fromState !== before.state) return undefined
+    if (record.input !== fingerprint(key)) return undefined
     if (record.routeId !== undefined) {
       const position = routes.positions.get(record.routeId)
       if (position === undefined || routes.routes[position]?.event !== record.event) return undefined
     }
-    const [after, effects] = step(machine, before, record.event, patchOf(record) as Partial<Ctx> | undefined)
-    if (effects[0]?.type !== 'transition' || after.state !== record.toState) return undefined
+    const after = replayRecord(machine, before, record)
+    if (!after) return undefined
     const decision: Decision<Ctx> = { record, inputKey: key, before, after, chunks: undefined, answerId }
     cache.set(message.id, decision)
     return decision
@@ -130,7 +138,7 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       cached = undefined
     }
     if (cached && (cached.answerId === undefined || segment.answerIds.includes(cached.answerId))) {
-      const after = reapply(cached, before)
+      const after = reapply(machine, cached, before)
       if (after) return { messageId: message.id, inputKey: key, before, after, decision: cached }
     }
     for (const found of segment.records ?? []) {

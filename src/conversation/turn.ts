@@ -4,11 +4,11 @@ import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
 import { resolveRoutes, turnContext, type Resolution } from './decide.js'
-import { doneWithRecord, fingerprint, patchOf, recordPatch, type DecisionRecord } from './decision-record.js'
-import { inputKeyOf, type Decision, type LastUserMessage } from './decisions.js'
+import { doneWithRecord, fingerprint, recordPatch, type DecisionRecord } from './decision-record.js'
+import { inputKeyOf, reapply, type Decision, type LastUserMessage } from './decisions.js'
 import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
-import { step, type MachineState } from './machine.js'
+import type { MachineState } from './machine.js'
 import type { SessionCore, TurnControl } from './session-core.js'
 import { DISPOSED_MESSAGE, ROUTE_FAILED_MESSAGE, errorChunk } from './stream.js'
 import { errorClassOf } from './trace.js'
@@ -85,11 +85,11 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
   }
   const message = last.message
   const inputKey = inputKeyOf(message)
-  const replay = replayable(core, message.id, inputKey, before)
+  const replay = replayable(core, last, inputKey, before)
   if (replay) {
     recorder.turnId = replay.record.turnId
     recorder.replayed = true
-    return deterministic(core, control, recorder, replay.before === before && replay.answerId === last.answerId ? replay : { ...replay, before, after: reapplied(core, replay, before) ?? replay.after, answerId: last.answerId })
+    return deterministic(core, control, recorder, replay)
   }
   recorder.turnId = core.newId()
   const resolving = resolveRoutes(core.machine, core.index, turnContext(message, before, request.messages, core.sessionId, recorder.turnId), before)
@@ -166,21 +166,16 @@ async function* settled<Ctx extends JsonObject>(inner: AsyncGenerator<StreamChun
   recorder.settle(yield* inner)
 }
 
-/** A cached deterministic decision for this exact message that still applies from `before`. */
-function replayable<Ctx extends JsonObject>(core: SessionCore<Ctx>, messageId: string, inputKey: string, before: MachineState<Ctx>): Decision<Ctx> | undefined {
+/** A cached deterministic decision for this exact message that still applies from `before`, rebased onto it. */
+function replayable<Ctx extends JsonObject>(core: SessionCore<Ctx>, last: LastUserMessage, inputKey: string, before: MachineState<Ctx>): Decision<Ctx> | undefined {
+  const messageId = last.message.id
   const decision = core.timeline.cached(messageId, inputKey)
   if (!decision?.chunks || decision.before.state !== before.state) return undefined
-  if (decision.before === before || reapplied(core, decision, before)) return decision
+  const after = reapply(core.machine, decision, before)
+  if (after) return decision.before === before && decision.answerId === last.answerId ? decision : { ...decision, before, after, answerId: last.answerId }
   // No longer valid from here: forget it and resolve afresh (never an error the user must retry past).
   core.timeline.forget(messageId)
   return undefined
-}
-
-/** The state after re-applying a decision on a different `before` (same state, other context). */
-function reapplied<Ctx extends JsonObject>(core: SessionCore<Ctx>, decision: Decision<Ctx>, before: MachineState<Ctx>): MachineState<Ctx> | undefined {
-  if (decision.before === before) return decision.after
-  const [after, effects] = step(core.machine, before, decision.record.event, patchOf(decision.record) as Partial<Ctx> | undefined)
-  return effects[0]?.type === 'transition' && after.state === decision.after.state ? after : undefined
 }
 
 /**
