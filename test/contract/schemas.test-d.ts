@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type { z } from 'zod'
+import type { ZodMiniType } from 'zod/mini'
 import type { ContentPart, MemoryRecord, Message, StreamChunk, StreamToolCallPayload, TokenUsage, ToolCall } from '../../src/index.js'
 import type {
   contentPartSchema,
@@ -27,5 +28,16 @@ describe('zod schema outputs equal the contract types', () => {
     type Flat<T> = { [K in keyof T]: T[K] }
     expectTypeOf<z.output<typeof storedMessageSchema>>().toEqualTypeOf<Flat<MemoryRecord['messages'][number]>>()
     expectTypeOf<z.output<typeof memoryRecordSchema>>().toEqualTypeOf<MemoryRecord>()
+  })
+
+  it('are zod/mini schemas, not classic ones (compose them with zod/mini functions)', () => {
+    expectTypeOf<typeof streamChunkSchema>().toExtend<ZodMiniType<StreamChunk>>()
+    expectTypeOf<typeof messageSchema>().toExtend<ZodMiniType<Message>>()
+    expectTypeOf<typeof memoryRecordSchema>().toExtend<ZodMiniType<MemoryRecord>>()
+    // A classic schema would also pass the checks above (it is a superset); it has `.optional()`.
+    expectTypeOf<typeof streamChunkSchema>().not.toExtend<z.ZodType>()
+    expectTypeOf<typeof contentPartSchema>().not.toExtend<z.ZodType>()
+    expectTypeOf<typeof toolCallSchema>().not.toExtend<z.ZodType>()
+    expectTypeOf<typeof storedMessageSchema>().not.toExtend<z.ZodType>()
   })
 })

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import * as classic from 'zod'
+import * as z from 'zod/mini'
+import { inEnglish } from '../../src/contract/english-issues.js'
 import {
   contentPartSchema,
+  deserializeMessages,
   memoryRecordSchema,
   messageSchema,
   serializeMessages,
@@ -54,5 +58,55 @@ describe('contract schemas (untrusted input)', () => {
     expect(contentPartSchema.safeParse({ type: 'file', source: 'a.pdf', filename: 'a.pdf' }).success).toBe(true)
     expect(contentPartSchema.safeParse({ type: 'image', source: 'a.png', detail: 'ultra' }).success).toBe(false)
     expect(contentPartSchema.safeParse({ type: 'text' }).success).toBe(false)
+  })
+
+  it('are zod/mini schemas that compose with zod/mini and classic zod functions', () => {
+    const transcript = z.strictObject({ chunks: z.array(streamChunkSchema).check(z.minLength(1)), last: z.optional(messageSchema) })
+    expect(transcript.safeParse({ chunks: [{ type: 'text', content: 'hi' }], last: message }).success).toBe(true)
+    expect(transcript.safeParse({ chunks: [] }).success).toBe(false)
+    // chatrail/testing builds its classic-zod file schemas on streamChunkSchema.
+    const classicList = classic.array(streamChunkSchema).min(1)
+    expect(classicList.safeParse([{ type: 'done' }]).success).toBe(true)
+    expect(classicList.safeParse([{ type: 'text', content: 5 }]).error?.issues[0]?.message).toBe('Invalid input: expected string, received number')
+  })
+})
+
+describe('English issue messages', () => {
+  // Stands in for a host app that configured another zod locale (or none, as zod/mini does).
+  function withGlobalLocale<T>(run: () => T): T {
+    const config = z.config()
+    const saved = config.localeError
+    z.config({ localeError: () => 'Ungültige Eingabe' })
+    try {
+      return run()
+    } finally {
+      z.config({ localeError: saved })
+    }
+  }
+
+  it('inEnglish gives classic zod\'s English text per parse, whatever the global locale', () => {
+    const issues = withGlobalLocale(() => [
+      streamChunkSchema.safeParse({ type: 'text', content: 5 }, inEnglish).error?.issues[0]?.message,
+      streamChunkSchema.safeParse({ type: 'mystery' }, inEnglish).error?.issues[0]?.message,
+      messageSchema.safeParse({ ...message, id: '' }, inEnglish).error?.issues[0]?.message,
+      storedMessageSchema.safeParse({ ...serializeMessages([message]).messages[0], createdAt: 'yesterday' }, inEnglish).error?.issues[0]?.message,
+      contentPartSchema.safeParse({ type: 'sound' }, inEnglish).error?.issues[0]?.message,
+    ])
+    expect(issues).toEqual([
+      'Invalid input: expected string, received number',
+      'Invalid option: expected one of "text"|"tool_call"|"tool_result"|"reasoning"|"usage"|"error"|"done"',
+      'Too small: expected string to have >=1 characters',
+      'Invalid ISO datetime',
+      "Invalid discriminator value. Expected 'text' | 'image' | 'audio' | 'video' | 'file'",
+    ])
+    expect(withGlobalLocale(() => streamChunkSchema.safeParse({ type: 'text', content: 5 }).error?.issues[0]?.message)).toBe('Ungültige Eingabe')
+  })
+
+  it('deserializeMessages names the field and says what was wrong, in English', () => {
+    const bad = { version: 1, messages: [{ ...serializeMessages([message]).messages[0], role: 'robot' }] }
+    expect(() => withGlobalLocale(() => deserializeMessages(bad))).toThrow(
+      'Memory record is invalid at messages.0.role: Invalid option: expected one of "user"|"assistant"|"system"|"tool"',
+    )
+    expect(() => withGlobalLocale(() => deserializeMessages({ version: 2, messages: [] }))).toThrow('Memory record is invalid at version: Invalid input: expected 1')
   })
 })

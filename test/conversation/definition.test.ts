@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import * as z from 'zod/mini'
 import {
   ChatrailConfigError,
   commandRoute,
@@ -78,6 +79,24 @@ describe('defineChat validation (§7 22–23 and more)', () => {
     expect(typo.issues.find((i) => i.code === 'unknown_key')).toMatchObject({ path: ['conversaton'], hint: 'Did you mean "conversation"?' })
     const routeTypo = issuesOf(base({ routes: [{ ...commandRoute({ id: 'a', command: '/a', event: 'go', response: 'x' }), respnse: 'x' } as never] }))
     expect(routeTypo.issues[0]).toMatchObject({ code: 'unknown_key', hint: 'Did you mean "response"?' })
+  })
+
+  it('says what is wrong with a field in English, whatever zod locale the app configured globally', () => {
+    const config = z.config()
+    const saved = config.localeError
+    z.config({ localeError: () => 'Ungültige Eingabe' })
+    let error: ChatrailConfigError
+    try {
+      error = issuesOf(base({ initial: 5 as never, routes: [{ kind: 'text', id: 'a', event: 'go', texts: [], response: 'x' } as never] }, { revision: 1.5 }))
+    } finally {
+      z.config({ localeError: saved })
+    }
+    expect(error.issues.map((i) => i.message)).toEqual([
+      'revision: Invalid input: expected int, received number',
+      'conversation.initial: Invalid input: expected string, received number',
+      'conversation.routes.0.texts: Too small: expected array to have >=1 items',
+    ])
+    expect(error.issues[1]?.hint).toBe('Fix conversation.initial (see docs/conversation.md for the field\'s type).')
   })
 
   it('requires an adapter or a fallback', () => {
