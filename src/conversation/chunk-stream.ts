@@ -10,46 +10,52 @@ const END: Promise<IteratorResult<StreamChunk>> = Promise.resolve({ value: undef
  * iterator costs a fraction of a generator's resumption. Honours abort between any two chunks.
  */
 export class ChunkStream implements AsyncIterableIterator<StreamChunk> {
-  private index = 0
-  private ended = false
+  #index = 0
+  #ended = false
+  readonly #chunks: readonly StreamChunk[]
+  readonly #control: TurnControl
+  readonly #terminal: () => StreamChunk
+  readonly #onStop: () => void
 
-  constructor(
-    private readonly chunks: readonly StreamChunk[],
-    private readonly control: TurnControl,
-    /** The terminal chunk, computed (and its effects applied) as the consumer asks for it. */
-    private readonly terminal: () => StreamChunk,
-    /** Called once if the consumer or an abort ends the stream before the terminal chunk. */
-    private readonly onStop: () => void,
-  ) {}
+  /**
+   * @param terminal The terminal chunk, computed (and its effects applied) as the consumer asks for it.
+   * @param onStop Called once if the consumer or an abort ends the stream before the terminal chunk.
+   */
+  constructor(chunks: readonly StreamChunk[], control: TurnControl, terminal: () => StreamChunk, onStop: () => void) {
+    this.#chunks = chunks
+    this.#control = control
+    this.#terminal = terminal
+    this.#onStop = onStop
+  }
 
   next(): Promise<IteratorResult<StreamChunk>> {
-    if (this.ended) return END
-    if (this.control.aborted) return this.stop()
-    const chunk = this.chunks[this.index]
+    if (this.#ended) return END
+    if (this.#control.aborted) return this.#stop()
+    const chunk = this.#chunks[this.#index]
     if (chunk !== undefined) {
-      this.index++
+      this.#index++
       return Promise.resolve({ value: chunk, done: false })
     }
-    this.ended = true
-    return Promise.resolve({ value: this.terminal(), done: false })
+    this.#ended = true
+    return Promise.resolve({ value: this.#terminal(), done: false })
   }
 
   return(): Promise<IteratorResult<StreamChunk>> {
-    return this.stop()
+    return this.#stop()
   }
 
   throw(): Promise<IteratorResult<StreamChunk>> {
-    return this.stop()
+    return this.#stop()
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<StreamChunk> {
     return this
   }
 
-  private stop(): Promise<IteratorResult<StreamChunk>> {
-    if (!this.ended) {
-      this.ended = true
-      this.onStop()
+  #stop(): Promise<IteratorResult<StreamChunk>> {
+    if (!this.#ended) {
+      this.#ended = true
+      this.#onStop()
     }
     return END
   }

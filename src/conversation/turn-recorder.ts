@@ -26,31 +26,39 @@ export class TurnRecorder<Ctx extends JsonObject> {
   finished = false
   /** Until the routes are resolved the kind is unknown: the stream records an abort once it is. */
   resolved = false
+  readonly fromState: string
+  readonly #core: SessionCore<Ctx>
+  readonly #startedAt: number
+  readonly #messageId: string | undefined
 
-  constructor(
-    private readonly core: SessionCore<Ctx>,
-    private readonly startedAt: number,
-    readonly fromState: string,
-    private readonly messageId: string | undefined,
-  ) {}
+  constructor(core: SessionCore<Ctx>, startedAt: number, fromState: string, messageId: string | undefined) {
+    this.#core = core
+    this.#startedAt = startedAt
+    this.fromState = fromState
+    this.#messageId = messageId
+  }
+
+  /** The turn is decided: what kind it is, and which route and event (if any) decided it. */
+  decided(decision: Pick<TurnOutcome, 'kind' | 'routeId' | 'event'>): void {
+    this.kind = decision.kind
+    this.routeId = decision.routeId
+    this.event = decision.event
+    this.resolved = true
+  }
 
   finish(outcome: TurnTrace['outcome'], toState: string, extra?: Pick<TurnOutcome, 'reason' | 'errorClass'>): void {
     if (this.finished) return
     this.finished = true
-    const trace: Omit<TurnTrace, 'sessionId' | 'at' | 'durationMs'> = { kind: this.kind, outcome, fromState: this.fromState, toState, turnId: this.turnId, replayed: this.replayed }
-    if (this.routeId !== undefined) (trace as { routeId?: string }).routeId = this.routeId
-    if (this.event !== undefined) (trace as { event?: string }).event = this.event
-    if (this.messageId !== undefined) (trace as { messageId?: string }).messageId = this.messageId
-    if (extra?.reason !== undefined) (trace as { reason?: string }).reason = extra.reason
-    if (extra?.errorClass !== undefined) (trace as { errorClass?: string }).errorClass = extra.errorClass
-    this.core.trace(trace, this.startedAt)
+    const trace: Record<string, unknown> = { kind: this.kind, outcome, fromState: this.fromState, toState, turnId: this.turnId, replayed: this.replayed }
+    // Optional fields are left out, not set to undefined (traces compare and serialise by their keys).
+    const optional: Record<string, string | undefined> = { routeId: this.routeId, event: this.event, messageId: this.#messageId, reason: extra?.reason, errorClass: extra?.errorClass }
+    for (const key in optional) if (optional[key] !== undefined) trace[key] = optional[key]
+    this.#core.trace(trace as unknown as Omit<TurnTrace, 'sessionId' | 'at' | 'durationMs'>, this.#startedAt)
   }
 
   /** Records an agentic (or continuation) outcome; called before the terminal chunk is yielded. */
   settle(outcome: TurnOutcome): void {
-    this.kind = outcome.kind
-    if (outcome.routeId !== undefined) this.routeId = outcome.routeId
-    if (outcome.event !== undefined) this.event = outcome.event
+    this.decided(outcome)
     this.finish(outcome.outcome, outcome.toState ?? this.fromState, outcome)
   }
 

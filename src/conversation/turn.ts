@@ -45,21 +45,24 @@ export function createTurnSource<Ctx extends JsonObject>(core: SessionCore<Ctx>,
 
 /** Starts the turn on the first pull, then hands every call to the turn's own stream. */
 class LazyTurn<Ctx extends JsonObject> implements AsyncIterableIterator<StreamChunk> {
-  private inner: AsyncIterator<StreamChunk> | undefined
+  #inner: AsyncIterator<StreamChunk> | undefined
+  readonly #core: SessionCore<Ctx>
+  readonly #request: AdapterRequest
+  readonly #control: TurnControl
 
-  constructor(
-    private readonly core: SessionCore<Ctx>,
-    private readonly request: AdapterRequest,
-    private readonly control: TurnControl,
-  ) {}
+  constructor(core: SessionCore<Ctx>, request: AdapterRequest, control: TurnControl) {
+    this.#core = core
+    this.#request = request
+    this.#control = control
+  }
 
   next(): Promise<IteratorResult<StreamChunk>> {
-    this.inner ??= startTurn(this.core, this.request, this.control)
-    return this.inner.next()
+    this.#inner ??= startTurn(this.#core, this.#request, this.#control)
+    return this.#inner.next()
   }
 
   async return(): Promise<IteratorResult<StreamChunk>> {
-    return (await this.inner?.return?.()) ?? END
+    return (await this.#inner?.return?.()) ?? END
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<StreamChunk> {
@@ -115,22 +118,21 @@ function fromResolution<Ctx extends JsonObject>(
   inputKey: string,
   resolution: Resolution<Ctx>,
 ): AsyncIterator<StreamChunk> {
-  recorder.resolved = true
   if (resolution.type === 'miss') {
+    recorder.resolved = true
     return guarded(settled(agenticTurn(core, request, control, last, before, recorder.turnId, recorder), recorder), recorder)
   }
   const { route } = resolution
-  recorder.kind = route.traceKind ?? 'deterministic'
-  recorder.routeId = route.id
-  recorder.event = route.event
+  const kind = route.traceKind ?? 'deterministic'
   if (resolution.type === 'failed') {
+    recorder.decided({ kind, routeId: route.id, event: route.event })
     return new ChunkStream([], control, () => {
       recorder.finish('error', before.state, { reason: resolution.reason, errorClass: errorClassOf(resolution.error.cause ?? resolution.error) })
       return errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
     }, () => recorder.finish('aborted', before.state))
   }
   const record: DecisionRecord = {
-    v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind: recorder.kind, event: route.event,
+    v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind, event: route.event,
     fromState: before.state, toState: resolution.after.state, turnId: recorder.turnId, routeId: route.id,
   }
   if (resolution.assign) Object.assign(record, recordPatch(resolution.assign as JsonObject))
@@ -139,10 +141,7 @@ function fromResolution<Ctx extends JsonObject>(
 
 /** The decision's chunks, then `done`: the transition commits as the consumer reaches it. */
 function deterministic<Ctx extends JsonObject>(core: SessionCore<Ctx>, control: TurnControl, recorder: TurnRecorder<Ctx>, decision: Decision<Ctx>): AsyncIterator<StreamChunk> {
-  recorder.kind = decision.record.kind
-  recorder.routeId = decision.record.routeId
-  recorder.event = decision.record.event
-  recorder.resolved = true
+  recorder.decided(decision.record)
   return new ChunkStream(decision.chunks ?? [], control, () => {
     const committed = core.timeline.commit(decision)
     if (committed) core.changed()
