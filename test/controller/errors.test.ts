@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AdapterError, ChatrailError, createChatController, RuntimeError, SkillError } from '../../src/index.js'
+import { AdapterError, ChatrailError, ConfigError, createChatController, ErrorCodes, MemoryError, RuntimeError, SkillError, ToolError } from '../../src/index.js'
 import type { ChatConfig, ChatState } from '../../src/index.js'
 import { setup } from './harness.js'
 
@@ -113,5 +113,27 @@ describe('errors are data', () => {
     await controller.send('a')
     expect(seen).toEqual(['llm:start', 'llm:first-token', 'llm:end'])
     expect(controller.getState().status).toBe('idle')
+  })
+})
+
+describe('the named error classes', () => {
+  const classes = { AdapterError, ToolError, MemoryError, ConfigError, RuntimeError, SkillError }
+
+  it('each sets its name, is a ChatrailError, and only its own isInstance recognizes it', () => {
+    for (const [name, ErrorClass] of Object.entries(classes)) {
+      const error = new ErrorClass({ code: ErrorCodes.AK_CONFIG_INVALID, message: 'm', hint: 'h', cause: 'c' })
+      expect(error.name).toBe(name)
+      expect(error).toBeInstanceOf(ErrorClass)
+      expect(error).toBeInstanceOf(ChatrailError)
+      expect([error.code, error.message, error.hint, error.cause]).toEqual(['AK_CONFIG_INVALID', 'm', 'h', 'c'])
+      expect(ChatrailError.isInstance(error)).toBe(true)
+      const recognizedBy = Object.entries(classes).filter(([, other]) => other.isInstance(error)).map(([otherName]) => otherName)
+      expect(recognizedBy).toEqual([name])
+    }
+  })
+
+  it('ErrorCodes maps each AK_* code to itself', () => {
+    expect(Object.entries(ErrorCodes).every(([key, value]) => key === value && key.startsWith('AK_'))).toBe(true)
+    expect(Object.keys(ErrorCodes)).toHaveLength(12)
   })
 })
