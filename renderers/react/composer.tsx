@@ -1,4 +1,3 @@
-import { useId } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
 import type { Message } from '../../src/contract/message.js'
 import type { JsonObject } from '../../src/conversation/index.js'
@@ -32,7 +31,6 @@ function focusCard(toolId: string): void {
  */
 export function Composer({ chat, placeholder = 'Type a message…', hideTurnActions = false }: ComposerProps): ReactNode {
   const { input, setInput, send, stop, retry, regenerate, status, messages, pendingDialog } = useChatFrom(chat, 'Composer')
-  const id = useId()
   const streaming = status === 'streaming'
   const stopButton = <button type="button" data-chatrail-stop="" onClick={stop}>Stop</button>
 
@@ -64,9 +62,8 @@ export function Composer({ chat, placeholder = 'Type a message…', hideTurnActi
   const replayable = canReplayLastTurn(messages, streaming)
   return (
     <form data-chatrail-composer="" onSubmit={(event) => { event.preventDefault(); submit() }}>
-      <label htmlFor={id} data-chatrail-visually-hidden="">Message</label>
       <textarea
-        id={id}
+        aria-label="Message"
         data-chatrail-input=""
         rows={1}
         placeholder={placeholder}

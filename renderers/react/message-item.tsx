@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import type { ReactNode } from 'react'
 import type { Message } from '../../src/contract/message.js'
 import { uiEventOf } from '../../src/conversation/index.js'
@@ -11,11 +11,9 @@ function EditForm({ message, onSave, onCancel }: {
   onCancel: () => void
 }): ReactNode {
   const [draft, setDraft] = useState(message.content)
-  const id = useId()
   return (
     <form data-chatrail-edit="" onSubmit={(event) => { event.preventDefault(); if (draft.trim() !== '') onSave(draft) }}>
-      <label htmlFor={id} data-chatrail-visually-hidden="">Edit message</label>
-      <textarea id={id} data-chatrail-input="" rows={2} value={draft} onChange={(event) => setDraft(event.target.value)} />
+      <textarea aria-label="Edit message" data-chatrail-input="" rows={2} value={draft} onChange={(event) => setDraft(event.target.value)} />
       <div data-chatrail-edit-buttons="">
         <button type="submit" data-chatrail-save="" disabled={draft.trim() === ''}>Save and resend</button>
         <button type="button" data-chatrail-cancel="" onClick={onCancel}>Cancel</button>

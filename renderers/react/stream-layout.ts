@@ -13,18 +13,16 @@ export type StreamItem =
   | { kind: 'message'; key: string; message: Message }
   | { kind: 'dialog'; key: string; dialog: Dialog; pending: boolean }
 
+// Property reads on a primitive give undefined, so these checks need no typeof-object guard.
 function isDialog(value: unknown): value is Dialog {
-  if (typeof value !== 'object' || value === null) return false
-  const candidate = value as Partial<Dialog>
-  return typeof candidate.toolId === 'string' && (candidate.kind === 'question' || candidate.kind === 'plan')
+  const candidate = value as Partial<Dialog> | null | undefined
+  return typeof candidate?.toolId === 'string' && (candidate.kind === 'question' || candidate.kind === 'plan')
     && typeof candidate.prompt === 'string' && Array.isArray(candidate.options)
 }
 
 /** The dialog an adapter recorded on a message (`metadata.chatrail.dialog`), if any. */
 export function dialogOfMessage(message: Message): Dialog | undefined {
-  const chatrail = message.metadata?.['chatrail']
-  if (typeof chatrail !== 'object' || chatrail === null) return undefined
-  const dialog = (chatrail as Record<string, unknown>)['dialog']
+  const dialog = (message.metadata?.['chatrail'] as { dialog?: unknown } | null | undefined)?.dialog
   return isDialog(dialog) ? dialog : undefined
 }
 
