@@ -1,5 +1,5 @@
 import type { ChatState } from '../contract/chat.js'
-import type { Message, ToolCall } from '../contract/message.js'
+import type { Message, MessageStatus, ToolCall } from '../contract/message.js'
 import type { TokenUsage } from '../contract/stream.js'
 
 /**
@@ -39,25 +39,41 @@ function indexOfMessage(messages: readonly Message[], id: string): number {
   return -1
 }
 
+/**
+ * `messages` with the message `id` replaced by `update(message)`: a new array when it changed,
+ * the same array when the id is unknown or `update` returned the message itself.
+ */
 function mapMessage(messages: Message[], id: string, update: (message: Message) => Message): Message[] {
   const index = indexOfMessage(messages, id)
-  if (index < 0) return messages
+  const message = messages[index]
+  const updated = message && update(message)
+  if (!updated || updated === message) return messages
   const next = messages.slice()
-  next[index] = update(messages[index] as Message)
+  next[index] = updated
   return next
 }
 
-function mapToolCall(messages: Message[], messageId: string, callId: string, update: (call: ToolCall) => ToolCall): Message[] {
-  const message = messages[indexOfMessage(messages, messageId)]
-  if (!message?.toolCalls?.some((call) => call.id === callId)) return messages
-  return mapMessage(messages, messageId, (found) => ({
-    ...found,
-    toolCalls: (found.toolCalls ?? []).map((call) => (call.id === callId ? update(call) : call)),
-  }))
+/** The state with `messages`, or the same state when they are the same array (no notify, no save). */
+const withMessages = (state: ChatState, messages: Message[]): ChatState =>
+  messages === state.messages ? state : { ...state, messages }
+
+/** `message` in `status`, its unfinished tool calls turned into `error` with `reason`. */
+function closeMessage(message: Message, status: MessageStatus, reason: string): Message {
+  const closed: Message = { ...message, status }
+  if (message.toolCalls?.some(unfinishedCall)) {
+    closed.toolCalls = message.toolCalls.map((call) => (unfinishedCall(call) ? { ...call, status: 'error', error: reason } : call))
+  }
+  return closed
 }
 
+const isOpen = (message: Message): boolean => message.status === 'streaming' || Boolean(message.toolCalls?.some(unfinishedCall))
+
+const completed = (message: Message): Message => ({ ...message, status: 'complete' })
+
 /** Clamps a usage figure: non-finite or negative counts add nothing. */
-const countable = (value: number): number => (Number.isFinite(value) && value > 0 ? value : 0)
+export const countable = (value: number): number => (Number.isFinite(value) && value > 0 ? value : 0)
+
+const usageKeys = ['promptTokens', 'completionTokens', 'totalTokens'] as const
 
 /**
  * Pure: returns the next state, or the same object when the action changes nothing (so the
@@ -67,70 +83,55 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'turn-begun':
       return { ...state, messages: action.messages, status: 'streaming', error: null, input: action.clearInput ? '' : state.input }
-    case 'message-patched': {
-      const messages = mapMessage(state.messages, action.id, (message) => ({
-        ...message,
-        ...action.patch,
-        ...(action.metadata ? { metadata: { ...message.metadata, ...action.metadata } } : {}),
-      }))
-      return messages === state.messages ? state : { ...state, messages }
-    }
-    case 'tool-call-added': {
-      const messages = mapMessage(state.messages, action.messageId, (message) => ({
-        ...message,
-        toolCalls: [...(message.toolCalls ?? []), action.call],
-      }))
-      return messages === state.messages ? state : { ...state, messages }
-    }
-    case 'tool-call-patched': {
-      const messages = mapToolCall(state.messages, action.messageId, action.callId, (call) => ({ ...call, ...action.patch }))
-      return messages === state.messages ? state : { ...state, messages }
-    }
-    case 'turn-settled': {
-      const messages = mapMessage(state.messages, action.assistantId, (message) => ({ ...message, status: 'complete' }))
-      return { ...state, messages, status: 'idle', error: null }
-    }
+    case 'message-patched':
+      return withMessages(
+        state,
+        mapMessage(state.messages, action.id, (message) => ({
+          ...message,
+          ...action.patch,
+          ...(action.metadata ? { metadata: { ...message.metadata, ...action.metadata } } : {}),
+        })),
+      )
+    case 'tool-call-added':
+      return withMessages(
+        state,
+        mapMessage(state.messages, action.messageId, (message) => ({ ...message, toolCalls: [...(message.toolCalls ?? []), action.call] })),
+      )
+    case 'tool-call-patched':
+      return withMessages(
+        state,
+        mapMessage(state.messages, action.messageId, (message) =>
+          message.toolCalls?.some((call) => call.id === action.callId)
+            ? { ...message, toolCalls: message.toolCalls.map((call) => (call.id === action.callId ? { ...call, ...action.patch } : call)) }
+            : message,
+        ),
+      )
+    case 'turn-settled':
+      return { ...state, messages: mapMessage(state.messages, action.assistantId, completed), status: 'idle', error: null }
     case 'turn-failed': {
-      const messages = mapMessage(state.messages, action.assistantId, (message) => {
-        const failed: Message = { ...message, status: 'error' }
-        if (message.toolCalls?.some(unfinishedCall)) {
-          failed.toolCalls = message.toolCalls.map((call) =>
-            unfinishedCall(call) ? { ...call, status: 'error', error: `Turn failed: ${action.error.message}` } : call,
-          )
-        }
-        return failed
-      })
+      const reason = `Turn failed: ${action.error.message}`
+      const messages = mapMessage(state.messages, action.assistantId, (message) => closeMessage(message, 'error', reason))
       return { ...state, messages, status: 'error', error: action.error }
     }
     case 'turn-stopped': {
-      const touched = state.messages.some(
-        (message) => message.status === 'streaming' || message.toolCalls?.some(unfinishedCall),
-      )
+      const touched = state.messages.some(isOpen)
       if (!touched && state.status !== 'streaming') return state
       const messages = touched
-        ? state.messages.map((message) => {
-            if (message.status !== 'streaming' && !message.toolCalls?.some(unfinishedCall)) return message
-            const settled: Message = { ...message, status: message.status === 'streaming' ? 'complete' : message.status }
-            if (message.toolCalls?.some(unfinishedCall)) {
-              settled.toolCalls = message.toolCalls.map((call) =>
-                unfinishedCall(call) ? { ...call, status: 'error', error: action.reason } : call,
-              )
-            }
-            return settled
-          })
+        ? state.messages.map((message) =>
+            isOpen(message) ? closeMessage(message, message.status === 'streaming' ? 'complete' : message.status, action.reason) : message,
+          )
         : state.messages
       return { ...state, messages, status: state.status === 'streaming' ? 'idle' : state.status }
     }
-    case 'tools-continued': {
-      const settled = mapMessage(state.messages, action.assistantId, (message) => ({ ...message, status: 'complete' }))
-      return { ...state, messages: [...settled, ...action.appended], status: 'streaming' }
-    }
-    case 'usage-added': {
-      const usage = {
-        promptTokens: state.usage.promptTokens + countable(action.usage.promptTokens),
-        completionTokens: state.usage.completionTokens + countable(action.usage.completionTokens),
-        totalTokens: state.usage.totalTokens + countable(action.usage.totalTokens),
+    case 'tools-continued':
+      return {
+        ...state,
+        messages: [...mapMessage(state.messages, action.assistantId, completed), ...action.appended],
+        status: 'streaming',
       }
+    case 'usage-added': {
+      const usage = { ...state.usage }
+      for (const key of usageKeys) usage[key] += countable(action.usage[key])
       return { ...state, usage }
     }
     case 'input-set':
