@@ -15,13 +15,14 @@ describe('entry isolation and size', () => {
   })
 
   // Issue 8's target is 6 kB gzip; with the dialog cards and plan markdown the entry measures
-  // ~6.9 kB (npm run size). The budget below catches growth; the gap is reported, not hidden.
-  it('chatrail/react imports React and the core only, and stays within its 7.2 kB gzip budget', async () => {
+  // ~6.76 kB (npm run size) after the size pass. The budget below catches growth; the gap is
+  // reported, not hidden.
+  it('chatrail/react imports React and the core only, and stays within its 6.9 kB gzip budget', async () => {
     const react = await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true })
     expect(react.imports).toEqual(expect.arrayContaining(['chatrail', 'react', 'react/jsx-runtime']))
     expect(react.imports.filter((name) => name.startsWith('react-dom') || name.startsWith('node:'))).toEqual([])
     expect(react.inputs.filter((file) => file.startsWith('src/'))).toEqual([])
-    expect(react.gzipBytes).toBeLessThan(7_200)
+    expect(react.gzipBytes).toBeLessThan(6_900)
   })
 
   it('useChatSession (shared with chatrail/ink) pulls in neither react-dom nor a DOM component', async () => {
