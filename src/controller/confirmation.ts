@@ -2,10 +2,10 @@ import type { Message, ToolCall } from '../contract/message.js'
 import type { ControllerContext } from './controller-context.js'
 import { ConfigError, describeThrown, ErrorCodes, ToolError } from './errors.js'
 import { buildMessage } from './build-message.js'
-import { authorizeToolCall } from './tool-authorization.js'
-import { executeTool } from './tool-execution.js'
+import { authorizeToolCall, deniedToolError } from './tool-authorization.js'
+import { toolCallPatcher } from './tool-calls.js'
+import { executeTool, rejectedArgs } from './tool-execution.js'
 import { needsFollowUp, runToolLoop } from './tool-loop.js'
-import type { ModelCall } from './tool-loop.js'
 import type { ToolOutcome } from './tool-execution.js'
 
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/
@@ -22,12 +22,12 @@ function findCall(messages: readonly Message[], callId: string): { message: Mess
  * After a confirmation settles a call: when the chat is idle, the call's message is the latest,
  * and all its calls are settled and need a reply, the tool loop continues with a fresh turn.
  */
-async function resume(ctx: ControllerContext, messageId: string, callModel: ModelCall): Promise<void> {
+async function resume(ctx: ControllerContext, messageId: string): Promise<void> {
   const state = ctx.store.getState()
   const message = state.messages[state.messages.length - 1]
   if (state.status === 'streaming' || message?.id !== messageId || !needsFollowUp(ctx, message)) return
   const turn = ctx.turns.begin()
-  await runToolLoop(ctx, turn, messageId, callModel)
+  await runToolLoop(ctx, turn, messageId)
 }
 
 /**
@@ -40,14 +40,11 @@ export async function settleConfirmation(
   ctx: ControllerContext,
   callId: string,
   verdict: { approve: true } | { approve: false; reason?: string },
-  callModel: ModelCall,
 ): Promise<void> {
-  const found = findCall(ctx.store.getState().messages, callId)
+  const found = findCall(ctx.messages(), callId)
   if (!found || found.call.status !== 'requires_confirmation') return
   const { message, call } = found
-  const patch = (fields: Partial<Omit<ToolCall, 'id'>>): void => {
-    ctx.store.dispatch({ type: 'tool-call-patched', messageId: message.id, callId, patch: fields })
-  }
+  const patch = toolCallPatcher(ctx, message.id, callId)
   let outcome: ToolOutcome
   if (verdict.approve) {
     if (!ctx.tools.find(call.name)?.execute) return
@@ -61,7 +58,7 @@ export async function settleConfirmation(
     outcome = { status: 'error', error: `Permission denied: ${verdict.reason ?? 'user denied access'}` }
   }
   patch(outcome)
-  await resume(ctx, message.id, callModel)
+  await resume(ctx, message.id)
 }
 
 /** Strict JSON clone of proposal args: a plain object of JSON values only. */
@@ -97,7 +94,7 @@ export async function proposeToolCall(
       })
     }
   }
-  const existing = findCall(ctx.store.getState().messages, proposal.id)
+  const existing = findCall(ctx.messages(), proposal.id)
   if (existing) return existing.call
   const tool = ctx.tools.find(proposal.name)
   if (!tool) {
@@ -111,26 +108,21 @@ export async function proposeToolCall(
     })
   }
   const args = cloneArgs(proposal.args, proposal.name)
-  const validate = ctx.config().validateArgs
-  if (validate && tool.schema) {
-    const verdict = validate(tool.schema, args)
-    if (!verdict.valid) {
-      throw new ToolError({ code: ErrorCodes.AK_TOOL_INVALID_INPUT, message: `proposeToolCall("${proposal.name}"): ${verdict.message ?? 'invalid arguments'}` })
-    }
+  const verdict = rejectedArgs(ctx, tool, args)
+  if (verdict) {
+    throw new ToolError({ code: ErrorCodes.AK_TOOL_INVALID_INPUT, message: `proposeToolCall("${proposal.name}"): ${verdict.message ?? 'invalid arguments'}` })
   }
   const call: ToolCall = { id: proposal.id, name: proposal.name, args, status: 'requires_confirmation' }
   const decision = await authorizeToolCall(ctx, call, 'propose', tool)
-  if (!decision.allowed) {
-    throw new ToolError({ code: ErrorCodes.AK_TOOL_FORBIDDEN, message: decision.reason ?? `Tool "${call.name}" is not authorized` })
-  }
-  const message = { ...buildMessage({ role: 'assistant', content: '' }, { ids: ctx.ids, clock: ctx.clock }), toolCalls: [call] }
-  ctx.store.dispatch({ type: 'messages-set', messages: [...ctx.store.getState().messages, message] })
+  if (!decision.allowed) throw deniedToolError(call, decision.reason)
+  const message = { ...buildMessage({ role: 'assistant', content: '' }, ctx), toolCalls: [call] }
+  ctx.store.dispatch({ type: 'messages-set', messages: [...ctx.messages(), message] })
   const hook = ctx.config().onToolCall
   if (hook) {
     try {
-      await hook(call, { messages: ctx.store.getState().messages, tool })
+      await hook(call, { messages: ctx.messages(), tool })
     } catch (thrown) {
-      ctx.store.dispatch({ type: 'tool-call-patched', messageId: message.id, callId: call.id, patch: { status: 'error', error: describeThrown(thrown) } })
+      toolCallPatcher(ctx, message.id, call.id)({ status: 'error', error: describeThrown(thrown) })
       throw thrown
     }
   }

@@ -1,4 +1,5 @@
 import type { ChatConfig } from '../contract/chat.js'
+import type { Message } from '../contract/message.js'
 import type { AgentEvent } from '../contract/observer.js'
 import type { Clock, IdFactory } from './ids.js'
 import type { SkillActivation } from './skill-activation.js'
@@ -12,6 +13,8 @@ import type { TurnTracker } from './turn-tracker.js'
  */
 export interface ControllerContext {
   store: StateStore
+  /** The current history (`store.getState().messages`), read fresh on every call. */
+  messages: () => Message[]
   turns: TurnTracker
   tools: ToolRuntime
   config: () => ChatConfig

@@ -10,6 +10,7 @@ import type { ControllerContext } from './controller-context.js'
 import { ConfigError, ErrorCodes } from './errors.js'
 import { emitEvent, invokeCallback } from './event-emitter.js'
 import { planEdit, planRegenerate, planRetry } from './history-edits.js'
+import type { RerunPlan } from './history-edits.js'
 import { defaultClock, defaultIds } from './ids.js'
 import { createMemoryPersistence } from './memory-persistence.js'
 import { activateSkills } from './skill-activation.js'
@@ -18,7 +19,6 @@ import { createStateStore } from './state-store.js'
 import { runToolLoop } from './tool-loop.js'
 import { createToolRuntime } from './tool-runtime.js'
 import { runModelTurn } from './turn-runner.js'
-import type { Turn } from './turn-tracker.js'
 import { createTurnTracker } from './turn-tracker.js'
 
 /** The reason written into tool calls that a `stop()` cut short. */
@@ -71,8 +71,10 @@ export function createChatController(config: ChatConfig, options: ChatController
   tools.rebuild(current.tools, skillTools)
   activate()
 
+  const messages = (): Message[] => store.getState().messages
   const ctx: ControllerContext = {
     store,
+    messages,
     turns,
     tools,
     config: () => current,
@@ -82,14 +84,13 @@ export function createChatController(config: ChatConfig, options: ChatController
     skills: () => activation,
     providerResolved: new Set(),
   }
-  const sources = { ids, clock }
 
   /** Hydrates once, only into an empty chat; a synchronous `load()` applies before this returns. */
   let hydrated = false
   const hydrate = (memory: ChatMemory): void => {
     hydrated = true
     const apply = (loaded: unknown): void => {
-      if (!Array.isArray(loaded) || loaded.length === 0 || store.getState().messages.length > 0) return
+      if (!Array.isArray(loaded) || loaded.length === 0 || messages().length > 0) return
       hydrating = true
       try {
         store.dispatch({ type: 'messages-set', messages: loaded as Message[] })
@@ -108,33 +109,38 @@ export function createChatController(config: ChatConfig, options: ChatController
   }
   if (config.memory) hydrate(config.memory)
 
-  const runTurn = async (turn: Turn, assistantId: string, query: string): Promise<void> => {
-    if (await runModelTurn(ctx, turn, assistantId, query)) await runToolLoop(ctx, turn, assistantId, callModel)
-  }
-  const callModel = (turn: Turn, assistantId: string, query: string): Promise<boolean> =>
-    runModelTurn(ctx, turn, assistantId, query)
-
-  /** Starts a model call on `kept` + a fresh streaming assistant. */
-  const rerun = async (kept: Message[], query: string, clearInput: boolean): Promise<void> => {
+  /** Starts a model call (and its tool loop) on `plan.kept` + a fresh streaming assistant. */
+  const rerun = async ({ kept, query }: RerunPlan, clearInput: boolean): Promise<void> => {
     const turn = turns.begin()
-    const assistant = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, sources)
+    const assistant = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, ctx)
     store.dispatch({ type: 'turn-begun', messages: [...kept, assistant], clearInput })
-    await runTurn(turn, assistant.id, query)
+    if (await runModelTurn(ctx, turn, assistant.id, query)) await runToolLoop(ctx, turn, assistant.id)
   }
 
   /** Ends the running turn without reporting: streaming messages complete, unfinished tools error. */
   const halt = (): Message[] => {
-    const streaming = store.getState().messages.filter((message) => message.status === 'streaming')
+    const streaming = messages().filter((message) => message.status === 'streaming')
     turns.supersede()
     store.dispatch({ type: 'turn-stopped', reason: STOPPED_TOOL_CALL_ERROR })
     return streaming
   }
 
+  /**
+   * `retry`/`regenerate`: plans against history, halts the running turn, then plans again (the
+   * halt may have settled the message being replaced) and reruns.
+   */
+  const replan = async (plan: (history: Message[]) => RerunPlan | undefined): Promise<void> => {
+    if (!plan(messages())) return
+    halt()
+    const replanned = plan(messages())
+    if (replanned) await rerun(replanned, false)
+  }
+
   const stop = (): void => {
     const stopped = halt()
-    const messages = store.getState().messages
+    const history = messages()
     for (const { id } of stopped) {
-      const settled = messages.find((message) => message.id === id)
+      const settled = history.find((message) => message.id === id)
       if (settled) invokeCallback(current.onMessage, settled)
     }
   }
@@ -142,27 +148,12 @@ export function createChatController(config: ChatConfig, options: ChatController
   const send = async (text: string, sendOptions?: SendOptions): Promise<void> => {
     if (typeof text !== 'string' || !text.trim()) return
     if (store.getState().status === 'streaming') stop()
-    const user = buildMessage({ role: 'user', content: text, metadata: sendOptions?.metadata }, sources)
-    await rerun([...store.getState().messages, user], text, true)
-  }
-
-  const retry = async (): Promise<void> => {
-    if (!planRetry(store.getState().messages)) return
-    halt()
-    // Re-plan after the halt: it may have settled the message being replaced.
-    const plan = planRetry(store.getState().messages)
-    if (plan) await rerun(plan.kept, plan.query, false)
-  }
-
-  const regenerate = async (messageId?: string): Promise<void> => {
-    if (!planRegenerate(store.getState().messages, messageId)) return
-    halt()
-    const plan = planRegenerate(store.getState().messages, messageId)
-    if (plan) await rerun(plan.kept, plan.query, false)
+    const user = buildMessage({ role: 'user', content: text, metadata: sendOptions?.metadata }, ctx)
+    await rerun({ kept: [...messages(), user], query: text }, true)
   }
 
   const edit = async (messageId: string, newContent: string, opts?: EditOptions): Promise<void> => {
-    const first = planEdit(store.getState().messages, messageId, newContent)
+    const first = planEdit(messages(), messageId, newContent)
     if (!first) return
     if (first.kind === 'in-place') {
       store.dispatch({ type: 'messages-set', messages: first.messages })
@@ -170,10 +161,10 @@ export function createChatController(config: ChatConfig, options: ChatController
     }
     // Truncating history under a running stream would orphan it: stop it first (upstream did not).
     halt()
-    const plan = planEdit(store.getState().messages, messageId, newContent)
+    const plan = planEdit(messages(), messageId, newContent)
     if (plan?.kind !== 'truncate') return
     if (opts?.regenerate === false) store.dispatch({ type: 'messages-set', messages: plan.kept })
-    else await rerun(plan.kept, plan.query, false)
+    else await rerun(plan, false)
   }
 
   const clear = async (): Promise<void> => {
@@ -198,9 +189,9 @@ export function createChatController(config: ChatConfig, options: ChatController
     subscribe: store.subscribe,
     send,
     stop,
-    retry,
+    retry: () => replan(planRetry),
     edit,
-    regenerate,
+    regenerate: (messageId) => replan((history) => planRegenerate(history, messageId)),
     setInput: (value) => {
       store.dispatch({ type: 'input-set', input: value })
     },
@@ -210,7 +201,7 @@ export function createChatController(config: ChatConfig, options: ChatController
     clear,
     updateConfig,
     proposeToolCall: (proposal) => proposeToolCall(ctx, proposal),
-    approve: (toolCallId) => settleConfirmation(ctx, toolCallId, { approve: true }, callModel),
-    deny: (toolCallId, reason) => settleConfirmation(ctx, toolCallId, { approve: false, reason }, callModel),
+    approve: (toolCallId) => settleConfirmation(ctx, toolCallId, { approve: true }),
+    deny: (toolCallId, reason) => settleConfirmation(ctx, toolCallId, { approve: false, reason }),
   }
 }

@@ -1,7 +1,7 @@
 import type { ToolAuthorizationDecision, ToolAuthorizationPhase, ToolDefinition } from '../contract/tool.js'
 import type { ToolCall } from '../contract/message.js'
 import type { ControllerContext } from './controller-context.js'
-import { describeThrown } from './errors.js'
+import { describeThrown, ErrorCodes, ToolError } from './errors.js'
 
 /**
  * Asks `config.authorizeToolCall` about a call. No authorizer allows everything. It fails closed:
@@ -19,7 +19,7 @@ export async function authorizeToolCall(
   const execute = tool?.execute
   let decision: ToolAuthorizationDecision
   try {
-    decision = await authorizer(call, { messages: ctx.store.getState().messages, tool, phase })
+    decision = await authorizer(call, { messages: ctx.messages(), tool, phase })
   } catch (error) {
     return { allowed: false, reason: `Authorization check failed: ${describeThrown(error)}` }
   }
@@ -28,3 +28,7 @@ export async function authorizeToolCall(
   }
   return decision && decision.allowed === true ? decision : { allowed: false, reason: decision?.reason }
 }
+
+/** The `ToolError` for a call the authorizer denied: its reason, or one naming the tool. */
+export const deniedToolError = (call: ToolCall, reason: string | undefined): ToolError =>
+  new ToolError({ code: ErrorCodes.AK_TOOL_FORBIDDEN, message: reason ?? `Tool "${call.name}" is not authorized` })

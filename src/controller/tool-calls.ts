@@ -3,10 +3,17 @@ import type { StreamToolCallPayload } from '../contract/stream.js'
 import type { ControllerContext } from './controller-context.js'
 import { describeThrown, ErrorCodes, ToolError } from './errors.js'
 import { safeParseArgs } from './safe-parse-args.js'
-import { authorizeToolCall } from './tool-authorization.js'
+import { authorizeToolCall, deniedToolError } from './tool-authorization.js'
 import { executeTool } from './tool-execution.js'
 import { SUPERSEDED } from './turn-tracker.js'
 import type { Turn } from './turn-tracker.js'
+
+/** Patches one tool call of one message through the store (`tool-call-patched`). */
+export const toolCallPatcher =
+  (ctx: ControllerContext, messageId: string, callId: string) =>
+  (patch: Partial<Omit<ToolCall, 'id'>>): void => {
+    ctx.store.dispatch({ type: 'tool-call-patched', messageId, callId, patch })
+  }
 
 /**
  * Handles one `tool_call` chunk of a turn (agentskit-contract §2.6): propose-phase authorization
@@ -33,18 +40,13 @@ export async function handleToolCallChunk(
 
   const decision = await turn.race(authorizeToolCall(ctx, call, 'propose', tool))
   if (decision === SUPERSEDED || !turn.isCurrent()) return
-  if (!decision.allowed) {
-    throw new ToolError({
-      code: ErrorCodes.AK_TOOL_FORBIDDEN,
-      message: decision.reason ?? `Tool "${call.name}" is not authorized`,
-    })
-  }
+  if (!decision.allowed) throw deniedToolError(call, decision.reason)
 
   ctx.store.dispatch({ type: 'tool-call-added', messageId, call })
   const hook = ctx.config().onToolCall
   if (hook) {
     try {
-      const hooked = await turn.race(hook(call, { messages: ctx.store.getState().messages, tool }))
+      const hooked = await turn.race(hook(call, { messages: ctx.messages(), tool }))
       if (hooked === SUPERSEDED) return
     } catch (thrown) {
       throw new ToolError({
@@ -56,9 +58,7 @@ export async function handleToolCallChunk(
     if (!turn.isCurrent()) return
   }
 
-  const patch = (fields: Partial<Omit<ToolCall, 'id'>>): void => {
-    ctx.store.dispatch({ type: 'tool-call-patched', messageId, callId: call.id, patch: fields })
-  }
+  const patch = toolCallPatcher(ctx, messageId, call.id)
   if (call.status === 'requires_confirmation') {
     if (payload.result !== undefined) patch({ status: 'complete' })
     return

@@ -1,8 +1,10 @@
+import type { ChatrailErrorOptions } from '../contract/errors.js'
 import type { ToolCall } from '../contract/message.js'
+import type { ArgsValidationResult, ToolDefinition } from '../contract/tool.js'
 import type { ControllerContext } from './controller-context.js'
 import { describeThrown, ErrorCodes, ToolError } from './errors.js'
 import { elapsedMs } from './ids.js'
-import { authorizeToolCall } from './tool-authorization.js'
+import { authorizeToolCall, deniedToolError } from './tool-authorization.js'
 
 export interface ToolOutcome {
   status: 'complete' | 'error'
@@ -13,18 +15,24 @@ export interface ToolOutcome {
 /** `null`/`undefined` → `''`; strings and errors → `String`; anything else → JSON (or `String`). */
 export function serializeToolResult(value: unknown): string {
   if (value === null || value === undefined) return ''
-  if (typeof value === 'string' || value instanceof Error) return String(value)
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value)
-  }
+  return value instanceof Error ? String(value) : describeThrown(value)
+}
+
+/**
+ * Runs `config.validateArgs` on `args` when the tool has a schema; returns the verdict only when
+ * it rejects them (each caller words its own error).
+ */
+export function rejectedArgs(ctx: ControllerContext, tool: ToolDefinition, args: Record<string, unknown>): ArgsValidationResult | undefined {
+  const validate = ctx.config().validateArgs
+  const verdict = validate && tool.schema ? validate(tool.schema, args) : undefined
+  return verdict && !verdict.valid ? verdict : undefined
 }
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === 'object' && value !== null && typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function'
 
 const failure = (error: ToolError): ToolOutcome => ({ status: 'error', error: error.toString() })
+const toolFailure = (options: ChatrailErrorOptions): ToolOutcome => failure(new ToolError(options))
 
 /**
  * Runs one tool call to an outcome; never rejects. Order (agentskit-contract §2.6): registered
@@ -39,35 +47,26 @@ export async function executeTool(
 ): Promise<ToolOutcome> {
   const tool = ctx.tools.find(call.name)
   if (!tool?.execute) {
-    return failure(
-      new ToolError({
-        code: ErrorCodes.AK_TOOL_NOT_FOUND,
-        message: `Tool "${call.name}" is not registered or has no execute function`,
-        hint: `Add a tool named "${call.name}" with execute to ChatConfig.tools.`,
-      }),
-    )
+    return toolFailure({
+      code: ErrorCodes.AK_TOOL_NOT_FOUND,
+      message: `Tool "${call.name}" is not registered or has no execute function`,
+      hint: `Add a tool named "${call.name}" with execute to ChatConfig.tools.`,
+    })
   }
-  const validate = ctx.config().validateArgs
-  if (validate && tool.schema) {
-    const verdict = validate(tool.schema, call.args)
-    if (!verdict.valid) {
-      const details = verdict.message ?? verdict.errors?.map((issue) => `${issue.path}: ${issue.message}`).join('; ') ?? 'invalid arguments'
-      return failure(new ToolError({ code: ErrorCodes.AK_TOOL_INVALID_INPUT, message: `Tool "${call.name}" got invalid arguments: ${details}` }))
-    }
+  const verdict = rejectedArgs(ctx, tool, call.args)
+  if (verdict) {
+    const details = verdict.message ?? verdict.errors?.map((issue) => `${issue.path}: ${issue.message}`).join('; ') ?? 'invalid arguments'
+    return toolFailure({ code: ErrorCodes.AK_TOOL_INVALID_INPUT, message: `Tool "${call.name}" got invalid arguments: ${details}` })
   }
   const decision = await authorizeToolCall(ctx, call, 'execute', tool)
-  if (!decision.allowed) {
-    return failure(
-      new ToolError({ code: ErrorCodes.AK_TOOL_FORBIDDEN, message: decision.reason ?? `Tool "${call.name}" is not authorized` }),
-    )
-  }
+  if (!decision.allowed) return failure(deniedToolError(call, decision.reason))
   const execute = tool.execute
   const started = ctx.clock()
   const run = async (): Promise<ToolOutcome> => {
     try {
       await ctx.tools.ensureInitialized(tool)
       ctx.emit({ type: 'tool:start', name: call.name, args: call.args })
-      const returned = await execute(call.args, { messages: ctx.store.getState().messages, call })
+      const returned = await execute(call.args, { messages: ctx.messages(), call })
       let result: string
       if (isAsyncIterable(returned)) {
         result = ''

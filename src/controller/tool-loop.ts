@@ -2,10 +2,8 @@ import type { Message } from '../contract/message.js'
 import { buildMessage } from './build-message.js'
 import type { ControllerContext } from './controller-context.js'
 import { invokeCallback } from './event-emitter.js'
+import { runModelTurn } from './turn-runner.js'
 import type { Turn } from './turn-tracker.js'
-
-/** Runs one model call into `assistantId`; true when the turn is still current and did not fail. */
-export type ModelCall = (turn: Turn, assistantId: string, query: string) => Promise<boolean>
 
 const settled = (message: Message): boolean =>
   (message.toolCalls ?? []).every((call) => call.status === 'complete' || call.status === 'error')
@@ -33,25 +31,24 @@ export function finalizeTurn(ctx: ControllerContext, turn: Turn, assistantId: st
  * model again — at most `maxToolIterations` (default 5; `<= 0` or NaN: none) follow-ups per run.
  * Ends by finalizing the last assistant, unless the turn was stopped or failed.
  */
-export async function runToolLoop(ctx: ControllerContext, turn: Turn, assistantId: string, callModel: ModelCall): Promise<void> {
+export async function runToolLoop(ctx: ControllerContext, turn: Turn, assistantId: string): Promise<void> {
   let current = assistantId
   let followUps = 0
   for (;;) {
     if (!turn.isCurrent()) return
-    const message = ctx.store.getState().messages.find((candidate) => candidate.id === current)
+    const message = ctx.messages().find((candidate) => candidate.id === current)
     const limit = ctx.config().maxToolIterations ?? 5
     if (!message || !needsFollowUp(ctx, message) || !(followUps < limit)) {
       finalizeTurn(ctx, turn, current)
       return
     }
     followUps += 1
-    const sources = { ids: ctx.ids, clock: ctx.clock }
     const toolMessages = (message.toolCalls ?? []).map((call) =>
-      buildMessage({ role: 'tool', content: call.result ?? call.error ?? '', toolCallId: call.id }, sources),
+      buildMessage({ role: 'tool', content: call.result ?? call.error ?? '', toolCallId: call.id }, ctx),
     )
-    const next = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, sources)
+    const next = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, ctx)
     ctx.store.dispatch({ type: 'tools-continued', assistantId: current, appended: [...toolMessages, next] })
-    if (!(await callModel(turn, next.id, ''))) return
+    if (!(await runModelTurn(ctx, turn, next.id, ''))) return
     current = next.id
   }
 }

@@ -48,7 +48,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
     const retriever = config.retriever
     try {
       const retrieved = await turn.race(
-        Promise.resolve().then(() => retriever.retrieve({ query, messages: ctx.store.getState().messages })),
+        Promise.resolve().then(() => retriever.retrieve({ query, messages: ctx.messages() })),
       )
       if (retrieved === SUPERSEDED) return false
       documents = retrieved
@@ -66,7 +66,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
 
   const started = ctx.clock()
   const request = buildAdapterRequest({
-    messages: ctx.store.getState().messages,
+    messages: ctx.messages(),
     config,
     systemPrompt: activation.systemPrompt,
     tools: ctx.tools.list(),
