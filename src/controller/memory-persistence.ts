@@ -6,8 +6,6 @@ export interface MemoryPersistence {
   save: (memory: ChatMemory | undefined, messages: Message[]) => void
   /** Queues `memory.clear()` after every save queued so far. */
   clear: (memory: ChatMemory | undefined) => Promise<void>
-  /** Resolves once every queued operation has run (tests and shutdown). */
-  flush: () => Promise<void>
 }
 
 type Operation = { kind: 'save'; memory: ChatMemory; messages: Message[] } | { kind: 'clear'; memory: ChatMemory; done: () => void }
@@ -19,7 +17,7 @@ type Operation = { kind: 'save'; memory: ChatMemory; messages: Message[] } | { k
  */
 export function createMemoryPersistence(onSaved: (messageCount: number) => void): MemoryPersistence {
   const queue: Operation[] = []
-  let running: Promise<void> | undefined
+  let running = false
 
   const runOne = async (operation: Operation): Promise<void> => {
     try {
@@ -36,13 +34,12 @@ export function createMemoryPersistence(onSaved: (messageCount: number) => void)
     }
   }
 
-  const drain = (): void => {
+  /** Runs queued operations one at a time; the first starts synchronously, inside the caller. */
+  const drain = async (): Promise<void> => {
     if (running) return
-    const loop = async (): Promise<void> => {
-      for (let operation = queue.shift(); operation; operation = queue.shift()) await runOne(operation)
-      running = undefined
-    }
-    running = loop()
+    running = true
+    for (let operation = queue.shift(); operation; operation = queue.shift()) await runOne(operation)
+    running = false
   }
 
   return {
@@ -51,17 +48,14 @@ export function createMemoryPersistence(onSaved: (messageCount: number) => void)
       const last = queue[queue.length - 1]
       if (last?.kind === 'save' && last.memory === memory) last.messages = messages
       else queue.push({ kind: 'save', memory, messages })
-      drain()
+      void drain()
     },
     clear: (memory) => {
       if (!memory?.clear) return Promise.resolve()
       return new Promise<void>((resolve) => {
         queue.push({ kind: 'clear', memory, done: resolve })
-        drain()
+        void drain()
       })
-    },
-    flush: async () => {
-      while (running) await running
     },
   }
 }

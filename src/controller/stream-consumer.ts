@@ -21,21 +21,21 @@ export interface ChunkHandlers {
   doneRecord: (record: Record<string, unknown>) => void
 }
 
+/** The turn's error for a failed stream (`AK_ADAPTER_STREAM_FAILED`). */
+const streamFailure = (message: string, cause: unknown): AdapterError =>
+  new AdapterError({ code: ErrorCodes.AK_ADAPTER_STREAM_FAILED, message, cause })
+
 /** An error chunk as an `Error`: a `ChatrailError` in `metadata.error` surfaces as is, else an `AdapterError`. */
 export function errorFromChunk(chunk: StreamChunk): Error {
   const carried = chunk.metadata?.error
   if (ChatrailError.isInstance(carried)) return carried
-  return new AdapterError({
-    code: ErrorCodes.AK_ADAPTER_STREAM_FAILED,
-    message: typeof chunk.content === 'string' && chunk.content ? chunk.content : carried instanceof Error ? carried.message : 'Stream error',
-    cause: carried instanceof Error ? carried : undefined,
-  })
+  const cause = carried instanceof Error ? carried : undefined
+  return streamFailure(typeof chunk.content === 'string' && chunk.content ? chunk.content : (cause?.message ?? 'Stream error'), cause)
 }
 
 /** A thrown value as the turn's error: chatrail errors pass through, anything else is wrapped. */
 export function errorFromThrown(thrown: unknown, prefix = 'Stream failed'): Error {
-  if (ChatrailError.isInstance(thrown)) return thrown
-  return new AdapterError({ code: ErrorCodes.AK_ADAPTER_STREAM_FAILED, message: `${prefix}: ${describeThrown(thrown)}`, cause: thrown })
+  return ChatrailError.isInstance(thrown) ? thrown : streamFailure(`${prefix}: ${describeThrown(thrown)}`, thrown)
 }
 
 function closeQuietly(iterator: AsyncIterator<StreamChunk>): void {
@@ -49,10 +49,14 @@ function closeQuietly(iterator: AsyncIterator<StreamChunk>): void {
 
 const hasText = (value: unknown): value is string => typeof value === 'string' && value.length > 0
 
+const DONE: StreamOutcome = { kind: 'done' }
+const SUPERSEDED_OUTCOME: StreamOutcome = { kind: 'superseded' }
+
 /**
  * Pulls one source to its end and never throws (agentskit-contract §2.5). Handlers run only while
  * the turn is current; a superseded turn stops pulling at once, even if the adapter ignores abort.
- * A missing `done` counts as success; unknown chunk types (untrusted input) are ignored.
+ * A missing `done` counts as success; unknown chunk types (untrusted input) are ignored. Every
+ * exit before the source's own end (`done` or `error` chunk, supersede, throw) closes the iterator.
  */
 export async function consumeStream(source: StreamSource, turn: Turn, handlers: ChunkHandlers): Promise<StreamOutcome> {
   let iterator: AsyncIterator<StreamChunk>
@@ -61,52 +65,49 @@ export async function consumeStream(source: StreamSource, turn: Turn, handlers: 
   } catch (thrown) {
     return { kind: 'error', error: errorFromThrown(thrown) }
   }
+  let outcome: StreamOutcome = SUPERSEDED_OUTCOME
   try {
-    for (;;) {
+    pulling: for (;;) {
       const step = await turn.race(iterator.next())
-      if (step === SUPERSEDED || !turn.isCurrent()) {
-        closeQuietly(iterator)
-        return { kind: 'superseded' }
-      }
-      if (step.done) return { kind: 'done' }
+      if (step === SUPERSEDED || !turn.isCurrent()) break
+      if (step.done) return DONE
       const chunk: StreamChunk = step.value
+      const { content } = chunk ?? {}
       switch (chunk?.type) {
         case 'text':
-          if (hasText(chunk.content)) handlers.text(chunk.content)
+          if (hasText(content)) handlers.text(content)
           break
         case 'reasoning':
-          if (hasText(chunk.content)) handlers.reasoning(chunk.content)
+          if (hasText(content)) handlers.reasoning(content)
           break
         case 'tool_result':
-          if (hasText(chunk.content)) handlers.toolResult(chunk.content)
+          if (hasText(content)) handlers.toolResult(content)
           break
         case 'usage':
           if (chunk.usage) handlers.usage(chunk.usage)
           break
         case 'tool_call':
           if (chunk.toolCall) await handlers.toolCall(chunk.toolCall)
-          if (!turn.isCurrent()) {
-            closeQuietly(iterator)
-            return { kind: 'superseded' }
-          }
+          if (!turn.isCurrent()) break pulling
           break
         case 'error':
-          closeQuietly(iterator)
-          return { kind: 'error', error: errorFromChunk(chunk) }
+          outcome = { kind: 'error', error: errorFromChunk(chunk) }
+          break pulling
         case 'done': {
           const record = chunk.metadata?.chatrail
           if (typeof record === 'object' && record !== null && !Array.isArray(record)) {
             handlers.doneRecord(record as Record<string, unknown>)
           }
-          closeQuietly(iterator)
-          return { kind: 'done' }
+          outcome = DONE
+          break pulling
         }
         default:
           break
       }
     }
   } catch (thrown) {
-    closeQuietly(iterator)
-    return { kind: 'error', error: errorFromThrown(thrown) }
+    outcome = { kind: 'error', error: errorFromThrown(thrown) }
   }
+  closeQuietly(iterator)
+  return outcome
 }

@@ -1,6 +1,6 @@
 import type { RetrievedDocument } from '../contract/memory.js'
-import type { TokenUsage } from '../contract/stream.js'
 import { buildAdapterRequest } from './adapter-request.js'
+import { countable } from './chat-reducer.js'
 import type { ControllerContext } from './controller-context.js'
 import { describeThrown, ErrorCodes, RuntimeError } from './errors.js'
 import { invokeCallback } from './event-emitter.js'
@@ -21,11 +21,6 @@ export function failTurn(ctx: ControllerContext, turn: Turn, assistantId: string
   ctx.emit({ type: 'error', error })
   invokeCallback(ctx.config().onError, error)
 }
-
-const normalizedUsage = (usage: TokenUsage): { promptTokens: number; completionTokens: number } => ({
-  promptTokens: Number.isFinite(usage.promptTokens) && usage.promptTokens > 0 ? usage.promptTokens : 0,
-  completionTokens: Number.isFinite(usage.completionTokens) && usage.completionTokens > 0 ? usage.completionTokens : 0,
-})
 
 /**
  * One model call streamed into the assistant message `assistantId` (agentskit-contract §2.4–2.5):
@@ -101,7 +96,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
     },
     toolResult: (content) => patch({}, { toolResult: content }),
     usage: (usage) => {
-      lastUsage = normalizedUsage(usage)
+      lastUsage = { promptTokens: countable(usage.promptTokens), completionTokens: countable(usage.completionTokens) }
       patch({}, { usage })
       ctx.store.dispatch({ type: 'usage-added', usage })
     },

@@ -9,7 +9,6 @@ export type Superseded = typeof SUPERSEDED
  * before it mutates state, so work from a stopped turn is inert (upstream's generation counter).
  */
 export interface Turn {
-  readonly generation: number
   isCurrent: () => boolean
   /** Registers the turn's live source so a supersede can abort it. */
   attach: (source: StreamSource) => void
@@ -54,7 +53,6 @@ export function createTurnTracker(): TurnTracker {
     // shared never-settling promise, a long stream does not pile up reactions.
     const waiting = new Set<() => void>()
     const turn: Turn = {
-      generation: mine,
       isCurrent: () => generation === mine,
       attach: (source) => {
         if (current?.turn === turn) current.source = source
