@@ -8,6 +8,11 @@ export interface ConfigIssue {
   hint: string
 }
 
+/** An issue from its four parts, in the order every message reads: what, where, what is wrong, the fix. */
+export function configIssue(code: string, path: (string | number)[], message: string, hint: string): ConfigIssue {
+  return { code, path, message, hint }
+}
+
 /**
  * A definition that cannot run. Holds every issue found in one pass; the error's own `path`,
  * `message` and `hint` are the first issue's. Printing lives in `formatConfigIssues`.

@@ -1,5 +1,5 @@
 import { TRANSITION_TOOL } from './agent-transitions.js'
-import type { ConfigIssue } from './config-error.js'
+import { configIssue, type ConfigIssue } from './config-error.js'
 import type { ChatDefinition, ChatDefinitionInput } from './definition.js'
 import type { JsonObject } from './json.js'
 import { commandKey, textKey } from './normalize.js'
@@ -46,14 +46,14 @@ export function lintDefinition<Ctx extends JsonObject>(definition: ChatDefinitio
   for (const [name, state] of Object.entries(states)) {
     const path = ['conversation', 'states', name]
     if (!reachable.has(name)) {
-      warnings.push({ code: 'unreachable_state', path, message: `State "${name}" cannot be reached from "${initial}".`, hint: 'Add a transition into it, or remove it.' })
+      warnings.push(configIssue('unreachable_state', path, `State "${name}" cannot be reached from "${initial}".`, 'Add a transition into it, or remove it.'))
     }
     const exits = Object.keys(state.on ?? {}).length
     if (!state.final && exits === 0) {
-      warnings.push({ code: 'dead_end_state', path, message: `State "${name}" is not final and has no transitions: the conversation gets stuck there.`, hint: 'Add an `on` transition out of it, or mark it `final: true`.' })
+      warnings.push(configIssue('dead_end_state', path, `State "${name}" is not final and has no transitions: the conversation gets stuck there.`, 'Add an `on` transition out of it, or mark it `final: true`.'))
     }
     if (state.final && exits > 0) {
-      warnings.push({ code: 'final_with_transitions', path: [...path, 'on'], message: `State "${name}" is final but declares transitions.`, hint: 'Drop `final: true` or its `on` map.' })
+      warnings.push(configIssue('final_with_transitions', [...path, 'on'], `State "${name}" is final but declares transitions.`, 'Drop `final: true` or its `on` map.'))
     }
   }
 
@@ -61,17 +61,17 @@ export function lintDefinition<Ctx extends JsonObject>(definition: ChatDefinitio
     const declared = declaring.get(route.event) ?? new Set<string>()
     return new Set((route.states ?? names).filter((s) => declared.has(s)))
   }
-  const keyed: { route: Route<Ctx>; position: number; keys: string[]; states: Set<string> }[] = []
+  const keyed: { route: Route<Ctx>; keys: string[]; states: Set<string> }[] = []
   routes.forEach((route, position) => {
     const path = ['conversation', 'routes', position]
     const declared = declaring.get(route.event)
     if (!declared) {
-      warnings.push({ code: 'dead_route', path: [...path, 'event'], message: `Route "${route.id}" fires event "${route.event}", which no state declares: it can never fire.`, hint: `Declare "${route.event}" in a state's \`on\`, or change the route's event.` })
+      warnings.push(configIssue('dead_route', [...path, 'event'], `Route "${route.id}" fires event "${route.event}", which no state declares: it can never fire.`, `Declare "${route.event}" in a state's \`on\`, or change the route's event.`))
       return
     }
     route.states?.forEach((state, i) => {
       if (!declared.has(state)) {
-        warnings.push({ code: 'route_state_without_event', path: [...path, 'states', i], message: `Route "${route.id}" lists state "${state}", which does not declare its event "${route.event}".`, hint: `Add on: { ${route.event}: … } to "${state}", or drop it from the route's states.` })
+        warnings.push(configIssue('route_state_without_event', [...path, 'states', i], `Route "${route.id}" lists state "${state}", which does not declare its event "${route.event}".`, `Add on: { ${route.event}: … } to "${state}", or drop it from the route's states.`))
       }
     })
     if (route.kind !== 'command' && route.kind !== 'text') return
@@ -86,15 +86,15 @@ export function lintDefinition<Ctx extends JsonObject>(definition: ChatDefinitio
       })
       const overlap = [...mine].filter((s) => earlier.states.has(s))
       if (hits && overlap.length > 0) {
-        warnings.push({ code: 'shadowed_route', path, message: `Route "${route.id}" is shadowed by the earlier route "${earlier.route.id}" in state${overlap.length > 1 ? 's' : ''} ${overlap.map((s) => `"${s}"`).join(', ')}.`, hint: `Move "${route.id}" before "${earlier.route.id}", restrict their states, or give the earlier one a guard.` })
+        warnings.push(configIssue('shadowed_route', path, `Route "${route.id}" is shadowed by the earlier route "${earlier.route.id}" in state${overlap.length > 1 ? 's' : ''} ${overlap.map((s) => `"${s}"`).join(', ')}.`, `Move "${route.id}" before "${earlier.route.id}", restrict their states, or give the earlier one a guard.`))
         break
       }
     }
-    keyed.push({ route, position, keys: route.kind === 'command' ? [commandKey(route.command, route)] : keys, states: mine })
+    keyed.push({ route, keys: route.kind === 'command' ? [commandKey(route.command, route)] : keys, states: mine })
   })
 
   if (definition.conversation.agentTransitions && definition.chat.tools?.some((tool) => tool.name === TRANSITION_TOOL)) {
-    warnings.push({ code: 'transition_tool_clash', path: ['chat', 'tools'], message: `chat.tools declares "${TRANSITION_TOOL}", the name agent transitions reserve.`, hint: 'Rename your tool.' })
+    warnings.push(configIssue('transition_tool_clash', ['chat', 'tools'], `chat.tools declares "${TRANSITION_TOOL}", the name agent transitions reserve.`, 'Rename your tool.'))
   }
   return warnings
 }

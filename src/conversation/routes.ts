@@ -1,6 +1,6 @@
 import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
-import { ChatrailConfigError } from './config-error.js'
+import { ChatrailConfigError, configIssue } from './config-error.js'
 import { identifierHint, isIdentifier } from './identifier.js'
 import type { JsonObject } from './json.js'
 
@@ -122,7 +122,7 @@ export type RouteKind = Route['kind']
 
 function fail(kind: string, id: unknown, field: string, message: string, hint: string): never {
   const label = typeof id === 'string' && id !== '' ? `${kind} "${id}"` : kind
-  throw new ChatrailConfigError([{ code: `invalid_${field}`, path: [field], message: `${label}: ${message}`, hint }])
+  throw new ChatrailConfigError([configIssue(`invalid_${field}`, [field], `${label}: ${message}`, hint)])
 }
 
 /** An exact command (`/start`). Trimmed and case-sensitive unless told otherwise. */

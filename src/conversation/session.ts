@@ -5,7 +5,7 @@ import type { Message } from '../contract/message.js'
 import type { AgentSnapshot, DialogAnswerInput, DialogAnswerResult } from '../agents/runstate/live.js'
 import { isLiveAgentAdapter } from '../agents/runstate/live.js'
 import { unwrapAdapter, wrapAdapter } from './adapter-wrapper.js'
-import { ChatrailConfigError } from './config-error.js'
+import { ChatrailConfigError, configIssue } from './config-error.js'
 import { formatConfigIssues } from './config-issues-format.js'
 import { createTimeline } from './decisions.js'
 import { defineChat, isDefinedChat, type ChatConfigInput, type ChatDefinition, type ChatDefinitionInput, type TraceObserver } from './definition.js'
@@ -84,10 +84,10 @@ function startState<Ctx extends JsonObject>(machine: Machine<Ctx>, start: ChatSe
   if (!start) return machine.initial
   const state = start.state ?? machine.initial.state
   if (!machine.states.has(state)) {
-    throw new ChatrailConfigError([{ code: 'unknown_start_state', path: ['start', 'state'], message: `Start state ${JSON.stringify(state)} is not declared.`, hint: suggestName(state, [...machine.states.keys()], 'state') }])
+    throw new ChatrailConfigError([configIssue('unknown_start_state', ['start', 'state'], `Start state ${JSON.stringify(state)} is not declared.`, suggestName(state, [...machine.states.keys()], 'state'))])
   }
   const context = assignContext(machine.initial.context, start.context)
-  if (!context) throw new ChatrailConfigError([{ code: 'context_not_json', path: ['start', 'context'], message: 'The start context must be JSON.', hint: 'Use strings, numbers, booleans, null, arrays and plain objects.' }])
+  if (!context) throw new ChatrailConfigError([configIssue('context_not_json', ['start', 'context'], 'The start context must be JSON.', 'Use strings, numbers, booleans, null, arrays and plain objects.')])
   return Object.freeze({ state, context })
 }
 
@@ -111,7 +111,7 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
   const definition = isDefinedChat(definitionInput) ? (definitionInput as ChatDefinition<Ctx>) : defineChat(definitionInput as ChatDefinitionInput<Ctx>)
   const sessionId = options.sessionId ?? randomUUID()
   if (!isIdentifier(sessionId)) {
-    throw new ChatrailConfigError([{ code: 'invalid_identifier', path: ['sessionId'], message: `Session id ${JSON.stringify(sessionId)} is not identifier-safe.`, hint: identifierHint(sessionId) }])
+    throw new ChatrailConfigError([configIssue('invalid_identifier', ['sessionId'], `Session id ${JSON.stringify(sessionId)} is not identifier-safe.`, identifierHint(sessionId))])
   }
   // Development only, written so bundlers drop the lint pass: `define` turns the NODE_ENV test into
   // `false` and the minifier removes the call (and with it `lintDefinition`, unless the app imports
