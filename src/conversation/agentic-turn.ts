@@ -48,26 +48,27 @@ export async function* agenticTurn<Ctx extends JsonObject>(
     if (response === undefined) {
       return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(cause, 'AGENT_FAILED', 'The agentic adapter failed.')), { kind: 'agentic', outcome: 'error', errorClass })
     }
+    const aborted: TurnOutcome = { kind: 'fallback', outcome: 'aborted', errorClass }
     let result: unknown = response
     if (typeof response === 'function') {
       const ctx: FallbackContext<Ctx> = { ...turnContext(last?.message, before, request.messages, core.sessionId, turnId), errorClass }
       try {
         result = await response(ctx.input, ctx)
       } catch (error) {
-        if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
+        if (control.aborted) return aborted
         return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(error, 'FALLBACK_FAILED', 'The fallback response failed.')), { kind: 'fallback', outcome: 'error', errorClass: errorClassOf(error), reason: 'fallback-threw' })
       }
     }
     const output = normalizeOutput(result)
-    if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
+    if (control.aborted) return aborted
     if (!output) {
       return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(undefined, 'FALLBACK_FAILED', 'The fallback response is not a string or { text, chunks }.')), { kind: 'fallback', outcome: 'error', errorClass, reason: 'invalid-output' })
     }
     for (const chunk of output.chunks) {
-      if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
+      if (control.aborted) return aborted
       yield chunk
     }
-    if (control.aborted) return { kind: 'fallback', outcome: 'aborted', errorClass }
+    if (control.aborted) return aborted
     return yield* terminal(DONE, { kind: 'fallback', outcome: 'ok', errorClass })
   }
 

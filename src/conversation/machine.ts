@@ -58,9 +58,9 @@ export function compileMachine<Ctx extends JsonObject>(conversation: Readonly<Co
   return { initial: Object.freeze({ state: conversation.initial, context: conversation.context }), states }
 }
 
-/** Whether `state` declares `event`. Pure, O(1). */
-export function declares<Ctx extends JsonObject>(machine: Machine<Ctx>, state: string, event: string): boolean {
-  return machine.states.get(state)?.transitions.has(event) === true
+/** A refused step: the state unchanged, the refusal its only effect. */
+function refused<Ctx extends JsonObject>(current: MachineState<Ctx>, event: string, reason: RefusalReason): readonly [MachineState<Ctx>, readonly MachineEffect[]] {
+  return [current, [{ type: 'refuse', event, reason }]]
 }
 
 /**
@@ -75,7 +75,7 @@ export function step<Ctx extends JsonObject>(
   assign?: Partial<Ctx>,
 ): readonly [MachineState<Ctx>, readonly MachineEffect[]] {
   const transition = machine.states.get(current.state)?.transitions.get(event)
-  if (!transition) return [current, [{ type: 'refuse', event, reason: 'undeclared-event' }]]
+  if (!transition) return refused(current, event, 'undeclared-event')
   if (transition.guard) {
     let allowed: boolean
     try {
@@ -83,11 +83,11 @@ export function step<Ctx extends JsonObject>(
     } catch (error) {
       return [current, [{ type: 'refuse', event, reason: 'guard-threw', error }]]
     }
-    if (allowed !== true) return [current, [{ type: 'refuse', event, reason: 'guard-refused' }]]
+    if (allowed !== true) return refused(current, event, 'guard-refused')
   }
   const keys = assign ? Object.keys(assign) : []
   const context = assignContext(current.context, assign)
-  if (context === undefined) return [current, [{ type: 'refuse', event, reason: 'assign-not-json' }]]
+  if (context === undefined) return refused(current, event, 'assign-not-json')
   const target = machine.states.get(transition.target)
   const effects: MachineEffect[] = [{ type: 'transition', event, from: current.state, to: transition.target }]
   if (keys.length > 0) effects.push({ type: 'assign', keys })
