@@ -36,18 +36,12 @@ export interface RequestInputs {
  */
 export function buildAdapterRequest(inputs: RequestInputs): AdapterRequest {
   const { messages, config, systemPrompt, tools, documents, createdAt } = inputs
+  const retrieved = documents && documents.length > 0 ? documents : undefined
+  const system = (id: string, content: string): Message => ({ id, role: 'system', content, status: 'complete', createdAt })
   const prefix: Message[] = []
-  if (documents && documents.length > 0) {
-    prefix.push({
-      id: RETRIEVED_DOCUMENTS_MESSAGE_ID,
-      role: 'system',
-      content: formatRetrievedDocuments(documents),
-      status: 'complete',
-      createdAt,
-    })
-  }
+  if (retrieved) prefix.push(system(RETRIEVED_DOCUMENTS_MESSAGE_ID, formatRetrievedDocuments(retrieved)))
   if (systemPrompt && !messages.some((message) => message.role === 'system' && message.content === systemPrompt)) {
-    prefix.push({ id: SYSTEM_PROMPT_MESSAGE_ID, role: 'system', content: systemPrompt, status: 'complete', createdAt })
+    prefix.push(system(SYSTEM_PROMPT_MESSAGE_ID, systemPrompt))
   }
   return {
     messages: [...prefix, ...messages],
@@ -56,7 +50,7 @@ export function buildAdapterRequest(inputs: RequestInputs): AdapterRequest {
       temperature: config.temperature,
       maxTokens: config.maxTokens,
       tools,
-      metadata: documents && documents.length > 0 ? { retrievedDocuments: documents } : undefined,
+      metadata: retrieved && { retrievedDocuments: retrieved },
     },
   }
 }

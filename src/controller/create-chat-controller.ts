@@ -8,7 +8,7 @@ import type { ChatControllerOptions, ChatrailController, SendOptions } from './c
 import { proposeToolCall, settleConfirmation } from './confirmation.js'
 import type { ControllerContext } from './controller-context.js'
 import { ConfigError, ErrorCodes } from './errors.js'
-import { emitEvent, invokeCallback } from './event-emitter.js'
+import { emitEvent, invokeCallback, isThenable } from './event-emitter.js'
 import { planEdit, planRegenerate, planRetry } from './history-edits.js'
 import type { RerunPlan } from './history-edits.js'
 import { defaultClock, defaultIds } from './ids.js'
@@ -23,9 +23,6 @@ import { createTurnTracker } from './turn-tracker.js'
 
 /** The reason written into tool calls that a `stop()` cut short. */
 export const STOPPED_TOOL_CALL_ERROR = 'Stopped: the turn was cancelled before this tool call finished'
-
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
 
 /**
  * Creates the chat controller: AgentsKit's `createChatController` lifecycle

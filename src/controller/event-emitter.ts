@@ -1,5 +1,13 @@
 import type { AgentEvent, Observer } from '../contract/observer.js'
 
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+
+/** Swallows the rejection of a promise-like `value` (an observer's, an iterator's `return()`); anything else is left alone. */
+export function ignoreRejection(value: unknown): void {
+  if (isThenable(value)) value.then(undefined, () => undefined)
+}
+
 /**
  * Delivers an event to every observer in order. A throwing or rejecting observer is isolated:
  * it neither stops the others nor reaches the controller (upstream swallows these too).
@@ -8,8 +16,7 @@ export function emitEvent(observers: readonly Observer[] | undefined, event: Age
   if (!observers) return
   for (const observer of observers) {
     try {
-      const pending = observer.on(event)
-      if (pending && typeof pending.then === 'function') pending.then(undefined, () => undefined)
+      ignoreRejection(observer.on(event))
     } catch {
       // isolated by design
     }

@@ -15,10 +15,8 @@ export type EditPlan =
  * and the user's text asked again. Anything else (e.g. a tool round-trip at the end) → undefined.
  */
 export function planRetry(messages: readonly Message[]): RerunPlan | undefined {
-  const last = messages[messages.length - 1]
-  const user = messages[messages.length - 2]
-  if (last?.role !== 'assistant' || user?.role !== 'user') return undefined
-  return { kept: messages.slice(0, -1), query: user.content }
+  // `regenerate()` of the last message, restricted to a user message right before it.
+  return messages[messages.length - 2]?.role === 'user' ? planRegenerate(messages) : undefined
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { StreamChunk, StreamSource, StreamToolCallPayload, TokenUsage } from '../contract/stream.js'
 import { ChatrailError } from '../contract/errors.js'
 import { AdapterError, describeThrown, ErrorCodes } from './errors.js'
+import { ignoreRejection } from './event-emitter.js'
 import { SUPERSEDED } from './turn-tracker.js'
 import type { Turn } from './turn-tracker.js'
 
@@ -40,8 +41,7 @@ export function errorFromThrown(thrown: unknown, prefix = 'Stream failed'): Erro
 
 function closeQuietly(iterator: AsyncIterator<StreamChunk>): void {
   try {
-    const closing = iterator.return?.()
-    if (closing && typeof closing.then === 'function') closing.then(undefined, () => undefined)
+    ignoreRejection(iterator.return?.())
   } catch {
     // an iterator that cannot close is no reason to fail a turn that has ended
   }

@@ -30,17 +30,19 @@ export interface TurnTracker {
 
 export function createTurnTracker(): TurnTracker {
   let generation = 0
-  let current: { turn: Turn; source: StreamSource | undefined; waiting: Set<() => void> } | undefined
+  // The current turn's live source and pending waits; a supersede swaps in fresh ones.
+  let source: StreamSource | undefined
+  let waiting = new Set<() => void>()
 
   const supersede = (): void => {
     generation += 1
-    const ending = current
-    current = undefined
-    if (!ending) return
-    for (const wake of ending.waiting) wake()
-    ending.waiting.clear()
+    const ending = source
+    const wakes = waiting
+    source = undefined
+    waiting = new Set()
+    for (const wake of wakes) wake()
     try {
-      ending.source?.abort()
+      ending?.abort()
     } catch {
       // A6: abort never throws; an adapter that does anyway must not break stop().
     }
@@ -51,24 +53,24 @@ export function createTurnTracker(): TurnTracker {
     const mine = generation
     // One cancel hook per pending wait, removed when the wait settles: unlike racing against a
     // shared never-settling promise, a long stream does not pile up reactions.
-    const waiting = new Set<() => void>()
-    const turn: Turn = {
+    const wakes = waiting
+    return {
       isCurrent: () => generation === mine,
-      attach: (source) => {
-        if (current?.turn === turn) current.source = source
+      attach: (attached) => {
+        if (generation === mine) source = attached
       },
       race: <T>(work: PromiseLike<T> | T) => {
         if (generation !== mine) return Promise.resolve<T | Superseded>(SUPERSEDED)
         return new Promise<T | Superseded>((resolve, reject) => {
           const wake = (): void => resolve(SUPERSEDED)
-          waiting.add(wake)
+          wakes.add(wake)
           Promise.resolve(work).then(
             (value) => {
-              waiting.delete(wake)
+              wakes.delete(wake)
               resolve(value)
             },
             (error: unknown) => {
-              waiting.delete(wake)
+              wakes.delete(wake)
               // After a supersede the rejection is moot (the promise already resolved).
               reject(error)
             },
@@ -76,8 +78,6 @@ export function createTurnTracker(): TurnTracker {
         })
       },
     }
-    current = { turn, source: undefined, waiting }
-    return turn
   }
 
   return { begin, supersede, generation: () => generation }
