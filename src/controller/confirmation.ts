@@ -19,20 +19,10 @@ function findCall(messages: readonly Message[], callId: string): { message: Mess
 }
 
 /**
- * After a confirmation settles a call: when the chat is idle, the call's message is the latest,
- * and all its calls are settled and need a reply, the tool loop continues with a fresh turn.
- */
-async function resume(ctx: ControllerContext, messageId: string): Promise<void> {
-  const state = ctx.store.getState()
-  const message = state.messages[state.messages.length - 1]
-  if (state.status === 'streaming' || message?.id !== messageId || !needsFollowUp(ctx, message)) return
-  const turn = ctx.turns.begin()
-  await runToolLoop(ctx, turn, messageId)
-}
-
-/**
  * Settles a call waiting in `requires_confirmation`. `approve` runs the tool (execute-phase checks
- * still apply); `deny` records `Permission denied: <reason>`. Either then resumes the loop.
+ * still apply); `deny` records `Permission denied: <reason>`. Either then resumes the loop: when
+ * the chat is idle, the call's message is the latest, and all its calls are settled and need a
+ * reply, the tool loop continues with a fresh turn.
  * A call in any other status, or an unknown id, is a no-op (approving twice runs the tool once).
  * A `stop()` or new turn during execution makes the result inert (the stop settled the call).
  */
@@ -58,7 +48,10 @@ export async function settleConfirmation(
     outcome = { status: 'error', error: `Permission denied: ${verdict.reason ?? 'user denied access'}` }
   }
   patch(outcome)
-  await resume(ctx, message.id)
+  const state = ctx.store.getState()
+  const latest = state.messages[state.messages.length - 1]
+  if (state.status === 'streaming' || latest?.id !== message.id || !needsFollowUp(ctx, latest)) return
+  await runToolLoop(ctx, ctx.turns.begin(), message.id)
 }
 
 /** Strict JSON clone of proposal args: a plain object of JSON values only. */

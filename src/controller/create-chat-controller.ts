@@ -69,6 +69,9 @@ export function createChatController(config: ChatConfig, options: ChatController
   activate()
 
   const messages = (): Message[] => store.getState().messages
+  const setMessages = (next: Message[]): void => {
+    store.dispatch({ type: 'messages-set', messages: next })
+  }
   const ctx: ControllerContext = {
     store,
     messages,
@@ -90,7 +93,7 @@ export function createChatController(config: ChatConfig, options: ChatController
       if (!Array.isArray(loaded) || loaded.length === 0 || messages().length > 0) return
       hydrating = true
       try {
-        store.dispatch({ type: 'messages-set', messages: loaded as Message[] })
+        setMessages(loaded as Message[])
       } finally {
         hydrating = false
       }
@@ -153,14 +156,14 @@ export function createChatController(config: ChatConfig, options: ChatController
     const first = planEdit(messages(), messageId, newContent)
     if (!first) return
     if (first.kind === 'in-place') {
-      store.dispatch({ type: 'messages-set', messages: first.messages })
+      setMessages(first.messages)
       return
     }
     // Truncating history under a running stream would orphan it: stop it first (upstream did not).
     halt()
     const plan = planEdit(messages(), messageId, newContent)
     if (plan?.kind !== 'truncate') return
-    if (opts?.regenerate === false) store.dispatch({ type: 'messages-set', messages: plan.kept })
+    if (opts?.regenerate === false) setMessages(plan.kept)
     else await rerun(plan, false)
   }
 
@@ -192,9 +195,7 @@ export function createChatController(config: ChatConfig, options: ChatController
     setInput: (value) => {
       store.dispatch({ type: 'input-set', input: value })
     },
-    setMessages: (messages) => {
-      store.dispatch({ type: 'messages-set', messages })
-    },
+    setMessages,
     clear,
     updateConfig,
     proposeToolCall: (proposal) => proposeToolCall(ctx, proposal),

@@ -1,12 +1,11 @@
-import type { Message } from '../contract/message.js'
+import type { Message, ToolCall } from '../contract/message.js'
 import { buildMessage } from './build-message.js'
 import type { ControllerContext } from './controller-context.js'
 import { invokeCallback } from './event-emitter.js'
 import { runModelTurn } from './turn-runner.js'
 import type { Turn } from './turn-tracker.js'
 
-const settled = (message: Message): boolean =>
-  (message.toolCalls ?? []).every((call) => call.status === 'complete' || call.status === 'error')
+const settled = (call: ToolCall): boolean => call.status === 'complete' || call.status === 'error'
 
 /**
  * True when `message` ends in tool calls that are all settled and at least one of them awaits a
@@ -14,15 +13,7 @@ const settled = (message: Message): boolean =>
  */
 export function needsFollowUp(ctx: ControllerContext, message: Message): boolean {
   const calls = message.toolCalls ?? []
-  return calls.length > 0 && settled(message) && calls.some((call) => !ctx.providerResolved.has(call.id))
-}
-
-/** Marks the turn's final assistant `complete`, the chat `idle`, and reports it to `onMessage`. */
-export function finalizeTurn(ctx: ControllerContext, turn: Turn, assistantId: string): void {
-  if (!turn.isCurrent()) return
-  const state = ctx.store.dispatch({ type: 'turn-settled', assistantId })
-  const final = state.messages.find((message) => message.id === assistantId)
-  if (final) invokeCallback(ctx.config().onMessage, final)
+  return calls.length > 0 && calls.every(settled) && calls.some((call) => !ctx.providerResolved.has(call.id))
 }
 
 /**
@@ -39,7 +30,9 @@ export async function runToolLoop(ctx: ControllerContext, turn: Turn, assistantI
     const message = ctx.messages().find((candidate) => candidate.id === current)
     const limit = ctx.config().maxToolIterations ?? 5
     if (!message || !needsFollowUp(ctx, message) || !(followUps < limit)) {
-      finalizeTurn(ctx, turn, current)
+      // The turn's final assistant becomes `complete`, the chat `idle`, and `onMessage` hears of it.
+      const final = ctx.store.dispatch({ type: 'turn-settled', assistantId: current }).messages.find((candidate) => candidate.id === current)
+      if (final) invokeCallback(ctx.config().onMessage, final)
       return
     }
     followUps += 1

@@ -11,31 +11,30 @@ import { SUPERSEDED } from './turn-tracker.js'
 import type { Turn } from './turn-tracker.js'
 
 /**
- * Ends the turn as an error, as data: the source is aborted, the assistant and chat go to `error`,
- * observers get `error`, then `onError`. The caller's promise resolves. A stale turn changes nothing.
- */
-export function failTurn(ctx: ControllerContext, turn: Turn, assistantId: string, error: Error): void {
-  if (!turn.isCurrent()) return
-  ctx.turns.supersede()
-  ctx.store.dispatch({ type: 'turn-failed', assistantId, error })
-  ctx.emit({ type: 'error', error })
-  invokeCallback(ctx.config().onError, error)
-}
-
-/**
  * One model call streamed into the assistant message `assistantId` (agentskit-contract §2.4–2.5):
  * skills → retrieval (only when `query` is non-empty) → request → `createSource` → chunks.
  * Every failure on the way — a rejecting skill or retriever, a throwing `createSource`, an error
- * chunk, a throwing iterator — ends the turn through `failTurn`; this function never rejects.
+ * chunk, a throwing iterator — ends the turn through `fail`; this function never rejects.
  * Returns true when the turn is still current and succeeded.
  */
 export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistantId: string, query: string): Promise<boolean> {
-  const activation = await turn.race(ctx.skills())
-  if (activation === SUPERSEDED || !turn.isCurrent()) return false
-  if (!activation.ok) {
-    failTurn(ctx, turn, assistantId, activation.error)
+  /**
+   * Ends the turn as an error, as data: the source is aborted, the assistant and chat go to `error`,
+   * observers get `error`, then `onError`. The caller's promise resolves. A stale turn changes nothing.
+   */
+  const fail = (error: Error): false => {
+    if (turn.isCurrent()) {
+      ctx.turns.supersede()
+      ctx.store.dispatch({ type: 'turn-failed', assistantId, error })
+      ctx.emit({ type: 'error', error })
+      invokeCallback(ctx.config().onError, error)
+    }
     return false
   }
+
+  const activation = await turn.race(ctx.skills())
+  if (activation === SUPERSEDED || !turn.isCurrent()) return false
+  if (!activation.ok) return fail(activation.error)
 
   const config = ctx.config()
   let documents: RetrievedDocument[] | undefined
@@ -48,13 +47,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
       if (retrieved === SUPERSEDED) return false
       documents = retrieved
     } catch (thrown) {
-      failTurn(
-        ctx,
-        turn,
-        assistantId,
-        new RuntimeError({ code: ErrorCodes.AK_RUNTIME_STEP_FAILED, message: `Retriever failed: ${describeThrown(thrown)}`, cause: thrown }),
-      )
-      return false
+      return fail(new RuntimeError({ code: ErrorCodes.AK_RUNTIME_STEP_FAILED, message: `Retriever failed: ${describeThrown(thrown)}`, cause: thrown }))
     }
   }
   if (!turn.isCurrent()) return false
@@ -72,8 +65,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
   try {
     source = config.adapter.createSource(request)
   } catch (thrown) {
-    failTurn(ctx, turn, assistantId, errorFromThrown(thrown, 'createSource failed'))
-    return false
+    return fail(errorFromThrown(thrown, 'createSource failed'))
   }
   turn.attach(source)
   ctx.emit({ type: 'llm:start', messageCount: request.messages.length })
@@ -105,10 +97,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
   })
 
   if (outcome.kind === 'superseded') return false
-  if (outcome.kind === 'error') {
-    failTurn(ctx, turn, assistantId, outcome.error)
-    return false
-  }
+  if (outcome.kind === 'error') return fail(outcome.error)
   if (!turn.isCurrent()) return false
   ctx.emit({
     type: 'llm:end',
