@@ -135,7 +135,9 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
   let unsubscribeAgent: (() => void) | undefined
   let snapshot: SessionSnapshot<Ctx> | undefined
 
-  const agentSnapshot = (): AgentSnapshot | undefined => (original && isLiveAgentAdapter(original) ? original.agentRunState.getSnapshot() : undefined)
+  // The live agent's run state, when the adapter is a live agent adapter (Claude Code, Codex).
+  const agentRunState = () => (original && isLiveAgentAdapter(original) ? original.agentRunState : undefined)
+  const agentSnapshot = (): AgentSnapshot | undefined => agentRunState()?.getSnapshot()
 
   function changed(): void {
     const next = projectSnapshot(machine, timeline.current(), agentSnapshot(), snapshot)
@@ -179,7 +181,7 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
       unsubscribeAgent?.()
       unsubscribeAgent = undefined
       original = next
-      if (original && isLiveAgentAdapter(original) && !disposed) unsubscribeAgent = original.agentRunState.subscribe(changed)
+      if (!disposed) unsubscribeAgent = agentRunState()?.subscribe(changed)
     }
     chat = { ...config, adapter: wrapAdapter(original, (request) => createTurnSource(core, request)) }
     changed()
@@ -204,7 +206,7 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
     },
     traces: () => log.list(),
     async answerDialog(toolId, answer) {
-      const source = original && isLiveAgentAdapter(original) ? original.agentRunState : undefined
+      const source = agentRunState()
       const pending = source?.getSnapshot()?.pendingDialog
       if (!source?.answerDialog || !pending || pending.toolId !== toolId) {
         throw new ChatrailError({

@@ -23,7 +23,7 @@ export class TurnRecorder<Ctx extends JsonObject> {
   event: string | undefined
   turnId = ''
   replayed = false
-  finished = false
+  #finished = false
   /** Until the routes are resolved the kind is unknown: the stream records an abort once it is. */
   resolved = false
   readonly fromState: string
@@ -46,9 +46,10 @@ export class TurnRecorder<Ctx extends JsonObject> {
     this.resolved = true
   }
 
-  finish(outcome: TurnTrace['outcome'], toState: string, extra?: Pick<TurnOutcome, 'reason' | 'errorClass'>): void {
-    if (this.finished) return
-    this.finished = true
+  /** Records the trace, once (later calls do nothing); `toState` defaults to the state the turn started in. */
+  finish(outcome: TurnTrace['outcome'], toState = this.fromState, extra?: Pick<TurnOutcome, 'reason' | 'errorClass'>): void {
+    if (this.#finished) return
+    this.#finished = true
     const trace: Record<string, unknown> = { kind: this.kind, outcome, fromState: this.fromState, toState, turnId: this.turnId, replayed: this.replayed }
     // Optional fields are left out, not set to undefined (traces compare and serialise by their keys).
     const optional: Record<string, string | undefined> = { routeId: this.routeId, event: this.event, messageId: this.#messageId, reason: extra?.reason, errorClass: extra?.errorClass }
@@ -59,11 +60,11 @@ export class TurnRecorder<Ctx extends JsonObject> {
   /** Records an agentic (or continuation) outcome; called before the terminal chunk is yielded. */
   settle(outcome: TurnOutcome): void {
     this.decided(outcome)
-    this.finish(outcome.outcome, outcome.toState ?? this.fromState, outcome)
+    this.finish(outcome.outcome, outcome.toState, outcome)
   }
 
   /** The consumer stopped early: an `aborted` trace, once the turn's kind is known. */
   abort(): void {
-    if (this.resolved) this.finish('aborted', this.fromState)
+    if (this.resolved) this.finish('aborted')
   }
 }

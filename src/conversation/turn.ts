@@ -127,9 +127,9 @@ function fromResolution<Ctx extends JsonObject>(
   if (resolution.type === 'failed') {
     recorder.decided({ kind, routeId: route.id, event: route.event })
     return new ChunkStream([], control, () => {
-      recorder.finish('error', before.state, { reason: resolution.reason, errorClass: errorClassOf(resolution.error.cause ?? resolution.error) })
+      recorder.finish('error', undefined, { reason: resolution.reason, errorClass: errorClassOf(resolution.error.cause ?? resolution.error) })
       return errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
-    }, () => recorder.finish('aborted', before.state))
+    }, () => recorder.finish('aborted'))
   }
   const record: DecisionRecord = {
     v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind, event: route.event,
@@ -146,9 +146,9 @@ function deterministic<Ctx extends JsonObject>(core: SessionCore<Ctx>, control: 
     const committed = core.timeline.commit(decision)
     if (committed) core.changed()
     if (committed) recorder.finish('ok', decision.after.state)
-    else recorder.finish('ok', recorder.fromState, { reason: 'history-changed' })
+    else recorder.finish('ok', undefined, { reason: 'history-changed' })
     return doneWithRecord(decision.record)
-  }, () => recorder.finish('aborted', recorder.fromState))
+  }, () => recorder.finish('aborted'))
 }
 
 /** Records an `aborted` trace when the consumer walks away from a generator-backed turn. */
@@ -156,7 +156,7 @@ async function* guarded<Ctx extends JsonObject>(inner: AsyncGenerator<StreamChun
   try {
     yield* inner
   } finally {
-    if (!recorder.finished) recorder.finish('aborted', recorder.fromState)
+    recorder.finish('aborted')
   }
 }
 
