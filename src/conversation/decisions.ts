@@ -76,7 +76,6 @@ export interface Timeline<Ctx extends JsonObject = JsonObject> {
    * text changed, it is no longer last, or the state before it moved since the turn started.
    */
   commit: (decision: Decision<Ctx>) => boolean
-  size: () => number
 }
 
 const EMPTY_SEGMENT: Segment = Object.freeze({ answerIds: [], records: undefined }) as unknown as Segment
@@ -110,6 +109,11 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
   let last: LastUserMessage | undefined
 
   const stateAt = (ord: number): MachineState<Ctx> => (ord < 0 ? start : (entries[ord]?.after ?? start))
+  const current = (): MachineState<Ctx> => stateAt(entries.length - 1)
+  const entryOf = (messageId: string): Entry<Ctx> | undefined => {
+    const ord = ords.get(messageId)
+    return ord === undefined ? undefined : entries[ord]
+  }
 
   function adopt(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, found: { record: DecisionRecord; answerId: string }): Decision<Ctx> | undefined {
     const { record, answerId } = found
@@ -150,7 +154,7 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
   }
 
   function reconcile(messages: readonly Message[], full = false): boolean {
-    const previous = stateAt(entries.length - 1)
+    const previous = current()
     const fresh: { message: Message; key: string; segment: Segment }[] = []
     // Segments (the answers between two user messages) are allocated only when there are answers.
     let segment: Segment = EMPTY_SEGMENT
@@ -212,21 +216,15 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       ords.set(item.message.id, entries.length)
       entries.push(evaluate(item.message, item.key, stateAt(entries.length - 1), item.segment))
     }
-    return stateAt(entries.length - 1) !== previous
+    return current() !== previous
   }
 
   return {
-    current: () => stateAt(entries.length - 1),
+    current,
     reconcile,
     lastUser: () => last,
-    before(messageId) {
-      const ord = ords.get(messageId)
-      return ord === undefined ? undefined : entries[ord]?.before
-    },
-    applied(messageId) {
-      const ord = ords.get(messageId)
-      return ord === undefined ? undefined : entries[ord]?.decision
-    },
+    before: (messageId) => entryOf(messageId)?.before,
+    applied: (messageId) => entryOf(messageId)?.decision,
     cached(messageId, inputKey) {
       const decision = cache.get(messageId)
       return decision?.inputKey === inputKey ? decision : undefined
@@ -236,15 +234,12 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
     },
     commit(decision) {
       const messageId = decision.record.messageId
-      const ord = ords.get(messageId)
-      const entry = ord === undefined ? undefined : entries[ord]
-      if (ord === undefined || !entry || ord !== entries.length - 1) return false
-      if (entry.inputKey !== decision.inputKey || entry.before !== decision.before) return false
+      const entry = entries.at(-1)
+      if (entry?.messageId !== messageId || entry.inputKey !== decision.inputKey || entry.before !== decision.before) return false
       cache.set(messageId, decision)
       // A replay of the applied decision changes nothing: keep the entry (no allocation).
-      if (entry.decision !== decision || entry.after !== decision.after) entries[ord] = { ...entry, after: decision.after, decision }
+      if (entry.decision !== decision || entry.after !== decision.after) entries[entries.length - 1] = { ...entry, after: decision.after, decision }
       return true
     },
-    size: () => entries.length,
   }
 }
