@@ -129,28 +129,30 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
     return decision
   }
 
-  /** The entry for a message; `current` itself when nothing changed (no allocation on a quiet sync). */
+  /**
+   * The entry for a message: its cached decision while it still applies, else a decision record
+   * found on its answers, else undecided. `current` itself when nothing changed (no allocation on a
+   * quiet sync).
+   */
   function evaluate(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, segment: Segment, current?: Entry<Ctx>): Entry<Ctx> {
-    const entry = decide(message, key, before, segment)
-    return current && current.before === entry.before && current.after === entry.after && current.decision === entry.decision ? current : entry
-  }
-
-  function decide(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, segment: Segment): Entry<Ctx> {
-    let cached = cache.get(message.id)
-    if (cached && cached.inputKey !== key) {
+    let decision = cache.get(message.id)
+    if (decision && decision.inputKey !== key) {
       cache.delete(message.id)
-      cached = undefined
+      decision = undefined
     }
-    if (cached && (cached.answerId === undefined || segment.answerIds.includes(cached.answerId))) {
-      const after = reapply(machine, cached, before)
-      if (after) return { messageId: message.id, inputKey: key, before, after, decision: cached }
+    let after = decision && (decision.answerId === undefined || segment.answerIds.includes(decision.answerId)) ? reapply(machine, decision, before) : undefined
+    if (!after) {
+      const stale = decision?.answerId
+      decision = undefined
+      for (const found of segment.records ?? []) {
+        if (found.record.messageId !== message.id || found.answerId === stale) continue
+        decision = adopt(message, key, before, found)
+        if (decision) break
+      }
+      after = decision?.after ?? before
     }
-    for (const found of segment.records ?? []) {
-      if (found.record.messageId !== message.id || found.answerId === cached?.answerId) continue
-      const decision = adopt(message, key, before, found)
-      if (decision) return { messageId: message.id, inputKey: key, before, after: decision.after, decision }
-    }
-    return { messageId: message.id, inputKey: key, before, after: before, decision: undefined }
+    if (current && current.before === before && current.after === after && current.decision === decision) return current
+    return { messageId: message.id, inputKey: key, before, after, decision }
   }
 
   function reconcile(messages: readonly Message[], full = false): boolean {
