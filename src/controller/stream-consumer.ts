@@ -7,12 +7,13 @@ import type { Turn } from './turn-tracker.js'
 
 export type StreamOutcome = { kind: 'done' } | { kind: 'error'; error: Error } | { kind: 'superseded' }
 
+/** Keyed by chunk type where the chunk's payload is its non-empty `content`. */
 export interface ChunkHandlers {
   text: (delta: string) => void
   reasoning: (delta: string) => void
+  tool_result: (content: string) => void
   /** Awaited before the next chunk is pulled; a throw ends the turn with that error. */
   toolCall: (payload: StreamToolCallPayload) => Promise<void>
-  toolResult: (content: string) => void
   usage: (usage: TokenUsage) => void
   /**
    * The `metadata.chatrail` record of a `done` chunk. chatrail's own session puts its decision record
@@ -75,13 +76,9 @@ export async function consumeStream(source: StreamSource, turn: Turn, handlers: 
       const { content } = chunk ?? {}
       switch (chunk?.type) {
         case 'text':
-          if (hasText(content)) handlers.text(content)
-          break
         case 'reasoning':
-          if (hasText(content)) handlers.reasoning(content)
-          break
         case 'tool_result':
-          if (hasText(content)) handlers.toolResult(content)
+          if (hasText(content)) handlers[chunk.type](content)
           break
         case 'usage':
           if (chunk.usage) handlers.usage(chunk.usage)

@@ -86,7 +86,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
       reasoning += delta
       patch({}, { reasoning })
     },
-    toolResult: (content) => patch({}, { toolResult: content }),
+    tool_result: (content) => patch({}, { toolResult: content }),
     usage: (usage) => {
       lastUsage = { promptTokens: countable(usage.promptTokens), completionTokens: countable(usage.completionTokens) }
       patch({}, { usage })
