@@ -74,28 +74,23 @@ function matchOf(result: RegExpExecArray): RouteMatch {
   return Object.freeze({ value: result[0], index: result.index, groups: Object.freeze(groups) })
 }
 
-/** One resolution in progress. A class so a turn allocates one object, not a closure per step. */
-class Resolver<Ctx extends JsonObject> {
-  readonly #machine: Machine<Ctx>
-  readonly #index: RouteIndex<Ctx>
-  readonly #ctx: TurnContext<Ctx>
-  readonly #before: MachineState<Ctx>
-  readonly #candidates: readonly number[]
+/**
+ * Resolves one user message (`ctx`, decided from `before`) against the route table. Sync when every
+ * callback it runs is. The steps are closures over this one resolution: a scan resumes after an
+ * async `match` or a refused guard from where it stopped.
+ */
+export function resolveRoutes<Ctx extends JsonObject>(
+  machine: Machine<Ctx>,
+  index: RouteIndex<Ctx>,
+  ctx: TurnContext<Ctx>,
+  before: MachineState<Ctx>,
+): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+  const candidates = index.candidates(ctx.input, ctx.uiEvent)
+  if (candidates.length === 0) return MISS
+  const state = before.state
+  const declared = machine.states.get(state)?.transitions
 
-  constructor(machine: Machine<Ctx>, index: RouteIndex<Ctx>, ctx: TurnContext<Ctx>, before: MachineState<Ctx>, candidates: readonly number[]) {
-    this.#machine = machine
-    this.#index = index
-    this.#ctx = ctx
-    this.#before = before
-    this.#candidates = candidates
-  }
-
-  scan(from: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-    const candidates = this.#candidates
-    const index = this.#index
-    const ctx = this.#ctx
-    const state = this.#before.state
-    const declared = this.#machine.states.get(state)?.transitions
+  function scan(from: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
     for (let c = from; c < candidates.length; c++) {
       const position = candidates[c] as number
       const route = index.routes[position] as Route<Ctx>
@@ -105,7 +100,7 @@ class Resolver<Ctx extends JsonObject> {
       if (route.kind === 'pattern') {
         const result = route.pattern.exec(ctx.input)
         if (!result) continue
-        return this.#afterMatch(route, { ...ctx, match: matchOf(result) }, c + 1)
+        return afterMatch(route, { ...ctx, match: matchOf(result) }, c + 1)
       }
       if (route.kind === 'custom') {
         let matched: boolean | Promise<boolean>
@@ -116,40 +111,40 @@ class Resolver<Ctx extends JsonObject> {
         }
         if (isPromise<boolean>(matched)) {
           return matched.then(
-            (ok) => (ok === true ? this.#afterMatch(route, ctx, c + 1) : this.scan(c + 1)),
+            (ok) => (ok === true ? afterMatch(route, ctx, c + 1) : scan(c + 1)),
             (error: unknown) => failed(route, 'match-threw', error),
           )
         }
         if (matched !== true) continue
       }
-      return this.#afterMatch(route, ctx, c + 1)
+      return afterMatch(route, ctx, c + 1)
     }
     return MISS
   }
 
-  #afterMatch(route: Route<Ctx>, ctx: RouteContext<Ctx>, next: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+  function afterMatch(route: Route<Ctx>, routeCtx: RouteContext<Ctx>, next: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
     if (route.guard) {
       let allowed: boolean
       try {
-        allowed = route.guard(ctx)
+        allowed = route.guard(routeCtx)
       } catch (error) {
         return failed(route, 'guard-threw', error)
       }
-      if (allowed !== true) return this.scan(next)
+      if (allowed !== true) return scan(next)
     }
-    return this.#fire(route, ctx)
+    return fire(route, routeCtx)
   }
 
-  #fire(route: Route<Ctx>, ctx: RouteContext<Ctx>): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-    const [next, effects] = step(this.#machine, this.#before, route.event)
+  function fire(route: Route<Ctx>, routeCtx: RouteContext<Ctx>): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+    const [next, effects] = step(machine, before, route.event)
     const refusal = effects[0]
     if (refusal?.type === 'refuse') {
       return failed(route, `transition-refused:${refusal.reason}`, refusal.error, `the machine refused the transition (${REFUSALS[refusal.reason] ?? refusal.reason})`)
     }
     let patternAssign: Partial<Ctx> | undefined
-    if (route.kind === 'pattern' && route.assign !== undefined && ctx.match) {
+    if (route.kind === 'pattern' && route.assign !== undefined && routeCtx.match) {
       try {
-        patternAssign = route.assign === true ? (ctx.match.groups as Partial<Ctx>) : route.assign(ctx.match.groups, ctx)
+        patternAssign = route.assign === true ? (routeCtx.match.groups as Partial<Ctx>) : route.assign(routeCtx.match.groups, routeCtx)
       } catch (error) {
         return failed(route, 'pattern-assign-threw', error)
       }
@@ -167,22 +162,12 @@ class Resolver<Ctx extends JsonObject> {
     if (typeof response !== 'function') return finish(response)
     let result: unknown
     try {
-      result = response(ctx.input, ctx)
+      result = response(routeCtx.input, routeCtx)
     } catch (error) {
       return failed(route, 'response-threw', error)
     }
     return isPromise(result) ? result.then(finish, (error: unknown) => failed(route, 'response-threw', error)) : finish(result)
   }
-}
 
-/** Resolves one user message (`ctx`, decided from `before`) against the route table. Sync when every callback it runs is. */
-export function resolveRoutes<Ctx extends JsonObject>(
-  machine: Machine<Ctx>,
-  index: RouteIndex<Ctx>,
-  ctx: TurnContext<Ctx>,
-  before: MachineState<Ctx>,
-): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-  const candidates = index.candidates(ctx.input, ctx.uiEvent)
-  if (candidates.length === 0) return MISS
-  return new Resolver(machine, index, ctx, before, candidates).scan(0)
+  return scan(0)
 }
