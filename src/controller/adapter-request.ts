@@ -54,10 +54,3 @@ export function buildAdapterRequest(inputs: RequestInputs): AdapterRequest {
     },
   }
 }
-
-/** Tools by name; a later source wins a name clash (skill tools override config tools). */
-export function buildToolMap(...sources: Array<readonly ToolDefinition[] | undefined>): Map<string, ToolDefinition> {
-  const map = new Map<string, ToolDefinition>()
-  for (const source of sources) for (const tool of source ?? []) map.set(tool.name, tool)
-  return map
-}

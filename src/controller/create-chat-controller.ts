@@ -40,8 +40,6 @@ export function createChatController(config: ChatConfig, options: ChatController
     })
   }
   let current: ChatConfig = config
-  const ids = options.ids ?? defaultIds
-  const clock = options.clock ?? defaultClock
   const emit: ControllerContext['emit'] = (event) => emitEvent(current.observers, event)
 
   let hydrating = false
@@ -78,8 +76,8 @@ export function createChatController(config: ChatConfig, options: ChatController
     turns,
     tools,
     config: () => current,
-    ids,
-    clock,
+    ids: options.ids ?? defaultIds,
+    clock: options.clock ?? defaultClock,
     emit,
     skills: () => activation,
     providerResolved: new Set(),

@@ -1,5 +1,4 @@
 import type { ToolDefinition } from '../contract/tool.js'
-import { buildToolMap } from './adapter-request.js'
 
 /**
  * The tools a turn can call: `config.tools` plus skill tools (a skill tool wins a name clash),
@@ -29,7 +28,8 @@ export function createToolRuntime(): ToolRuntime {
     find: (name) => registry.get(name),
     list: () => [...registry.values()],
     rebuild: (configTools, skillTools) => {
-      registry = buildToolMap(configTools, skillTools)
+      // Later entries win a name clash: skill tools override config tools.
+      registry = new Map([...(configTools ?? []), ...skillTools].map((tool) => [tool.name, tool]))
     },
     ensureInitialized: (tool) => {
       let pending = initialized.get(tool)
