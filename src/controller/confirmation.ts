@@ -2,6 +2,7 @@ import type { Message, ToolCall } from '../contract/message.js'
 import type { ControllerContext } from './controller-context.js'
 import { ConfigError, describeThrown, ErrorCodes, ToolError } from './errors.js'
 import { buildMessage } from './build-message.js'
+import { isPlainObject } from './safe-parse-args.js'
 import { authorizeToolCall, deniedToolError } from './tool-authorization.js'
 import { toolCallPatcher } from './tool-calls.js'
 import { executeTool, rejectedArgs } from './tool-execution.js'
@@ -58,7 +59,7 @@ export async function settleConfirmation(
 function cloneArgs(args: unknown, name: string): Record<string, unknown> {
   const invalid = (why: string): ToolError =>
     new ToolError({ code: ErrorCodes.AK_TOOL_INVALID_INPUT, message: `proposeToolCall("${name}"): args ${why}`, hint: 'Pass a plain JSON object.' })
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw invalid('must be a plain object')
+  if (!isPlainObject(args)) throw invalid('must be a plain object')
   let text: string | undefined
   try {
     text = JSON.stringify(args)

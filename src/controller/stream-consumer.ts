@@ -2,6 +2,7 @@ import type { StreamChunk, StreamSource, StreamToolCallPayload, TokenUsage } fro
 import { ChatrailError } from '../contract/errors.js'
 import { AdapterError, describeThrown, ErrorCodes } from './errors.js'
 import { ignoreRejection } from './event-emitter.js'
+import { isPlainObject } from './safe-parse-args.js'
 import { SUPERSEDED } from './turn-tracker.js'
 import type { Turn } from './turn-tracker.js'
 
@@ -92,9 +93,7 @@ export async function consumeStream(source: StreamSource, turn: Turn, handlers: 
           break pulling
         case 'done': {
           const record = chunk.metadata?.chatrail
-          if (typeof record === 'object' && record !== null && !Array.isArray(record)) {
-            handlers.doneRecord(record as Record<string, unknown>)
-          }
+          if (isPlainObject(record)) handlers.doneRecord(record)
           outcome = DONE
           break pulling
         }

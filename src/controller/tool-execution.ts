@@ -62,6 +62,9 @@ export async function executeTool(
   if (!decision.allowed) return failure(deniedToolError(call, decision.reason))
   const execute = tool.execute
   const started = ctx.clock()
+  const ended = (result: string): void => {
+    ctx.emit({ type: 'tool:end', name: call.name, result, durationMs: elapsedMs(started, ctx.clock()) })
+  }
   const run = async (): Promise<ToolOutcome> => {
     try {
       await ctx.tools.ensureInitialized(tool)
@@ -77,7 +80,7 @@ export async function executeTool(
       } else {
         result = serializeToolResult(returned)
       }
-      ctx.emit({ type: 'tool:end', name: call.name, result, durationMs: elapsedMs(started, ctx.clock()) })
+      ended(result)
       return { status: 'complete', result }
     } catch (thrown) {
       const error = new ToolError({
@@ -86,7 +89,7 @@ export async function executeTool(
         cause: thrown,
       })
       ctx.emit({ type: 'error', error })
-      ctx.emit({ type: 'tool:end', name: call.name, result: `Error: ${describeThrown(thrown)}`, durationMs: elapsedMs(started, ctx.clock()) })
+      ended(`Error: ${describeThrown(thrown)}`)
       return failure(error)
     }
   }
