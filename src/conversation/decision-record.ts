@@ -27,8 +27,7 @@ export interface DecisionRecord {
 }
 
 /** Splits a context patch into the record's `assign` and `unset` fields. */
-export function recordPatch(patch: JsonObject | undefined): Pick<DecisionRecord, 'assign' | 'unset'> {
-  if (!patch) return {}
+export function recordPatch(patch: JsonObject): Pick<DecisionRecord, 'assign' | 'unset'> {
   const assign: JsonObject = {}
   const unset: string[] = []
   for (const [key, value] of Object.entries(patch)) {
@@ -72,9 +71,7 @@ export function readDecisionRecord(message: Message): DecisionRecord | undefined
   return r as unknown as DecisionRecord
 }
 
-/** `done`, carrying the record. */
-export function doneWithRecord(record: DecisionRecord | undefined, base?: StreamChunk): StreamChunk {
-  if (!record) return base ?? { type: 'done' }
-  if (!base) return Object.freeze({ type: 'done', metadata: { chatrail: record } })
-  return Object.freeze({ ...base, type: 'done', metadata: { ...base.metadata, chatrail: record } })
+/** `done` (the adapter's own `base` when there is one, its other fields kept), carrying the record. */
+export function doneWithRecord(record: DecisionRecord, base?: StreamChunk): StreamChunk {
+  return Object.freeze({ ...base, type: 'done', metadata: { ...base?.metadata, chatrail: record } })
 }
