@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, STOPPED_TOOL_CALL_ERROR, ToolError } from '../../src/index.js'
-import type { StreamChunk, ToolDefinition } from '../../src/index.js'
+import { ConfigError, STOPPED_TOOL_CALL_ERROR, ToolError } from '../../src/controller/index.js'
+import type { StreamChunk, ToolDefinition } from '../../src/contract/index.js'
 import { setup } from './harness.js'
 
 const proposal: StreamChunk = { type: 'tool_call', toolCall: { id: 'c1', name: 'deploy', args: '{"env":"prod"}' } }

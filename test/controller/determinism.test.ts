@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createChatController, defaultIds } from '../../src/index.js'
-import type { StreamChunk } from '../../src/index.js'
+import { createChatController, defaultIds } from '../../src/controller/index.js'
+import type { StreamChunk } from '../../src/contract/index.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { fixedSources } from './harness.js'
 

@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest'
-import { AdapterError, ConfigError, ErrorCodes, MemoryError, RuntimeError, SkillError, ToolError } from '../../src/index.js'
-import type { ChatrailError, ChatrailErrorOptions, ErrorCode } from '../../src/index.js'
+import { AdapterError, ConfigError, ErrorCodes, MemoryError, RuntimeError, SkillError, ToolError } from '../../src/controller/index.js'
+import type { ErrorCode } from '../../src/controller/index.js'
+import type { ChatrailError, ChatrailErrorOptions } from '../../src/contract/index.js'
 
 // errors.ts builds its classes and ErrorCodes from one factory and one list; these pin the public
 // types to what the hand-written catalogue declared.

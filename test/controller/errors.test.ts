@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { AdapterError, ChatrailError, ConfigError, createChatController, ErrorCodes, MemoryError, RuntimeError, SkillError, ToolError } from '../../src/index.js'
-import type { ChatConfig, ChatState } from '../../src/index.js'
+import { AdapterError, ConfigError, createChatController, ErrorCodes, MemoryError, RuntimeError, SkillError, ToolError } from '../../src/controller/index.js'
+import { ChatrailError } from '../../src/contract/index.js'
+import type { ChatConfig, ChatState } from '../../src/contract/index.js'
 import { setup } from './harness.js'
 
 /** Every failure path must end the turn as data: status error, state.error, assistant error, promise resolved. */

@@ -1,5 +1,5 @@
-import { createChatController } from '../../src/index.js'
-import type { AgentEvent, ChatConfig, ChatState, StreamChunk } from '../../src/index.js'
+import { createChatController } from '../../src/controller/index.js'
+import type { AgentEvent, ChatConfig, ChatState, StreamChunk } from '../../src/contract/index.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import type { ScriptedAdapter, ScriptedStep } from '../../src/testing/index.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { planEdit, planRegenerate, planRetry } from '../../src/index.js'
-import type { Message } from '../../src/index.js'
+import { planEdit, planRegenerate, planRetry } from '../../src/controller/index.js'
+import type { Message } from '../../src/contract/index.js'
 import { contents, manualStream, setup } from './harness.js'
 
 const msg = (id: string, role: Message['role'], content = id): Message => ({ id, role, content, status: 'complete', createdAt: new Date(0) })

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createChatController } from '../../src/index.js'
-import type { AdapterFactory, ChatState, StreamChunk } from '../../src/index.js'
+import { createChatController } from '../../src/controller/index.js'
+import type { AdapterFactory, ChatState, StreamChunk } from '../../src/contract/index.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { fixedSources } from './harness.js'
 

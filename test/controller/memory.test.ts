@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createInMemoryMemory, deserializeMessages, MemoryError, serializeMessages } from '../../src/index.js'
-import type { AgentEvent, ChatMemory, Message } from '../../src/index.js'
+import { createInMemoryMemory, deserializeMessages, MemoryError, serializeMessages } from '../../src/controller/index.js'
+import type { AgentEvent, ChatMemory, Message } from '../../src/contract/index.js'
 import { manualStream, settle, setup } from './harness.js'
 
 const stored: Message[] = [

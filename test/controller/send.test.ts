@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createChatController, SYSTEM_PROMPT_MESSAGE_ID } from '../../src/index.js'
-import type { Message } from '../../src/index.js'
+import { createChatController, SYSTEM_PROMPT_MESSAGE_ID } from '../../src/controller/index.js'
+import type { Message } from '../../src/contract/index.js'
 import { contents, manualStream, setup } from './harness.js'
 
 describe('send', () => {

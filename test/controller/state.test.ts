@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { chatReducer, ConfigError, createChatController, initialChatState } from '../../src/index.js'
-import type { ChatConfig, ChatState, Message } from '../../src/index.js'
+import { chatReducer, ConfigError, createChatController, initialChatState } from '../../src/controller/index.js'
+import type { ChatConfig, ChatState, Message } from '../../src/contract/index.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { setup } from './harness.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createChatController, STOPPED_TOOL_CALL_ERROR } from '../../src/index.js'
-import type { Message, StreamSource } from '../../src/index.js'
+import { createChatController, STOPPED_TOOL_CALL_ERROR } from '../../src/controller/index.js'
+import type { Message, StreamSource } from '../../src/contract/index.js'
 import { contents, manualStream, settle, setup } from './harness.js'
 
 describe('stop', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { StreamChunk, ToolCallStatus, ToolDefinition } from '../../src/index.js'
+import type { StreamChunk, ToolCallStatus, ToolDefinition } from '../../src/contract/index.js'
 import { setup } from './harness.js'
 
 const call = (id: string, name: string, args = '{}', result?: string): StreamChunk => ({
