@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    controller: 'src/controller/index.ts',
     testing: 'src/testing/index.ts',
     'testing-vitest': 'src/testing/vitest.ts',
     'claude-code': 'src/agents/claude-code/index.ts',

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import type { Plugin } from 'esbuild'
+import type { Metafile, OutputFile, Plugin } from 'esbuild'
 
 /**
  * Gzip size of the published entry points, bundled the way an app's production build sees them:
@@ -44,32 +44,42 @@ export interface MeasureOptions {
   targetBytes?: number
 }
 
-/** Treats imports of the core (`src/`) from a renderer as the `chatrail` package import they are once published. */
+/** Treats a renderer's imports of `src/` as the package imports they are once published (`chatrail`, `chatrail/controller`). */
 const coreAsPackage: Plugin = {
   name: 'core-as-package',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /\/src\/.*\.js$/ }, (args) =>
-      args.importer.includes('/renderers/') ? { path: 'chatrail', external: true } : undefined)
+    pluginBuild.onResolve({ filter: /\/src\/.*\.js$/ }, (args) => {
+      if (!args.importer.includes('/renderers/')) return undefined
+      return { path: args.path.includes('/src/controller/') ? 'chatrail/controller' : 'chatrail', external: true }
+    })
   },
 }
 
-export async function measureEntry(name: string, entry: string, options: MeasureOptions = {}): Promise<EntrySize> {
+/** One minified ESM build of `entry`, in memory, the way `options` describe the consumer. */
+async function bundle(entry: string, options: MeasureOptions): Promise<{ outputFiles: OutputFile[]; metafile: Metafile }> {
+  const inlineDependencies = options.withDependencies === true
   const result = await build({
     absWorkingDir: root,
     entryPoints: [entry],
     bundle: true,
     minify: true,
     format: 'esm',
-    platform: options.withDependencies === true ? 'browser' : 'neutral',
+    platform: inlineDependencies ? 'browser' : 'neutral',
     target: 'es2022',
     jsx: 'automatic',
-    ...(options.withDependencies === true ? { external: ['react', 'react/*', 'react-dom', 'react-dom/*'] } : { packages: 'external' as const }),
+    ...(inlineDependencies ? { external: ['react', 'react/*', 'react-dom', 'react-dom/*'] } : { packages: 'external' as const }),
     define: options.development === true ? {} : { 'process.env.NODE_ENV': '"production"' },
     write: false,
     metafile: true,
     logLevel: 'silent',
     plugins: options.coreExternal === true ? [coreAsPackage] : [],
   })
+  if (result.outputFiles === undefined || result.metafile === undefined) throw new Error(`size: esbuild returned no output for ${entry}`)
+  return { outputFiles: result.outputFiles, metafile: result.metafile }
+}
+
+export async function measureEntry(name: string, entry: string, options: MeasureOptions = {}): Promise<EntrySize> {
+  const result = await bundle(entry, options)
   const output = result.outputFiles[0]
   if (output === undefined) throw new Error(`size: esbuild produced no output for ${entry}`)
   const meta = Object.values(result.metafile.outputs)[0]
@@ -89,6 +99,7 @@ export async function measureEntry(name: string, entry: string, options: Measure
 export async function measureAll(): Promise<EntrySize[]> {
   return [
     await measureEntry('chatrail', 'src/index.ts', { targetBytes: 15_000 }),
+    await measureEntry('chatrail/controller', 'src/controller/index.ts'),
     await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true, targetBytes: 6_000 }),
     await measureEntry('chatrail + deps', 'src/index.ts', { withDependencies: true }),
     await measureEntry('chatrail/react + all', 'renderers/react/index.ts', { withDependencies: true }),
@@ -109,13 +120,7 @@ export function formatSizes(sizes: readonly EntrySize[]): string {
 
 /** Minified bytes each source file (or dependency package) contributes to one entry's bundle, largest first. */
 export async function contributions(entry: string, options: MeasureOptions = {}): Promise<Array<[string, number]>> {
-  const result = await build({
-    absWorkingDir: root, entryPoints: [entry], bundle: true, minify: true, format: 'esm', target: 'es2022', jsx: 'automatic',
-    platform: options.withDependencies === true ? 'browser' : 'neutral',
-    ...(options.withDependencies === true ? { external: ['react', 'react/*', 'react-dom', 'react-dom/*'] } : { packages: 'external' as const }),
-    define: options.development === true ? {} : { 'process.env.NODE_ENV': '"production"' },
-    write: false, metafile: true, logLevel: 'silent', plugins: options.coreExternal === true ? [coreAsPackage] : [],
-  })
+  const result = await bundle(entry, options)
   const inputs = Object.values(result.metafile.outputs)[0]?.inputs ?? {}
   const totals = new Map<string, number>()
   for (const [file, { bytesInOutput }] of Object.entries(inputs)) {

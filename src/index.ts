@@ -1,4 +1,5 @@
-// The `chatrail` entry point. Lists every export by name; importing it never loads React or Ink.
+// The `chatrail` entry point: the contract and the conversation layer. Lists every export by name;
+// importing it never loads React, Ink or the controller.
 export type {
   AdapterCapabilities,
   AdapterContext,
@@ -70,44 +71,10 @@ export {
   toolCallSchema,
   videoPart,
 } from './contract/index.js'
-export {
-  AdapterError,
-  ConfigError,
-  ErrorCodes,
-  MemoryError,
-  RETRIEVED_DOCUMENTS_MESSAGE_ID,
-  RuntimeError,
-  STOPPED_TOOL_CALL_ERROR,
-  SYSTEM_PROMPT_MESSAGE_ID,
-  SkillError,
-  ToolError,
-  buildMessage,
-  chatReducer,
-  createChatController,
-  createInMemoryMemory,
-  defaultClock,
-  defaultIds,
-  deserializeMessages,
-  formatRetrievedDocuments,
-  initialChatState,
-  planEdit,
-  planRegenerate,
-  planRetry,
-  safeParseArgs,
-  serializeMessages,
-} from './controller/index.js'
-export type {
-  BuildMessageParams,
-  ChatAction,
-  ChatControllerOptions,
-  ChatrailController,
-  Clock,
-  EditPlan,
-  ErrorCode,
-  IdFactory,
-  RerunPlan,
-  SendOptions,
-} from './controller/index.js'
+// The AgentsKit-compatible chat controller (`createChatController`, its reducer, memory helpers and
+// error family) is the `chatrail/controller` entry (src/controller/index.ts): the conversation layer
+// never imports it, and an app driving sessions with upstream AgentsKit's controller, or on a
+// server through `session.chat.adapter`, does not ship it.
 export {
   ChatrailConfigError,
   ChatrailRouteError,

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline'
-import { createChatController, createChatSession } from '../../src/index.js'
+import { createChatController } from '../../src/controller/index.js'
+import { createChatSession } from '../../src/index.js'
 import { answerFromLine, dialogLines } from './dialog-input.js'
 import { createCodingAgentRouter } from './router.js'
 import { parseRouterArgs } from './router-args.js'

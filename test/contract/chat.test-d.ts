@@ -9,7 +9,6 @@ import type {
   ChatMemory,
   ChatReturn,
   ChatState,
-  ChatrailController,
   EditOptions,
   JSONSchema7,
   MaybePromise,
@@ -29,7 +28,8 @@ import type {
   ToolDefinition,
   ToolExecutionContext,
 } from '../../src/index.js'
-import { createChatController } from '../../src/index.js'
+import { createChatController } from '../../src/controller/index.js'
+import type { ChatrailController } from '../../src/controller/index.js'
 
 describe('chat shapes (agentskit-contract §1.7–1.12)', () => {
   it('pins ChatConfig: 16 fields, only adapter required', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { AdapterError, buildMessage, ChatrailError, ErrorCodes, safeParseArgs, ToolError } from '../../src/index.js'
+import { AdapterError, buildMessage, ErrorCodes, safeParseArgs, ToolError } from '../../src/controller/index.js'
+import { ChatrailError } from '../../src/index.js'
 
-describe('controller helpers exported with the contract', () => {
+describe('controller helpers exported from chatrail/controller', () => {
   it('buildMessage defaults to status complete and uses the injected id and clock', () => {
     const at = new Date('2026-02-03T04:05:06Z')
     const message = buildMessage({ role: 'user', content: 'hi' }, { ids: () => 'fixed', clock: () => at })

@@ -4,14 +4,13 @@ import * as z from 'zod/mini'
 import { inEnglish } from '../../src/contract/english-issues.js'
 import {
   contentPartSchema,
-  deserializeMessages,
   memoryRecordSchema,
   messageSchema,
-  serializeMessages,
   storedMessageSchema,
   streamChunkSchema,
   toolCallSchema,
 } from '../../src/index.js'
+import { deserializeMessages, serializeMessages } from '../../src/controller/index.js'
 import type { Message } from '../../src/index.js'
 
 const message: Message = {

@@ -58,12 +58,12 @@ Promise.resolve(controller.send('/start')).then(() => {
 
 describe('the built package, through its exports map', () => {
   it('runs a deterministic turn from ESM', async () => {
-    const out = await node('turn.mjs', turn(`import { commandRoute, createChatController, createChatSession, defineChat } from 'chatrail'`))
+    const out = await node('turn.mjs', turn(`import { commandRoute, createChatSession, defineChat } from 'chatrail'\nimport { createChatController } from 'chatrail/controller'`))
     expect(JSON.parse(out)).toEqual({ state: 'running', answer: 'Started.', status: 'idle' })
   })
 
   it('runs the same turn from CommonJS', async () => {
-    const out = await node('turn.cjs', turn(`const { commandRoute, createChatController, createChatSession, defineChat } = require('chatrail')`))
+    const out = await node('turn.cjs', turn(`const { commandRoute, createChatSession, defineChat } = require('chatrail')\nconst { createChatController } = require('chatrail/controller')`))
     expect(JSON.parse(out)).toEqual({ state: 'running', answer: 'Started.', status: 'idle' })
   })
 
@@ -85,6 +85,24 @@ console.log(JSON.stringify({
     expect(JSON.parse(out)).toEqual({ distinctCopies: true, esmKnowsCjs: true, cjsKnowsEsm: true, instanceofAcross: false, codes: expect.arrayContaining(['invalid_identifier', 'unknown_initial']) })
   })
 
+  it('chatrail/controller shares the core\'s ChatrailError within each module system', async () => {
+    const out = await node('controller-errors.mjs', `
+import { createRequire } from 'node:module'
+import { ChatrailError } from 'chatrail'
+import { ToolError, createChatController } from 'chatrail/controller'
+const require = createRequire(import.meta.url)
+const cjsCore = require('chatrail')
+const cjsController = require('chatrail/controller')
+let missing
+try { createChatController({}) } catch (error) { missing = error }
+console.log(JSON.stringify({
+  esm: new ToolError({ code: 'X', message: 'x' }) instanceof ChatrailError,
+  cjs: new cjsController.ToolError({ code: 'X', message: 'x' }) instanceof cjsCore.ChatrailError,
+  missingAdapter: ChatrailError.isInstance(missing) ? missing.code : 'not a ChatrailError',
+}))`)
+    expect(JSON.parse(out)).toEqual({ esm: true, cjs: true, missingAdapter: 'AK_ADAPTER_MISSING' })
+  })
+
   // Entries over an ESM-only peer load from ESM only; from CJS they fail with that peer's own
   // explanation. vitest (the conformance suites and the matchers) refuses require(); Ink 6 has a
   // top-level await, which require() cannot load.
@@ -96,7 +114,7 @@ console.log(JSON.stringify({
 
   it('every subpath in the exports map loads from ESM and from CJS with the same export names', async () => {
     const subpaths = Object.keys(manifest.exports).filter((key) => !key.endsWith('.css') && !key.endsWith('.json')).map((key) => key.replace(/^\./, 'chatrail'))
-    expect(subpaths).toEqual(expect.arrayContaining(['chatrail', 'chatrail/react', 'chatrail/ink', 'chatrail/testing', 'chatrail/claude-code', 'chatrail/codex', 'chatrail/monitor']))
+    expect(subpaths).toEqual(expect.arrayContaining(['chatrail', 'chatrail/controller', 'chatrail/react', 'chatrail/ink', 'chatrail/testing', 'chatrail/claude-code', 'chatrail/codex', 'chatrail/monitor']))
     const out = await node('subpaths.mjs', `
 import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)

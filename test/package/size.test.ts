@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { contributions, measureEntry } from '../../scripts/size.js'
+
+/**
+ * What importing `chatrail` really adds to a page (scripts/size.ts): issue 8's target for the
+ * entry's own code, and the total with its dependencies inlined. `chatrail/react`'s target is
+ * checked in test/react/entry-isolation.test.ts.
+ * Budgets are regression guards set a little above today's figures, not aspirations.
+ */
+
+describe('what the chatrail entry costs a page', () => {
+  it('meets issue 8\'s target: the chatrail entry is under 15 kB gzip (own code, production build)', async () => {
+    const core = await measureEntry('chatrail', 'src/index.ts')
+    expect(core.gzipBytes).toBeLessThan(15_000)
+  })
+
+  it('the chatrail entry holds the contract and the conversation layer, never the controller', async () => {
+    const core = await measureEntry('chatrail', 'src/index.ts')
+    expect(core.inputs.filter((file) => file.startsWith('src/controller/'))).toEqual([])
+    expect(core.inputs).toEqual(expect.arrayContaining(['src/conversation/session.ts', 'src/contract/schemas.ts']))
+  })
+
+  it('brings zod in through zod/mini only: no classic zod and no locale but English', async () => {
+    const rows = new Map(await contributions('src/index.ts', { withDependencies: true }))
+    const zodParts = [...rows.keys()].filter((key) => key.startsWith('node_modules/zod/'))
+    expect(zodParts.filter((key) => key.includes('/classic'))).toEqual([])
+    // zod/mini reads every locale file but keeps only the English one (≈2.7 kB minified) that
+    // chatrail passes per parse; all locales together would be ≈260 kB.
+    expect(rows.get('node_modules/zod/v4/locales') ?? 0).toBeLessThan(4_000)
+  })
+
+  it('stays within its budget with dependencies inlined (23.6 kB gzip when set; 113 kB with classic zod and the controller)', async () => {
+    const withDependencies = await measureEntry('chatrail + deps', 'src/index.ts', { withDependencies: true })
+    expect(withDependencies.imports).toEqual([])
+    expect(withDependencies.gzipBytes).toBeLessThan(26_000)
+  })
+})
