@@ -14,6 +14,10 @@ import type { Metafile, OutputFile, Plugin } from 'esbuild'
  *   the import really adds to a page. This is where a dependency's import style shows up (classic
  *   `zod` drags in every locale; `zod/mini` tree-shakes).
  *
+ * Builds use code splitting, as an app's bundler does: an entry's size is its entry chunk (plus any
+ * chunk it imports statically); code behind a dynamic `import()` (chatrail/react's agent-dialog
+ * UI) is a lazy chunk, reported on its own line, never hidden.
+ *
  * Run: `npm run size` (`-- --check` fails on a missed target or budget); `npm run bench` reports
  * the same figures (bench/size.bench.ts).
  */
@@ -32,6 +36,8 @@ export interface EntrySize {
   contents: Uint8Array
   /** Gzip size it must stay under (issue 8's target, or a budget against regressions). */
   targetBytes?: number
+  /** Chunks the entry loads with a dynamic `import()`, each measured the same way (not in the figures above). */
+  lazy?: EntrySize[]
 }
 
 export interface MeasureOptions {
@@ -69,6 +75,9 @@ async function bundle(entry: string, options: MeasureOptions): Promise<{ outputF
     jsx: 'automatic',
     ...(inlineDependencies ? { external: ['react', 'react/*', 'react-dom', 'react-dom/*'] } : { packages: 'external' as const }),
     define: options.development === true ? {} : { 'process.env.NODE_ENV': '"production"' },
+    // Code splitting needs an output directory; with `write: false` nothing is written to it.
+    splitting: true,
+    outdir: 'size-out',
     write: false,
     metafile: true,
     logLevel: 'silent',
@@ -78,26 +87,65 @@ async function bundle(entry: string, options: MeasureOptions): Promise<{ outputF
   return { outputFiles: result.outputFiles, metafile: result.metafile }
 }
 
+/**
+ * The chunks of a split build, as metafile output paths: `main` is the chunk of `entry` plus the
+ * chunks it imports statically (what loading the entry downloads); each `lazy` group is a chunk
+ * reached through a dynamic `import()` plus its static imports not already in `main`.
+ */
+function chunkGroups(metafile: Metafile, entry: string): { main: string[]; lazy: string[][] } {
+  const outputs = metafile.outputs
+  const closure = (start: string, exclude: ReadonlySet<string>): string[] => {
+    const group = new Set<string>()
+    const visit = (path: string): void => {
+      if (group.has(path) || exclude.has(path)) return
+      group.add(path)
+      for (const item of outputs[path]?.imports ?? []) if (!item.external && item.kind === 'import-statement') visit(item.path)
+    }
+    visit(start)
+    return [...group]
+  }
+  const start = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === entry)
+  if (start === undefined) throw new Error(`size: esbuild produced no chunk for ${entry}`)
+  const main = closure(start, new Set())
+  const dynamic = new Set(main.flatMap((path) => (outputs[path]?.imports ?? []).filter((item) => !item.external && item.kind === 'dynamic-import').map((item) => item.path)))
+  return { main, lazy: [...dynamic].map((path) => closure(path, new Set(main))) }
+}
+
+function measureChunks(name: string, paths: readonly string[], result: { outputFiles: OutputFile[]; metafile: Metafile }): EntrySize {
+  const files = paths.map((path) => {
+    const file = result.outputFiles.find((output) => output.path === `${root}${path}`)
+    if (file === undefined) throw new Error(`size: no output file for chunk ${path}`)
+    return file.contents
+  })
+  const metas = paths.map((path) => result.metafile.outputs[path])
+  const contents = Buffer.concat(files)
+  return {
+    name,
+    contents,
+    bytes: contents.byteLength,
+    // Each chunk is its own download, so its own gzip stream.
+    gzipBytes: files.reduce((total, file) => total + gzipSync(file, { level: 9 }).byteLength, 0),
+    imports: [...new Set(metas.flatMap((meta) => (meta?.imports ?? []).filter((item) => item.external).map((item) => item.path)))].sort(),
+    inputs: [...new Set(metas.flatMap((meta) => Object.keys(meta?.inputs ?? {})))].sort(),
+  }
+}
+
 export async function measureEntry(name: string, entry: string, options: MeasureOptions = {}): Promise<EntrySize> {
   const result = await bundle(entry, options)
-  const output = result.outputFiles[0]
-  if (output === undefined) throw new Error(`size: esbuild produced no output for ${entry}`)
-  const meta = Object.values(result.metafile.outputs)[0]
-  const imports = [...new Set((meta?.imports ?? []).filter((item) => item.external).map((item) => item.path))].sort()
-  const size: EntrySize = {
-    name,
-    contents: output.contents,
-    bytes: output.contents.byteLength,
-    gzipBytes: gzipSync(output.contents, { level: 9 }).byteLength,
-    imports,
-    inputs: Object.keys(result.metafile.inputs).sort(),
-  }
+  const groups = chunkGroups(result.metafile, entry)
+  const size = measureChunks(name, groups.main, result)
   if (options.targetBytes !== undefined) size.targetBytes = options.targetBytes
+  if (groups.lazy.length > 0) {
+    size.lazy = groups.lazy.map((paths) => {
+      const dynamicEntry = result.metafile.outputs[paths[0] as string]?.entryPoint ?? paths[0] as string
+      return measureChunks(`${name} (lazy ${dynamicEntry.replace(/^.*\//, '').replace(/\.[jt]sx?$/, '')})`, paths, result)
+    })
+  }
   return size
 }
 
 export async function measureAll(): Promise<EntrySize[]> {
-  return [
+  const sizes = [
     await measureEntry('chatrail', 'src/index.ts', { targetBytes: 15_000 }),
     await measureEntry('chatrail/controller', 'src/controller/index.ts'),
     await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true, targetBytes: 6_000 }),
@@ -105,6 +153,8 @@ export async function measureAll(): Promise<EntrySize[]> {
     await measureEntry('chatrail/react + all', 'renderers/react/index.ts', { withDependencies: true }),
     await measureEntry('chatrail (development)', 'src/index.ts', { development: true }),
   ]
+  // Each lazy chunk on its own line, right after the entry that loads it.
+  return sizes.flatMap((size) => [size, ...(size.lazy ?? [])])
 }
 
 const kB = (bytes: number): string => `${(bytes / 1000).toFixed(2)} kB`
@@ -114,19 +164,21 @@ export function formatSizes(sizes: readonly EntrySize[]): string {
   return sizes.map((size) => {
     const target = size.targetBytes === undefined ? '' : `  target < ${kB(size.targetBytes)} ${size.gzipBytes < size.targetBytes ? 'ok' : 'OVER'}`
     const ratio = base === undefined || size === base ? '' : `  ×${(size.gzipBytes / base.gzipBytes).toFixed(2)} of chatrail`
-    return `${size.name.padEnd(24)} ${kB(size.bytes).padStart(10)} min  ${kB(size.gzipBytes).padStart(9)} gzip${target}${ratio}  imports: ${size.imports.join(', ') || '-'}`
+    return `${size.name.padEnd(38)} ${kB(size.bytes).padStart(10)} min  ${kB(size.gzipBytes).padStart(9)} gzip${target}${ratio}  imports: ${size.imports.join(', ') || '-'}`
   }).join('\n')
 }
 
 /** Minified bytes each source file (or dependency package) contributes to one entry's bundle, largest first. */
 export async function contributions(entry: string, options: MeasureOptions = {}): Promise<Array<[string, number]>> {
   const result = await bundle(entry, options)
-  const inputs = Object.values(result.metafile.outputs)[0]?.inputs ?? {}
+  const { main } = chunkGroups(result.metafile, entry)
   const totals = new Map<string, number>()
-  for (const [file, { bytesInOutput }] of Object.entries(inputs)) {
-    // Dependencies are summed per package folder (node_modules/zod/v4/core, …); our files stay per file.
-    const key = file.startsWith('node_modules/') ? file.split('/').slice(0, 4).join('/') : file
-    totals.set(key, (totals.get(key) ?? 0) + bytesInOutput)
+  for (const [chunk, { inputs }] of Object.entries(result.metafile.outputs)) {
+    for (const [file, { bytesInOutput }] of Object.entries(inputs)) {
+      // Dependencies are summed per package folder (node_modules/zod/v4/core, …); our files stay per file.
+      const key = `${file.startsWith('node_modules/') ? file.split('/').slice(0, 4).join('/') : file}${main.includes(chunk) ? '' : ' (lazy chunk)'}`
+      totals.set(key, (totals.get(key) ?? 0) + bytesInOutput)
+    }
   }
   return [...totals].filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1])
 }

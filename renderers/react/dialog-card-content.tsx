@@ -2,21 +2,21 @@ import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
 import type { Dialog } from '../../src/agents/runstate/dialog.js'
 import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
-import type { JsonObject } from '../../src/conversation/index.js'
-import { useChatFrom } from './chat-context.js'
 import { DialogPlanForm } from './dialog-plan-form.js'
 import { DialogQuestionForm } from './dialog-question-form.js'
 import { DialogSummary } from './dialog-summary.js'
-import { dialogCardId } from './follow-scroll.js'
-import { PlanMarkdown } from './plan-markdown.js'
-import type { UseChatSessionReturn } from './use-chat-session.js'
+import { PlanMarkdownContent } from './plan-markdown.js'
 
-export interface DialogCardProps {
+/**
+ * What the lazily loaded dialog UI receives from `<DialogCard>` (dialog-card.tsx), which has
+ * already resolved the chat and the card's DOM id: this chunk imports nothing from the entry.
+ */
+export interface DialogCardContentProps {
   dialog: Dialog
-  /** Defaults to the surrounding `<ChatSession>`'s chat. */
-  chat?: UseChatSessionReturn<JsonObject>
-  /** Replaces `chat.answerDialog` (e.g. to log); a rejection is shown in the card. */
-  onAnswer?: (toolId: string, answer: DialogAnswerInput) => Promise<unknown>
+  /** The card's DOM id (`dialogCardId`), so the composer and the follow scroll can find it. */
+  id: string
+  /** Where an answer goes: the `onAnswer` prop, else the chat's `answerDialog`; none when there is no chat. */
+  deliver: ((toolId: string, answer: DialogAnswerInput) => Promise<unknown>) | undefined
 }
 
 /**
@@ -24,18 +24,15 @@ export interface DialogCardProps {
  * multi-select, an Other row with free text; a plan in full with Approve / Reject with feedback).
  * Answered: a compact Q→A summary. A dialog only the agent's own UI can answer says so.
  */
-export function DialogCard({ dialog, chat, onAnswer }: DialogCardProps): ReactNode {
-  if (dialog.outcome !== undefined) return <DialogSummary dialog={dialog} />
-  return <PendingDialogCard dialog={dialog} chat={chat} onAnswer={onAnswer} />
+export function DialogCardContent(props: DialogCardContentProps): ReactNode {
+  return props.dialog.outcome === undefined ? <PendingDialogCard {...props} /> : <DialogSummary dialog={props.dialog} />
 }
 
-function PendingDialogCard({ dialog, chat, onAnswer }: DialogCardProps): ReactNode {
-  const context = useChatFrom(chat, 'DialogCard', onAnswer !== undefined)
+function PendingDialogCard({ dialog, id, deliver }: DialogCardContentProps): ReactNode {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const titleId = useId()
   const answer = (input: DialogAnswerInput): void => {
-    const deliver = onAnswer ?? context?.answerDialog
     if (deliver === undefined) return
     setBusy(true)
     setError(null)
@@ -47,7 +44,7 @@ function PendingDialogCard({ dialog, chat, onAnswer }: DialogCardProps): ReactNo
   const plan = dialog.kind === 'plan'
   return (
     <section
-      id={dialogCardId(dialog.toolId)}
+      id={id}
       tabIndex={-1}
       data-chatrail-dialog=""
       data-chatrail-dialog-kind={dialog.kind}
@@ -56,7 +53,7 @@ function PendingDialogCard({ dialog, chat, onAnswer }: DialogCardProps): ReactNo
       aria-busy={busy}
     >
       <h3 id={titleId} data-chatrail-dialog-title="">{plan ? 'The agent proposes a plan' : 'The agent asks'}</h3>
-      {plan && <PlanMarkdown source={dialog.prompt} />}
+      {plan && <PlanMarkdownContent source={dialog.prompt} />}
       {!dialog.answerable
         ? <p data-chatrail-dialog-note="">{plan ? '' : `${dialog.prompt} — `}Answer this in the agent’s own window.</p>
         : plan

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import type { Dialog, DialogAnswer } from '../../src/agents/runstate/dialog.js'
 import { questionsOf } from './dialog-question-form.js'
-import { PlanMarkdown } from './plan-markdown.js'
+import { PlanMarkdownContent } from './plan-markdown.js'
 
 /** Pure: the display text of one recorded answer; null when the question went unanswered. */
 export function answerText(answer: DialogAnswer | undefined): string | null {
@@ -41,7 +41,7 @@ export function DialogSummary({ dialog }: { dialog: Dialog }): ReactNode {
         </p>
       ))}
       {outcome.feedback !== undefined && <p data-chatrail-feedback="">{outcome.feedback}</p>}
-      {plan && <details><summary>Show plan</summary><PlanMarkdown source={dialog.prompt} /></details>}
+      {plan && <details><summary>Show plan</summary><PlanMarkdownContent source={dialog.prompt} /></details>}
     </section>
   )
 }

@@ -1,9 +1,10 @@
-import { useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import type { ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
 import { DialogCard } from './dialog-card.js'
-import { useFollowScroll } from './follow-scroll.js'
+import { loadDialogUI } from './dialog-ui-loader.js'
+import { CardLoadedContext, useFollowScroll } from './follow-scroll.js'
 import { MessageItem } from './message-item.js'
 import { layoutStream } from './stream-layout.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
@@ -18,16 +19,20 @@ export interface MessageListProps {
 /**
  * The chat stream: messages and agent dialog cards (`layoutStream`), in the only scroll
  * container of the chat (`div[role=log][data-chatrail-message-list]`), with the follow scroll of
- * `useFollowScroll`. System messages are not shown.
+ * `useFollowScroll`. System messages are not shown. The dialog cards' UI (a lazily loaded chunk)
+ * starts loading as soon as the session has a live agent, the only source of pending dialogs, so
+ * the first card renders at once; a dialog already in history starts it by rendering.
  */
 export function MessageList({ chat, label = 'Messages', className }: MessageListProps): ReactNode {
   const resolved = useChatFrom(chat, 'MessageList')
   const { messages, dialogLog, status, edit } = resolved
+  const live = resolved.snapshot.agent !== undefined
+  useEffect(() => { if (live) loadDialogUI() }, [live])
   const items = useMemo(() => layoutStream(messages, dialogLog), [messages, dialogLog])
   // Tool calls shown as dialog cards get no chip.
   const dialogToolIds = new Set(items.flatMap((item) => (item.kind === 'dialog' ? [item.dialog.toolId] : [])))
   const list = useRef<HTMLDivElement>(null)
-  useFollowScroll(list, items)
+  const cardLoaded = useFollowScroll(list, items)
   return (
     <div
       ref={list}
@@ -38,19 +43,21 @@ export function MessageList({ chat, label = 'Messages', className }: MessageList
       data-chatrail-message-list=""
       className={className}
     >
-      {items.map((item) => {
-        if (item.kind === 'dialog') return <DialogCard key={item.key} dialog={item.dialog} chat={resolved} />
-        if (item.message.role === 'system') return null
-        return (
-          <MessageItem
-            key={item.key}
-            message={item.message}
-            hiddenToolIds={dialogToolIds}
-            canEdit={status !== 'streaming'}
-            onEdit={(id, content) => { void edit(id, content) }}
-          />
-        )
-      })}
+      <CardLoadedContext value={cardLoaded}>
+        {items.map((item) => {
+          if (item.kind === 'dialog') return <DialogCard key={item.key} dialog={item.dialog} chat={resolved} />
+          if (item.message.role === 'system') return null
+          return (
+            <MessageItem
+              key={item.key}
+              message={item.message}
+              hiddenToolIds={dialogToolIds}
+              canEdit={status !== 'streaming'}
+              onEdit={(id, content) => { void edit(id, content) }}
+            />
+          )
+        })}
+      </CardLoadedContext>
     </div>
   )
 }

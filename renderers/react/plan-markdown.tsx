@@ -64,6 +64,7 @@ function Block({ block }: { block: MarkdownBlock }): ReactNode {
     : <p>{inline(block.text)}</p>
 }
 
-export function PlanMarkdown({ source }: { source: string }): ReactNode {
+/** The rendered plan; part of the lazily loaded dialog UI (the public `<PlanMarkdown>` loads it, lazy-plan-markdown.tsx). */
+export function PlanMarkdownContent({ source }: { source: string }): ReactNode {
   return <div data-chatrail-plan="">{parseMarkdown(source).map((block, i) => <Block key={i} block={block} />)}</div>
 }

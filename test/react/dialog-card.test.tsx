@@ -1,11 +1,23 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import type { ReactElement } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DialogCard } from '../../renderers/react/dialog-card.js'
 import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
 import { planDialog, questionDialog } from './dialogs.js'
 
 afterEach(cleanup)
+
+/**
+ * Renders a card and waits for its lazily loaded UI: the first card of this file really waits for
+ * the chunk (transformed on first import under vitest, hence the generous timeout). An awaited
+ * `act`: React retries a suspended render only when the act scope it suspended in is awaited.
+ */
+async function renderCard(card: ReactElement): Promise<ReturnType<typeof render>> {
+  const result = await act(async () => render(card))
+  await waitFor(() => expect(result.container.querySelector('[data-chatrail-dialog]:not([data-chatrail-dialog-state="loading"])')).not.toBeNull(), { timeout: 10_000 })
+  return result
+}
 
 function answerSpy() {
   const calls: Array<[string, DialogAnswerInput]> = []
@@ -16,7 +28,7 @@ function answerSpy() {
 describe('<DialogCard> pending question', () => {
   it('answers a single-select question with the chosen label', async () => {
     const { calls, onAnswer } = answerSpy()
-    render(<DialogCard dialog={questionDialog('t1')} onAnswer={onAnswer} />)
+    await renderCard(<DialogCard dialog={questionDialog('t1')} onAnswer={onAnswer} />)
     const card = screen.getByRole('region', { name: 'The agent asks' })
     expect(card.getAttribute('data-chatrail-dialog-state')).toBe('pending')
     const submit = screen.getByRole('button', { name: 'Answer' })
@@ -29,7 +41,7 @@ describe('<DialogCard> pending question', () => {
 
   it('renders the dialog’s Other row once, and typing in it answers with free text', async () => {
     const { calls, onAnswer } = answerSpy()
-    render(<DialogCard dialog={questionDialog('t1')} onAnswer={onAnswer} />)
+    await renderCard(<DialogCard dialog={questionDialog('t1')} onAnswer={onAnswer} />)
     expect(screen.getAllByRole('radio')).toHaveLength(3)
     fireEvent.change(screen.getByRole('textbox', { name: /Other: your own answer/ }), { target: { value: 'Enterprise' } })
     expect((screen.getByRole('radio', { name: 'Other' }) as HTMLInputElement).checked).toBe(true)
@@ -44,7 +56,7 @@ describe('<DialogCard> pending question', () => {
       multiSelect: true,
       options: [{ label: 'Apple' }, { label: 'Banana' }, { label: 'Cherry' }],
     })
-    render(<DialogCard dialog={dialog} onAnswer={onAnswer} />)
+    await renderCard(<DialogCard dialog={dialog} onAnswer={onAnswer} />)
     expect(screen.getAllByRole('checkbox').map((box) => box.parentElement?.textContent)).toEqual(['Apple', 'Banana', 'Cherry', 'Other'])
     fireEvent.click(screen.getByRole('checkbox', { name: 'Cherry' }))
     fireEvent.click(screen.getByRole('checkbox', { name: 'Apple' }))
@@ -66,7 +78,7 @@ describe('<DialogCard> pending question', () => {
         { header: 'Area', question: 'Which areas?', options: [{ label: 'Billing' }, { label: 'Login' }], multiSelect: true },
       ],
     })
-    render(<DialogCard dialog={dialog} onAnswer={onAnswer} />)
+    await renderCard(<DialogCard dialog={dialog} onAnswer={onAnswer} />)
     expect(screen.getAllByRole('group').map((group) => group.querySelector('[data-chatrail-question-text]')?.textContent)).toEqual(['Which plan?', 'Which areas?'])
     const submit = screen.getByRole('button', { name: 'Submit answers' }) as HTMLButtonElement
     fireEvent.click(screen.getByRole('radio', { name: 'Free' }))
@@ -83,7 +95,7 @@ describe('<DialogCard> pending question', () => {
 
   it('shows a failed answer as an alert in the card and lets the user try again', async () => {
     const onAnswer = vi.fn().mockRejectedValueOnce(new Error('Dialog t1 is no longer pending')).mockResolvedValueOnce(undefined)
-    render(<DialogCard dialog={questionDialog('t1')} onAnswer={onAnswer} />)
+    await renderCard(<DialogCard dialog={questionDialog('t1')} onAnswer={onAnswer} />)
     fireEvent.click(screen.getByRole('radio', { name: /Free/ }))
     fireEvent.click(screen.getByRole('button', { name: 'Answer' }))
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Dialog t1 is no longer pending')
@@ -92,8 +104,8 @@ describe('<DialogCard> pending question', () => {
     expect(onAnswer).toHaveBeenCalledTimes(2)
   })
 
-  it('a dialog only the agent’s UI can answer has no controls and says where to answer', () => {
-    render(<DialogCard dialog={questionDialog('t1', { answerable: false })} onAnswer={vi.fn()} />)
+  it('a dialog only the agent’s UI can answer has no controls and says where to answer', async () => {
+    await renderCard(<DialogCard dialog={questionDialog('t1', { answerable: false })} onAnswer={vi.fn()} />)
     expect(screen.queryAllByRole('radio')).toHaveLength(0)
     expect(screen.getByText(/Answer this in the agent’s own window/)).toBeTruthy()
   })
@@ -102,16 +114,16 @@ describe('<DialogCard> pending question', () => {
 describe('<DialogCard> pending plan', () => {
   const plan = ['# Plan', '', ...Array.from({ length: 60 }, (_, i) => `${i + 1}. Step number ${i + 1}`), '', 'Final line of the plan.'].join('\n')
 
-  it('renders the whole plan, never truncated', () => {
-    render(<DialogCard dialog={planDialog('p1', plan)} onAnswer={vi.fn()} />)
+  it('renders the whole plan, never truncated', async () => {
+    await renderCard(<DialogCard dialog={planDialog('p1', plan)} onAnswer={vi.fn()} />)
     const items = screen.getAllByRole('listitem')
     expect(items).toHaveLength(60)
     expect(items.at(-1)?.textContent).toBe('Step number 60')
     expect(screen.getByText('Final line of the plan.')).toBeTruthy()
   })
 
-  it('renders quotes, code and inline marks as elements, never as HTML', () => {
-    const { container } = render(<DialogCard dialog={planDialog('p2', '> keep **old** data\n\n```\n<b>raw</b>\n```')} onAnswer={vi.fn()} />)
+  it('renders quotes, code and inline marks as elements, never as HTML', async () => {
+    const { container } = await renderCard(<DialogCard dialog={planDialog('p2', '> keep **old** data\n\n```\n<b>raw</b>\n```')} onAnswer={vi.fn()} />)
     expect(container.querySelector('blockquote')?.innerHTML).toBe('keep <strong>old</strong> data')
     expect(container.querySelector('pre code')?.textContent).toBe('<b>raw</b>')
     expect(container.querySelector('pre b')).toBeNull()
@@ -119,7 +131,7 @@ describe('<DialogCard> pending plan', () => {
 
   it('approves, or rejects with the typed feedback', async () => {
     const { calls, onAnswer } = answerSpy()
-    render(<DialogCard dialog={planDialog('p1', plan)} onAnswer={onAnswer} />)
+    await renderCard(<DialogCard dialog={planDialog('p1', plan)} onAnswer={onAnswer} />)
     fireEvent.click(screen.getByRole('button', { name: 'Approve plan' }))
     await vi.waitFor(() => expect(calls).toHaveLength(1))
     fireEvent.change(screen.getByRole('textbox', { name: /Feedback/ }), { target: { value: 'Do step 3 first' } })
@@ -133,25 +145,25 @@ describe('<DialogCard> pending plan', () => {
 })
 
 describe('<DialogCard> answered', () => {
-  it('is a compact, inert Q→A summary', () => {
+  it('is a compact, inert Q→A summary', async () => {
     const dialog = { ...questionDialog('t1'), outcome: { dismissed: false, approved: false, results: [{ question: 'Which plan are you on?', chosen: ['Pro'], otherText: 'and a trial' }] } }
-    const { container } = render(<DialogCard dialog={dialog} onAnswer={vi.fn()} />)
+    const { container } = await renderCard(<DialogCard dialog={dialog} onAnswer={vi.fn()} />)
     const card = container.querySelector('[data-chatrail-dialog]')
     expect(card?.getAttribute('data-chatrail-dialog-state')).toBe('answered')
     expect(card?.textContent).toBe('Which plan are you on? → Pro, and a trial')
     expect(container.querySelectorAll('input, button, textarea')).toHaveLength(0)
   })
 
-  it('marks a dialog resolved without an answer as dismissed', () => {
+  it('marks a dialog resolved without an answer as dismissed', async () => {
     const dialog = { ...questionDialog('t1'), outcome: { dismissed: true, approved: false } }
-    const { container } = render(<DialogCard dialog={dialog} onAnswer={vi.fn()} />)
+    const { container } = await renderCard(<DialogCard dialog={dialog} onAnswer={vi.fn()} />)
     expect(container.querySelector('[data-chatrail-dialog]')?.getAttribute('data-chatrail-dialog-state')).toBe('dismissed')
     expect(container.querySelector('[data-chatrail-dismissed]')?.textContent).toBe('dismissed')
   })
 
-  it('an answered plan says approved or rejected, with the feedback, and keeps the full plan', () => {
+  it('an answered plan says approved or rejected, with the feedback, and keeps the full plan', async () => {
     const dialog = { ...planDialog('p1', '# Plan\n\n1. one\n2. two'), outcome: { dismissed: false, approved: false, feedback: 'smaller' } }
-    const { container } = render(<DialogCard dialog={dialog} onAnswer={vi.fn()} />)
+    const { container } = await renderCard(<DialogCard dialog={dialog} onAnswer={vi.fn()} />)
     expect(container.querySelector('[data-chatrail-qa-a]')?.textContent).toBe('Rejected')
     expect(container.querySelector('[data-chatrail-feedback]')?.textContent).toBe('smaller')
     expect(container.querySelectorAll('details [data-chatrail-plan] li')).toHaveLength(2)
