@@ -2,8 +2,8 @@ import type { AdapterRequest } from '../contract/adapter.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { TRANSITION_TOOL, judgeProposal, legalEvents, withTransitionContext } from './agent-transitions.js'
 import { turnContext } from './decide.js'
-import { doneWithRecord } from './decision-record.js'
-import { inputKeyOf, newDecision, type Decision, type LastUserMessage } from './decisions.js'
+import { doneWithRecord, fingerprint, type DecisionRecord } from './decision-record.js'
+import { inputKeyOf, type Decision, type LastUserMessage } from './decisions.js'
 import type { FallbackContext } from './definition.js'
 import type { JsonObject } from './json.js'
 import type { MachineState } from './machine.js'
@@ -109,7 +109,14 @@ export async function* agenticTurn<Ctx extends JsonObject>(
         const verdict = judgeProposal(core.machine, before, chunk.toolCall)
         if (!verdict.legal) repairReason = verdict.reason
         else if (proposal) repairReason = 'duplicate-proposal'
-        else if (last) proposal = newDecision(last, inputKeyOf(last.message), 'agentic', verdict.event, before, verdict.after, turnId)
+        else if (last) {
+          const inputKey = inputKeyOf(last.message)
+          const record: DecisionRecord = {
+            v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind: 'agentic', event: verdict.event,
+            fromState: before.state, toState: verdict.after.state, turnId,
+          }
+          proposal = { record, inputKey, before, after: verdict.after, chunks: undefined, answerId: last.answerId }
+        }
         continue
       }
       if (chunk.type === 'error') {

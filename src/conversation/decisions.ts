@@ -4,7 +4,6 @@ import { fingerprint, patchOf, readDecisionRecord, type DecisionRecord } from '.
 import type { JsonObject } from './json.js'
 import { step, type Machine, type MachineState } from './machine.js'
 import type { RouteIndex } from './route-index.js'
-import type { TurnKind } from './trace.js'
 import { uiEventOf } from './ui-events.js'
 
 /**
@@ -85,24 +84,6 @@ const EMPTY_SEGMENT: Segment = Object.freeze({ answerIds: [], records: undefined
 export function inputKeyOf(message: Message): string {
   const event = uiEventOf(message)
   return event === undefined ? message.content : `${message.content}\u0000${event}`
-}
-
-/**
- * A new decision for the last user message `last`, with the record its answer will carry (the
- * caller adds `routeId` and the context patch when there are any). Pure.
- */
-export function newDecision<Ctx extends JsonObject>(
-  last: LastUserMessage,
-  inputKey: string,
-  kind: TurnKind,
-  event: string,
-  before: MachineState<Ctx>,
-  after: MachineState<Ctx>,
-  turnId: string,
-  chunks?: readonly StreamChunk[],
-): Decision<Ctx> {
-  const record: DecisionRecord = { v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind, event, fromState: before.state, toState: after.state, turnId }
-  return { record, inputKey, before, after, chunks, answerId: last.answerId }
 }
 
 /**

@@ -4,8 +4,8 @@ import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
 import { resolveRoutes, turnContext, type Resolution } from './decide.js'
-import { doneWithRecord, recordPatch } from './decision-record.js'
-import { inputKeyOf, newDecision, reapply, type Decision, type LastUserMessage } from './decisions.js'
+import { doneWithRecord, fingerprint, recordPatch, type DecisionRecord } from './decision-record.js'
+import { inputKeyOf, reapply, type Decision, type LastUserMessage } from './decisions.js'
 import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
 import type { MachineState } from './machine.js'
@@ -131,9 +131,12 @@ function fromResolution<Ctx extends JsonObject>(
       return errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
     }, () => recorder.finish('aborted'))
   }
-  const decision = newDecision(last, inputKey, kind, route.event, before, resolution.after, recorder.turnId, resolution.chunks)
-  Object.assign(decision.record, { routeId: route.id }, resolution.assign && recordPatch(resolution.assign as JsonObject))
-  return deterministic(core, control, recorder, decision)
+  const record: DecisionRecord = {
+    v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind, event: route.event,
+    fromState: before.state, toState: resolution.after.state, turnId: recorder.turnId, routeId: route.id,
+  }
+  if (resolution.assign) Object.assign(record, recordPatch(resolution.assign as JsonObject))
+  return deterministic(core, control, recorder, { record, inputKey, before, after: resolution.after, chunks: resolution.chunks, answerId: last.answerId })
 }
 
 /** The decision's chunks, then `done`: the transition commits as the consumer reaches it. */
