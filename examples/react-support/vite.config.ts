@@ -8,6 +8,7 @@ export default defineConfig({
   base: './',
   logLevel: 'warn',
   oxc: { jsx: { runtime: 'automatic' } },
-  // One bundle (React, React DOM, zod, chatrail) is expected for a demo; no code splitting needed.
+  // The app bundle (React, React DOM, zod, chatrail) plus the chunk Vite splits off for
+  // chatrail/react's lazily loaded agent-dialog UI (assets/dialog-ui-*.js).
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, reportCompressedSize: false, chunkSizeWarningLimit: 1024 },
 })

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
@@ -21,6 +21,9 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
   let browser: Browser
   let page: Page
   let server: Awaited<ReturnType<typeof serveDirectory>>
+  // Requests for the lazily loaded agent-dialog UI chunk (Vite names it assets/dialog-ui-<hash>.js).
+  const dialogChunk = /\/assets\/dialog-ui-[\w-]+\.js$/
+  const chunkRequests: string[] = []
 
   beforeAll(async () => {
     await build({ configFile: `${exampleRoot}vite.config.ts`, logLevel: 'warn' })
@@ -29,6 +32,7 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true })
     const errors: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
+    page.on('request', (request) => { if (dialogChunk.test(request.url())) chunkRequests.push(request.url()) })
     await page.goto(server.url)
     await page.locator('[data-chatrail-state-badge]').waitFor()
     expect(errors).toEqual([])
@@ -73,6 +77,19 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     expect(await calls()).toBe(1)
   })
 
+  it('the agent-dialog UI is its own chunk, fetched once, as soon as the live agent is there', async () => {
+    const assets = readdirSync(`${exampleRoot}dist/assets`).filter((file) => file.endsWith('.js'))
+    const chunk = assets.find((file) => dialogChunk.test(`/assets/${file}`))
+    expect(chunk).toBeDefined()
+    expect(readFileSync(`${exampleRoot}dist/assets/${chunk as string}`, 'utf8')).toContain('Type your own answer')
+    for (const file of assets.filter((name) => name !== chunk)) {
+      expect(readFileSync(`${exampleRoot}dist/assets/${file}`, 'utf8')).not.toContain('Type your own answer')
+    }
+    // The example's agent is live from the first render, so the chunk was prefetched before any dialog.
+    await expect.poll(() => chunkRequests.length).toBe(1)
+    expect(await page.locator('[data-chatrail-dialog]').count()).toBe(0)
+  })
+
   it('a pending dialog card arrives in view, collapses the composer, and is answered', async () => {
     await send('before you start, ask me about my subscription')
     const card = page.getByRole('region', { name: 'The agent asks' })
@@ -94,6 +111,7 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     expect(await page.locator('[data-chatrail-dialog-state="answered"]').innerText()).toContain('Team')
     expect(await lastReply()).toContain('Thanks — Team')
     expect(await calls()).toBe(2)
+    expect(chunkRequests).toHaveLength(1)
   })
 
   it('an order number is captured deterministically, then an event button confirms it', async () => {
@@ -155,5 +173,43 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     expect(layout.composerBottom).toBeLessThanOrEqual(layout.innerHeight)
     mkdirSync(outputDir, { recursive: true })
     await page.screenshot({ path: `${outputDir}react-support-390.png` })
+  })
+
+  it('a card whose chunk arrives late holds its place, then the follow scroll re-aligns it at full height', async () => {
+    const fresh = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true })
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => { release = resolve })
+    // Hold the prefetched chunk back until the plan card has arrived.
+    await fresh.route(dialogChunk, async (route) => {
+      await held
+      await route.continue()
+    })
+    try {
+      await fresh.goto(server.url)
+      await fresh.getByRole('textbox', { name: 'Message' }).fill('/start')
+      await fresh.keyboard.press('Enter')
+      await fresh.locator('[data-chatrail-state-badge][data-chatrail-state="collecting"]').waitFor()
+      await fresh.getByRole('textbox', { name: 'Message' }).fill('please make a plan to fix it')
+      await fresh.keyboard.press('Enter')
+      const placeholder = fresh.locator('[data-chatrail-dialog][data-chatrail-dialog-state="loading"]')
+      await placeholder.waitFor()
+      expect(await placeholder.getAttribute('aria-busy')).toBe('true')
+      expect(await placeholder.innerText()).toBe('Loading plan…')
+      expect(await fresh.locator('[data-chatrail-composer-note]').innerText()).toContain('Waiting for your review above')
+      release()
+      const card = fresh.getByRole('region', { name: 'The agent proposes a plan' })
+      await card.waitFor()
+      expect(await placeholder.count()).toBe(0)
+      // Taller than the list: its top, not the list's bottom, is what a following reader sees.
+      await expect.poll(() => card.evaluate((el) => {
+        const list = el.closest('[data-chatrail-message-list]') as HTMLElement
+        return [list.scrollHeight > list.clientHeight, Math.abs(el.getBoundingClientRect().top - list.getBoundingClientRect().top) < 2]
+      })).toEqual([true, true])
+      await card.getByRole('button', { name: 'Approve plan' }).click()
+      await fresh.locator('[data-chatrail-dialog-state="answered"] [data-chatrail-qa-a]').filter({ hasText: 'Approved' }).waitFor()
+    } finally {
+      release()
+      await fresh.close()
+    }
   })
 })
