@@ -3,7 +3,7 @@ import type { ControllerContext } from './controller-context.js'
 import { ConfigError, describeThrown, ErrorCodes, ToolError } from './errors.js'
 import { buildMessage } from './build-message.js'
 import { isPlainObject } from './safe-parse-args.js'
-import { authorizeToolCall, deniedToolError } from './tool-authorization.js'
+import { authorizeToolCall, refusal } from './tool-authorization.js'
 import { toolCallPatcher } from './tool-calls.js'
 import { executeTool, rejectedArgs } from './tool-execution.js'
 import { needsFollowUp, runToolLoop } from './tool-loop.js'
@@ -69,27 +69,47 @@ function cloneArgs(args: unknown, name: string): Record<string, unknown> {
   return JSON.parse(text as string) as Record<string, unknown>
 }
 
+/** Rejects a proposal `id`/`name` that is not a 1–128 character identifier. */
+function assertIdentifier(field: 'id' | 'name', value: unknown): void {
+  if (typeof value === 'string' && IDENTIFIER.test(value)) return
+  throw new ToolError({
+    code: ErrorCodes.AK_TOOL_INVALID_INPUT,
+    message: `proposeToolCall: ${field} ${JSON.stringify(value)} is not a valid identifier`,
+    hint: 'Use 1–128 characters from A–Z, a–z, 0–9 and . _ : -, starting with a letter or digit.',
+  })
+}
+
 /**
- * The app (not the model) proposes a call that needs the user's confirmation. Validates the id,
- * name, tool (registered with `requiresConfirmation` and `execute`), args and propose-phase
- * authorization — rejecting with a `ToolError`/`ConfigError` that has a code — then appends an
- * assistant message holding the call. An id already in history returns the existing call.
+ * The app (not the model) proposes a call that needs the user's confirmation. One id is one call:
+ * an id already in history resolves to (a copy of) that call before anything else is checked, and
+ * concurrent proposals of one id share one attempt (one `onToolCall`, one call). A proposal made
+ * from inside `onToolCall` finds the call already in history. Otherwise see `commitProposal`.
  */
 export async function proposeToolCall(
   ctx: ControllerContext,
   proposal: Pick<ToolCall, 'id' | 'name' | 'args'>,
 ): Promise<ToolCall> {
-  for (const [field, value] of [['id', proposal.id], ['name', proposal.name]] as const) {
-    if (typeof value !== 'string' || !IDENTIFIER.test(value)) {
-      throw new ToolError({
-        code: ErrorCodes.AK_TOOL_INVALID_INPUT,
-        message: `proposeToolCall: ${field} ${JSON.stringify(value)} is not a valid identifier`,
-        hint: 'Use 1–128 characters from A–Z, a–z, 0–9 and . _ : -, starting with a letter or digit.',
-      })
-    }
-  }
+  assertIdentifier('id', proposal.id)
   const existing = findCall(ctx.messages(), proposal.id)
-  if (existing) return existing.call
+  if (existing) return { ...existing.call }
+  const inFlight = ctx.proposals.get(proposal.id)
+  if (inFlight) return { ...(await inFlight) }
+  const attempt = commitProposal(ctx, proposal)
+  ctx.proposals.set(proposal.id, attempt)
+  const forget = (): void => {
+    if (ctx.proposals.get(proposal.id) === attempt) ctx.proposals.delete(proposal.id)
+  }
+  attempt.then(forget, forget)
+  return { ...(await attempt) }
+}
+
+/**
+ * Validates the name, tool (registered with `requiresConfirmation` and `execute`), args and
+ * propose-phase authorization — rejecting with a `ToolError`/`ConfigError` that has a code — then
+ * appends an assistant message holding the call and awaits `onToolCall`.
+ */
+async function commitProposal(ctx: ControllerContext, proposal: Pick<ToolCall, 'id' | 'name' | 'args'>): Promise<ToolCall> {
+  assertIdentifier('name', proposal.name)
   const tool = ctx.tools.find(proposal.name)
   if (!tool) {
     throw new ToolError({ code: ErrorCodes.AK_TOOL_NOT_FOUND, message: `proposeToolCall: no tool named "${proposal.name}"`, hint: 'Register it in ChatConfig.tools.' })
@@ -107,8 +127,8 @@ export async function proposeToolCall(
     throw new ToolError({ code: ErrorCodes.AK_TOOL_INVALID_INPUT, message: `proposeToolCall("${proposal.name}"): ${verdict.message ?? 'invalid arguments'}` })
   }
   const call: ToolCall = { id: proposal.id, name: proposal.name, args, status: 'requires_confirmation' }
-  const decision = await authorizeToolCall(ctx, call, 'propose', tool)
-  if (!decision.allowed) throw deniedToolError(call, decision.reason)
+  const refused = refusal(await authorizeToolCall(ctx, call, 'propose', tool), call)
+  if (refused) throw refused
   const message = { ...buildMessage({ role: 'assistant', content: '' }, ctx), toolCalls: [call] }
   ctx.store.dispatch({ type: 'messages-set', messages: [...ctx.messages(), message] })
   const hook = ctx.config().onToolCall
@@ -120,5 +140,5 @@ export async function proposeToolCall(
       throw thrown
     }
   }
-  return { ...call }
+  return call
 }

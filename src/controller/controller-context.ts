@@ -1,5 +1,5 @@
 import type { ChatConfig } from '../contract/chat.js'
-import type { Message } from '../contract/message.js'
+import type { Message, ToolCall } from '../contract/message.js'
 import type { AgentEvent } from '../contract/observer.js'
 import type { Clock, IdFactory } from './ids.js'
 import type { SkillActivation } from './skill-activation.js'
@@ -28,4 +28,6 @@ export interface ControllerContext {
    * chatrail cannot execute). They need no follow-up model call.
    */
   providerResolved: Set<string>
+  /** `proposeToolCall` attempts still in flight, by call id: concurrent proposals of one id share one. */
+  proposals: Map<string, Promise<ToolCall>>
 }

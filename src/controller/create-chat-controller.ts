@@ -81,6 +81,7 @@ export function createChatController(config: ChatConfig, options: ChatController
     emit,
     skills: () => activation,
     providerResolved: new Set(),
+    proposals: new Map(),
   }
 
   /** Hydrates once, only into an empty chat; a synchronous `load()` applies before this returns. */

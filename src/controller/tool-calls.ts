@@ -3,7 +3,7 @@ import type { StreamToolCallPayload } from '../contract/stream.js'
 import type { ControllerContext } from './controller-context.js'
 import { describeThrown, ErrorCodes, ToolError } from './errors.js'
 import { safeParseArgs } from './safe-parse-args.js'
-import { authorizeToolCall, deniedToolError } from './tool-authorization.js'
+import { authorizeToolCall, refusal } from './tool-authorization.js'
 import { executeTool } from './tool-execution.js'
 import { SUPERSEDED } from './turn-tracker.js'
 import type { Turn } from './turn-tracker.js'
@@ -40,7 +40,8 @@ export async function handleToolCallChunk(
 
   const decision = await turn.race(authorizeToolCall(ctx, call, 'propose', tool))
   if (decision === SUPERSEDED || !turn.isCurrent()) return
-  if (!decision.allowed) throw deniedToolError(call, decision.reason)
+  const refused = refusal(decision, call)
+  if (refused) throw refused
 
   ctx.store.dispatch({ type: 'tool-call-added', messageId, call })
   const hook = ctx.config().onToolCall

@@ -4,7 +4,7 @@ import type { ArgsValidationResult, ToolDefinition } from '../contract/tool.js'
 import type { ControllerContext } from './controller-context.js'
 import { describeThrown, ErrorCodes, ToolError } from './errors.js'
 import { elapsedMs } from './ids.js'
-import { authorizeToolCall, deniedToolError } from './tool-authorization.js'
+import { authorizeToolCall, refusal } from './tool-authorization.js'
 
 export interface ToolOutcome {
   status: 'complete' | 'error'
@@ -37,8 +37,9 @@ const toolFailure = (options: ChatrailErrorOptions): ToolOutcome => failure(new 
 /**
  * Runs one tool call to an outcome; never rejects. Order (agentskit-contract §2.6): registered
  * with `execute` → `validateArgs` (when the tool has a schema) → execute-phase authorization →
- * lazy `init` → `execute`. An async-iterable result streams partial results through `onPartial`.
- * Failures stay in the outcome (`ToolCall.error`), never in `state.error`.
+ * lazy `init` → the authorization re-checked (nothing it rested on changed since) → `execute`.
+ * An async-iterable result streams partial results through `onPartial`. Failures stay in the
+ * outcome (`ToolCall.error`), never in `state.error`.
  */
 export async function executeTool(
   ctx: ControllerContext,
@@ -59,7 +60,8 @@ export async function executeTool(
     return toolFailure({ code: ErrorCodes.AK_TOOL_INVALID_INPUT, message: `Tool "${call.name}" got invalid arguments: ${details}` })
   }
   const decision = await authorizeToolCall(ctx, call, 'execute', tool)
-  if (!decision.allowed) return failure(deniedToolError(call, decision.reason))
+  const denied = refusal(decision, call)
+  if (denied) return failure(denied)
   const execute = tool.execute
   const started = ctx.clock()
   const ended = (result: string): void => {
@@ -68,6 +70,9 @@ export async function executeTool(
   const run = async (): Promise<ToolOutcome> => {
     try {
       await ctx.tools.ensureInitialized(tool)
+      // The last await before execute: a policy or tool changed during init refuses the call.
+      const late = refusal(decision, call)
+      if (late) return failure(late)
       ctx.emit({ type: 'tool:start', name: call.name, args: call.args })
       const returned = await execute(call.args, { messages: ctx.messages(), call })
       let result: string
@@ -93,5 +98,5 @@ export async function executeTool(
       return failure(error)
     }
   }
-  return ctx.tools.track(run())
+  return ctx.tools.track(tool, run())
 }

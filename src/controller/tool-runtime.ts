@@ -2,27 +2,47 @@ import type { ToolDefinition } from '../contract/tool.js'
 
 /**
  * The tools a turn can call: `config.tools` plus skill tools (a skill tool wins a name clash),
- * each `init`ed lazily once per definition object, with running executions tracked so `clear()`
- * can wait for them before calling `dispose`. After `clear()` tools work again (re-`init` on next
- * use); upstream retired them for good (§2.15).
+ * each `init`ed lazily once, with running executions tracked so a tool is never disposed under
+ * one. Two things dispose tools: `clear()` disposes every initialized tool (they re-`init` on next
+ * use; upstream retired them for good, §2.15), and a rebuild that replaces a tool disposes the old
+ * one once its running executions settle. Every `init` is matched by at most one `dispose`.
  */
 export interface ToolRuntime {
   find: (name: string) => ToolDefinition | undefined
   list: () => ToolDefinition[]
-  /** Rebuilds the registry after `config.tools` or the skill tools changed. */
+  /**
+   * Rebuilds the registry after `config.tools` or the skill tools changed. An initialized tool
+   * that no longer has a same-named successor with the same `init`, `dispose` and `execute` is
+   * retired: disposed once its running executions settle. One that does hands its lifecycle on.
+   */
   rebuild: (configTools: readonly ToolDefinition[] | undefined, skillTools: readonly ToolDefinition[]) => void
-  /** Runs `init` once per tool definition; concurrent callers share one promise. */
+  /** Runs `init` once per tool; concurrent callers share one promise. */
   ensureInitialized: (tool: ToolDefinition) => Promise<void>
-  /** Tracks an execution so `disposeAll` waits for it. */
-  track: <T>(work: Promise<T>) => Promise<T>
+  /** Tracks an execution of `tool` so disposal waits for it. */
+  track: <T>(tool: ToolDefinition, work: Promise<T>) => Promise<T>
   /** Waits for running executions, then calls `dispose` on every initialized tool (errors swallowed). */
   disposeAll: () => Promise<void>
 }
 
+/** Same lifecycle: a rebuilt definition object carrying the very same functions is the same tool. */
+const sameLifecycle = (a: ToolDefinition, b: ToolDefinition): boolean =>
+  a.name === b.name && a.init === b.init && a.dispose === b.dispose && a.execute === b.execute
+
 export function createToolRuntime(): ToolRuntime {
   let registry = new Map<string, ToolDefinition>()
   let initialized = new Map<ToolDefinition, Promise<void>>()
-  const running = new Set<Promise<unknown>>()
+  const running = new Map<Promise<unknown>, ToolDefinition>()
+
+  /** Waits for `tools`' running executions (all of them when omitted), then disposes each whose init succeeded. */
+  const dispose = async (tools: ReadonlyMap<ToolDefinition, Promise<void>>): Promise<void> => {
+    await Promise.allSettled([...running].filter(([, tool]) => tools.has(tool)).map(([work]) => work))
+    await Promise.allSettled(
+      [...tools].map(async ([tool, init]) => {
+        await init
+        await tool.dispose?.()
+      }),
+    )
+  }
 
   return {
     find: (name) => registry.get(name),
@@ -30,19 +50,32 @@ export function createToolRuntime(): ToolRuntime {
     rebuild: (configTools, skillTools) => {
       // Later entries win a name clash: skill tools override config tools.
       registry = new Map([...(configTools ?? []), ...skillTools].map((tool) => [tool.name, tool]))
+      const retired = new Map<ToolDefinition, Promise<void>>()
+      for (const [tool, init] of initialized) {
+        const successor = registry.get(tool.name)
+        if (successor === tool) continue
+        initialized.delete(tool)
+        if (successor && sameLifecycle(tool, successor) && !initialized.has(successor)) initialized.set(successor, init)
+        else retired.set(tool, init)
+      }
+      if (retired.size > 0) void dispose(retired)
     },
     ensureInitialized: (tool) => {
       let pending = initialized.get(tool)
       if (!pending) {
-        pending = Promise.resolve().then(() => tool.init?.())
-        initialized.set(tool, pending)
+        const attempt = Promise.resolve().then(() => tool.init?.())
+        pending = attempt
+        initialized.set(tool, attempt)
         // A failed init is retried on the next use rather than cached forever.
-        pending.catch(() => initialized.delete(tool))
+        // (A rebuild may have handed the attempt on to a successor: forget it under any key.)
+        attempt.catch(() => {
+          for (const [key, value] of initialized) if (value === attempt) initialized.delete(key)
+        })
       }
       return pending
     },
-    track: (work) => {
-      running.add(work)
+    track: (tool, work) => {
+      running.set(work, tool)
       const forget = (): void => {
         running.delete(work)
       }
@@ -50,10 +83,10 @@ export function createToolRuntime(): ToolRuntime {
       return work
     },
     disposeAll: async () => {
-      await Promise.allSettled([...running])
-      const tools = [...initialized.keys()]
+      const tools = initialized
       initialized = new Map()
-      await Promise.allSettled(tools.map(async (tool) => tool.dispose?.()))
+      await Promise.allSettled([...running.keys()])
+      await dispose(tools)
     },
   }
 }
