@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -44,6 +44,12 @@ export interface PlaceOptions {
   lines?: number
   /** Add this to every top-level `timestamp` (ms). */
   shiftMs?: number
+  /**
+   * Shift every top-level `timestamp` so that the fixture's last line lands this long before the
+   * test's clock (`Date.now()`); wins over `shiftMs`. Tests that run the monitor on the real clock
+   * use it, so they read the same on any date.
+   */
+  endsAgoMs?: number
 }
 
 /** A recorded Claude Code transcript under `<home>/.claude/projects/<slug>/<sessionId>.jsonl`. */
@@ -52,7 +58,7 @@ export function placeClaude(home: FakeHome, fixture: string, options: PlaceOptio
   const name = transcript ?? scenario.transcript
   const recordedId = name.replace(/\.jsonl$/, '')
   const sessionId = options.sessionId ?? recordedId
-  const lines = rewrite(readFileSync(join(CLAUDE_FIXTURES, fixture, name), 'utf8'), recordedId, sessionId, options.shiftMs ?? 0)
+  const lines = rewrite(readFileSync(join(CLAUDE_FIXTURES, fixture, name), 'utf8'), recordedId, sessionId, options)
   const cwd = lines.map((line) => (JSON.parse(line) as { cwd?: unknown }).cwd).find((value): value is string => typeof value === 'string') ?? '/tmp/unknown'
   const path = join(home.home, '.claude', 'projects', projectSlug(cwd), `${sessionId}.jsonl`)
   return place({ key: `claude-code:${sessionId}`, sessionId, path, cwd, lines, written: 0 }, options.lines)
@@ -69,7 +75,7 @@ export function placeCodex(home: FakeHome, scenarioName: string, options: PlaceO
   if (scenario === undefined) throw new Error(`no Codex fixture scenario ${scenarioName}`)
   const recordedId = scenario.rolloutFileName.slice(-'.jsonl'.length - 36, -'.jsonl'.length)
   const sessionId = options.sessionId ?? recordedId
-  const lines = rewrite(readFileSync(join(CODEX_FIXTURES, scenario.rollout), 'utf8'), recordedId, sessionId, options.shiftMs ?? 0)
+  const lines = rewrite(readFileSync(join(CODEX_FIXTURES, scenario.rollout), 'utf8'), recordedId, sessionId, options)
   const meta = JSON.parse(lines[0] ?? '{}') as { payload?: { cwd?: string } }
   const path = join(home.codexHome, 'sessions', '2026', '11', '30', scenario.rolloutFileName.replace(recordedId, sessionId))
   return place({ key: `codex:${sessionId}`, sessionId, path, cwd: meta.payload?.cwd ?? '', lines, written: 0 }, options.lines)
@@ -79,6 +85,11 @@ export function placeCodex(home: FakeHome, scenarioName: string, options: PlaceO
 export function appendLines(session: PlacedSession, count = session.lines.length - session.written): number {
   const next = session.lines.slice(session.written, session.written + count).join('')
   appendFileSync(session.path, next)
+  // The file's times come from the kernel's clock and the monitor compares them with the process's:
+  // pin them to the process's clock so a shifted clock (CI's second run, a year ahead) sees what a
+  // real session would.
+  const now = new Date()
+  utimesSync(session.path, now, now)
   session.written += count
   return Buffer.byteLength(next)
 }
@@ -114,12 +125,11 @@ function place(session: PlacedSession, lines: number | undefined): PlacedSession
   return session
 }
 
-function rewrite(text: string, fromId: string, toId: string, shiftMs: number): string[] {
+function rewrite(text: string, fromId: string, toId: string, options: PlaceOptions): string[] {
   const replaced = fromId === toId ? text : text.split(fromId).join(toId)
-  return replaced
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => `${shiftMs === 0 ? line : shift(line, shiftMs)}\n`)
+  const lines = replaced.split('\n').filter((line) => line.trim() !== '')
+  const shiftMs = options.endsAgoMs === undefined ? (options.shiftMs ?? 0) : Date.now() - options.endsAgoMs - lastLineTime(lines)
+  return lines.map((line) => `${shiftMs === 0 ? line : shift(line, shiftMs)}\n`)
 }
 
 function shift(line: string, ms: number): string {

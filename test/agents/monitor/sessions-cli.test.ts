@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MonitorEntry } from '../../../src/agents/monitor/monitor-entry.js'
-import { lastLineTime, makeFakeHome, placeClaude, placeCodex, writeRegistry } from './fake-home.js'
+import { makeFakeHome, placeClaude, placeCodex, writeRegistry } from './fake-home.js'
 import type { FakeHome, PlacedSession } from './fake-home.js'
 
 /**
@@ -20,22 +20,13 @@ let running: PlacedSession
 let done: PlacedSession
 let old: PlacedSession
 
-/** Shift so that the fixture's last line lands `agoMs` before now. */
-function shiftFor(lines: readonly string[], agoMs: number): number {
-  return Date.now() - agoMs - lastLineTime(lines)
-}
-
 beforeAll(() => {
   home = makeFakeHome()
-  const recorded = (place: (shiftMs: number) => PlacedSession, agoMs: number): PlacedSession => {
-    const probe = place(0)
-    return place(shiftFor(probe.lines, agoMs))
-  }
-  waiting = recorded((shiftMs) => placeClaude(home, 'permission-pending', { shiftMs }), 60_000)
+  waiting = placeClaude(home, 'permission-pending', { endsAgoMs: 60_000 })
   writeRegistry(home, { pid: process.pid, sessionId: waiting.sessionId, cwd: waiting.cwd, status: 'waiting', waitingFor: 'permission prompt' })
-  running = recorded((shiftMs) => placeCodex(home, 'mid-turn', { shiftMs }), 120_000)
-  done = recorded((shiftMs) => placeCodex(home, 'plain-turn', { shiftMs }), 180_000)
-  old = recorded((shiftMs) => placeCodex(home, 'tool-run', { shiftMs }), 3 * 86_400_000)
+  running = placeCodex(home, 'mid-turn', { endsAgoMs: 120_000 })
+  done = placeCodex(home, 'plain-turn', { endsAgoMs: 180_000 })
+  old = placeCodex(home, 'tool-run', { endsAgoMs: 3 * 86_400_000 })
 })
 afterAll(() => home.cleanup())
 

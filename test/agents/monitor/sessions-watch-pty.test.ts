@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { projectRoot, terminalEnv } from '../../ink/demo-driver.js'
 import { startPty } from '../../ink/pty-terminal.js'
 import type { PtyTerminal } from '../../ink/pty-terminal.js'
-import { appendLines, lastLineTime, makeFakeHome, placeCodex } from './fake-home.js'
+import { appendLines, makeFakeHome, placeCodex } from './fake-home.js'
 import type { FakeHome } from './fake-home.js'
 
 /**
@@ -24,8 +24,7 @@ afterEach(() => {
 describe('chatrail sessions --watch (pty)', () => {
   it('updates the row in place, rings and prints on the notification, quits on q', async () => {
     home = makeFakeHome()
-    const probe = placeCodex(home, 'plain-turn', { lines: 9, sessionId: randomUUID() })
-    const thread = placeCodex(home, 'plain-turn', { lines: 9, sessionId: probe.sessionId, shiftMs: Date.now() - 30_000 - lastLineTime(probe.lines) })
+    const thread = placeCodex(home, 'plain-turn', { lines: 9, sessionId: randomUUID(), endsAgoMs: 30_000 })
     const env = terminalEnv()
     delete env.CODEX_HOME
     const terminal = startPty(join(projectRoot, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts', 'sessions', '--watch', '--home', home.home], { cwd: projectRoot, env, cols: 120, rows: 20 })

@@ -38,8 +38,8 @@ async function until<T>(what: string, check: () => T | undefined, timeoutMs: num
 describe('monitor.start(): watching', () => {
   it('file-system events bring appends and new sessions within seconds, with a one-minute poll', async () => {
     const { home, monitor, events } = setup({ pollIntervalMs: 60_000, watch: true })
-    const thread = placeCodex(home, 'plain-turn', { lines: 9, sessionId: randomUUID() })
-    placeClaude(home, 'plain-turn') // creates ~/.claude/projects before the start, so it is watched
+    const thread = placeCodex(home, 'plain-turn', { lines: 9, sessionId: randomUUID(), endsAgoMs: 5_000 })
+    placeClaude(home, 'plain-turn', { endsAgoMs: 60_000 }) // creates ~/.claude/projects before the start, so it is watched
     await monitor.start()
     expect(monitor.stats().watching).toBe('events')
     expect(events.map((event) => event.type)).toEqual(['snapshot'])
@@ -48,7 +48,8 @@ describe('monitor.start(): watching', () => {
     const changed = await until('the append', () => events.find((event) => event.type === 'session_changed' && event.entry.key === thread.key), 5000)
     expect(changed.value.type === 'session_changed' && changed.value.entry.status).toBe('completed')
 
-    const added = placeClaude(home, 'question-pending', { sessionId: randomUUID() })
+    // A question asked seconds ago, whatever today's date: the monitor runs on the real clock.
+    const added = placeClaude(home, 'question-pending', { sessionId: randomUUID(), endsAgoMs: 2_000 })
     const seen = await until('the new session', () => events.find((event) => event.type === 'session_added' && event.entry.key === added.key), 5000)
     expect(seen.value.type === 'session_added' && seen.value.entry.state).toBe('question')
     expect(monitor.stats().ticks).toBeGreaterThan(1)
@@ -56,14 +57,14 @@ describe('monitor.start(): watching', () => {
     await monitor.stop()
     expect(monitor.stats().watching).toBe('stopped')
     const ticks = monitor.stats().ticks
-    appendLines(placeCodex(home, 'mid-turn', { sessionId: randomUUID(), lines: 3 }), 1)
+    appendLines(placeCodex(home, 'mid-turn', { sessionId: randomUUID(), lines: 3, endsAgoMs: 1_000 }), 1)
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(monitor.stats().ticks).toBe(ticks)
   }, 20_000)
 
   it('with events off, the poll alone sees the change', async () => {
     const { home, monitor, events } = setup({ pollIntervalMs: 150, watch: false })
-    const thread = placeCodex(home, 'plain-turn', { lines: 9, sessionId: randomUUID() })
+    const thread = placeCodex(home, 'plain-turn', { lines: 9, sessionId: randomUUID(), endsAgoMs: 5_000 })
     await monitor.start()
     expect(monitor.stats().watching).toBe('polling')
     appendLines(thread)

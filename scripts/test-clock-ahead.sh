@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The suites whose code reads a clock, run a second time with this process tree's clock a year ahead
+# (Debian's faketime). A test that only passes near the day its fixtures were recorded fails here.
+# Suites that spawn the real CLIs, Chromium or a pty are left out: libfaketime preloaded into those
+# children (Codex's sandbox, Chromium's zygote) breaks them for reasons that have nothing to do with
+# dates. test/clock/clock-ahead.test.ts fails this run if the clock was not in fact shifted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v faketime >/dev/null 2>&1; then
+  echo "npm run test:clock-ahead needs Debian's faketime: apt-get install faketime" >&2
+  exit 2
+fi
+
+export CHATRAIL_CLOCK_AHEAD="${CHATRAIL_CLOCK_AHEAD:-+365d}"
+# Only the wall clock moves: timers and timeouts run on the monotonic clock as usual.
+export FAKETIME_DONT_FAKE_MONOTONIC=1
+exec faketime -f "$CHATRAIL_CLOCK_AHEAD" node_modules/.bin/vitest run \
+  --reporter=default --reporter=json --outputFile.json=test-output/vitest-clock-ahead.json \
+  test/clock test/agents test/cli test/testing test/conversation test/controller test/contract \
+  --exclude 'test/agents/adapters/**' --exclude '**/live-cli.test.ts' --exclude '**/codex-live.test.ts' \
+  --exclude '**/*-pty.test.ts' --exclude '**/node_modules/**' "$@"
