@@ -4,10 +4,12 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     controller: 'src/controller/index.ts',
+    store: 'src/store/index.ts',
     testing: 'src/testing/index.ts',
     'testing-vitest': 'src/testing/vitest.ts',
     'claude-code': 'src/agents/claude-code/index.ts',
     codex: 'src/agents/codex/index.ts',
+    opencode: 'src/agents/opencode/index.ts',
     monitor: 'src/agents/monitor/index.ts',
     react: 'renderers/react/index.ts',
     ink: 'renderers/ink/index.ts',
@@ -19,5 +21,5 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   splitting: true,
-  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime'],
+  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'markdown-to-jsx'],
 })

@@ -8,7 +8,8 @@ export default defineConfig({
   base: './',
   logLevel: 'warn',
   oxc: { jsx: { runtime: 'automatic' } },
-  // The app bundle (React, React DOM, zod, chatrail) plus the chunk Vite splits off for
-  // chatrail/react's lazily loaded agent-dialog UI (assets/dialog-ui-*.js).
+  // The app bundle (React, React DOM, zod, chatrail) plus the chunks Vite splits off for
+  // chatrail/react's lazily loaded message UI (assets/message-ui-*.js, with markdown-to-jsx) and
+  // agent-dialog UI (assets/dialog-ui-*.js).
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, reportCompressedSize: false, chunkSizeWarningLimit: 1024 },
 })

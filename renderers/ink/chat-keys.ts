@@ -1,4 +1,5 @@
 import type { Key } from 'ink'
+import type { LineEdit } from './line-editor.js'
 
 /**
  * The keyboard of `<InkChat>` as a pure function, so the bindings read as one table and are
@@ -7,8 +8,7 @@ import type { Key } from 'ink'
  */
 
 export type ChatKeyAction =
-  | { type: 'insert'; text: string }
-  | { type: 'delete' }
+  | { type: 'edit'; edit: LineEdit }
   | { type: 'clear-input' }
   | { type: 'send' }
   | { type: 'stop' }
@@ -28,6 +28,8 @@ export interface ChatKeyContext {
   input: string
   /** A dialog is pending but its picker was closed with Esc. */
   dialogClosed: boolean
+  /** The key is part of a paste: text only, its line breaks become spaces. @default false */
+  paste?: boolean
 }
 
 /** Drops control characters a terminal may send along with text (paste, bracketed paste markers). */
@@ -37,16 +39,11 @@ function withoutControlCharacters(text: string): string {
 
 /**
  * Maps one keypress to at most one action. Pure; the order of the checks is the precedence:
- * Ctrl chords, then Esc, Enter, arrows, Alt+digit, editing keys, printable text.
+ * a paste, Ctrl chords, then Esc, Enter, arrows, Alt+digit, editing keys, printable text.
  */
 export function chatKeyAction(input: string, key: Key, context: ChatKeyContext): ChatKeyAction | undefined {
-  if (key.ctrl) {
-    if (input === 'r') return context.streaming ? undefined : { type: 'retry' }
-    if (input === 'g') return context.streaming ? undefined : { type: 'regenerate' }
-    if (input === 'd') return context.input === '' ? { type: 'quit' } : undefined
-    if (input === 'u') return { type: 'clear-input' }
-    return undefined
-  }
+  if (context.paste === true) return insert(input)
+  if (key.ctrl) return ctrlAction(input, context)
   if (key.escape) {
     if (context.streaming) return { type: 'stop' }
     if (context.editing) return { type: 'cancel-edit' }
@@ -58,8 +55,52 @@ export function chatKeyAction(input: string, key: Key, context: ChatKeyContext):
   }
   if (key.tab) return context.dialogClosed ? { type: 'open-dialog' } : undefined
   if (key.meta && /^[1-9]$/.test(input)) return { type: 'event', index: Number(input) - 1 }
-  if (key.backspace || key.delete) return { type: 'delete' }
-  if (key.meta || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown) return undefined
+  if (key.meta && input === 'b') return edit({ type: 'move', to: 'word-left' })
+  if (key.meta && input === 'f') return edit({ type: 'move', to: 'word-right' })
+  // Ink reports the Backspace key (DEL, 0x7f) as `delete`; forward delete is Ctrl+D.
+  if (key.backspace || key.delete) return edit({ type: 'delete-back' })
+  if (key.leftArrow) return edit({ type: 'move', to: 'left' })
+  if (key.rightArrow) return edit({ type: 'move', to: 'right' })
+  if (key.home) return edit({ type: 'move', to: 'home' })
+  if (key.end) return edit({ type: 'move', to: 'end' })
+  if (key.meta || key.downArrow || key.pageUp || key.pageDown) return undefined
+  return insert(input)
+}
+
+function ctrlAction(input: string, context: ChatKeyContext): ChatKeyAction | undefined {
+  switch (input) {
+    case 'r':
+      return context.streaming ? undefined : { type: 'retry' }
+    case 'g':
+      return context.streaming ? undefined : { type: 'regenerate' }
+    case 'd':
+      return context.input === '' ? { type: 'quit' } : edit({ type: 'delete-forward' })
+    case 'a':
+      return edit({ type: 'move', to: 'home' })
+    case 'e':
+      return edit({ type: 'move', to: 'end' })
+    case 'b':
+      return edit({ type: 'move', to: 'left' })
+    case 'f':
+      return edit({ type: 'move', to: 'right' })
+    case 'w':
+      return edit({ type: 'delete-word-back' })
+    case 'u':
+      return edit({ type: 'delete-to-start' })
+    case 'k':
+      return edit({ type: 'delete-to-end' })
+    case 'h':
+      return edit({ type: 'delete-back' })
+    default:
+      return undefined
+  }
+}
+
+function edit(lineEdit: LineEdit): ChatKeyAction {
+  return { type: 'edit', edit: lineEdit }
+}
+
+function insert(input: string): ChatKeyAction | undefined {
   const text = withoutControlCharacters(input.replace(/\r\n|\r|\n/g, ' '))
-  return text === '' ? undefined : { type: 'insert', text }
+  return text === '' ? undefined : edit({ type: 'insert', text })
 }

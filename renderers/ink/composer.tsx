@@ -2,6 +2,8 @@ import { Box, Text } from 'ink'
 
 interface Props {
   input: string
+  /** Where the cursor stands, in code points. @default the end of the input */
+  cursor?: number
   streaming: boolean
   /** The composer holds an edit of the last user message; Enter resends it. */
   editing: boolean
@@ -9,14 +11,17 @@ interface Props {
   dialogClosed?: boolean
 }
 
-/** The input line and a one-line key hint that follows what the keys would do now. */
-export function Composer({ input, streaming, editing, dialogClosed = false }: Props) {
+/** The input line with its cursor, and a one-line key hint that follows what the keys would do now. */
+export function Composer({ input, cursor, streaming, editing, dialogClosed = false }: Props) {
+  const chars = [...input]
+  const at = Math.max(0, Math.min(cursor ?? chars.length, chars.length))
   return (
     <Box flexDirection="column">
       <Text>
         <Text color={editing ? 'yellow' : 'cyan'}>{editing ? 'edit › ' : '› '}</Text>
-        {input}
-        <Text inverse> </Text>
+        {chars.slice(0, at).join('')}
+        <Text inverse>{chars[at] ?? ' '}</Text>
+        {chars.slice(at + 1).join('')}
       </Text>
       <Text dimColor>{hint(streaming, editing, dialogClosed)}</Text>
     </Box>
@@ -24,8 +29,8 @@ export function Composer({ input, streaming, editing, dialogClosed = false }: Pr
 }
 
 function hint(streaming: boolean, editing: boolean, dialogClosed: boolean): string {
+  if (dialogClosed) return `Tab answer the agent · ${streaming ? 'Esc stop the turn' : 'Enter send'} · Ctrl+C quit`
   if (streaming) return 'streaming… Esc stop · Enter sends anyway'
   if (editing) return 'editing your last message · Enter resend · Esc cancel'
-  const dialog = dialogClosed ? 'Tab answer the agent · ' : ''
-  return `${dialog}Enter send · Esc stop · ↑ edit last · Ctrl+R retry · Ctrl+G regenerate · Ctrl+C quit`
+  return 'Enter send · Esc stop · ↑ edit last · Ctrl+R retry · Ctrl+G regenerate · Ctrl+C quit'
 }

@@ -1,5 +1,4 @@
-import type { Dialog, DialogAnswer, DialogOption, DialogQuestion } from '../../src/agents/runstate/dialog.js'
-import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import type { Dialog, DialogAnswer, DialogAnswerInput, DialogOption, DialogQuestion } from '../../src/contract/dialog.js'
 
 /**
  * The pending-dialog picker as a pure reducer: the component only renders `PickerState` and

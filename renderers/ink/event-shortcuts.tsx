@@ -1,20 +1,21 @@
 import { Text } from 'ink'
+import type { EventShortcut } from './shortcut-events.js'
 
 interface Props {
   /** The events a key can send (see `shortcutEvents`), in order; the first nine get Alt+1…Alt+9. */
-  events: readonly string[]
+  events: readonly EventShortcut[]
 }
 
-/** Events as numbered shortcuts (Alt+digit, so digits stay typeable). */
+/** Events as numbered shortcuts with their labels (Alt+digit, so digits stay typeable). */
 export function EventShortcuts({ events }: Props) {
   if (events.length === 0) return null
   return (
     <Text>
       <Text dimColor>events</Text>
-      {events.slice(0, 9).map((event, index) => (
-        <Text key={event}>
+      {events.slice(0, 9).map((shortcut, index) => (
+        <Text key={shortcut.uiEvent}>
           {'  '}
-          <Text color="yellow">Alt+{index + 1}</Text> {event}
+          <Text color="yellow">Alt+{index + 1}</Text> {shortcut.label}
         </Text>
       ))}
     </Text>

@@ -1,6 +1,6 @@
-import { Box, Text, useApp, useInput } from 'ink'
+import { Box, Text, useApp } from 'ink'
 import { useRef, useState } from 'react'
-import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import type { DialogAnswerInput } from '../../src/contract/dialog.js'
 import type { ChatDefinition, JsonObject } from '../../src/index.js'
 import { useChatSession } from '../react/use-chat-session.js'
 import type { UseChatSessionReturn } from '../react/use-chat-session.js'
@@ -8,13 +8,19 @@ import { chatKeyAction } from './chat-keys.js'
 import type { ChatKeyAction } from './chat-keys.js'
 import { Composer } from './composer.js'
 import { DialogPicker } from './dialog-picker.js'
+import type { KeyHandler } from './dialog-picker.js'
 import { EventShortcuts } from './event-shortcuts.js'
+import { editLine } from './line-editor.js'
+import type { LineState } from './line-editor.js'
 import { appendSettled } from './printed-log.js'
 import type { PrintedEntry } from './printed-log.js'
 import { replyLabel } from './reply-label.js'
 import { shortcutEvents } from './shortcut-events.js'
+import type { EventShortcut } from './shortcut-events.js'
 import { StatusLine } from './status-line.js'
 import { Transcript } from './transcript.js'
+import { useBracketedPaste, useKeys } from './use-keys.js'
+import { useReprintOnResize } from './use-reprint-on-resize.js'
 
 /** `useChatSession`'s options (session id, injectable ids and clock, key). */
 export type InkChatSessionOptions<Ctx extends JsonObject> = Parameters<typeof useChatSession<Ctx>>[1]
@@ -25,6 +31,10 @@ interface Props<Ctx extends JsonObject> {
   options?: InkChatSessionOptions<Ctx>
   /** What answers unmatched input, shown when no live agent reports a run state. */
   backend?: string
+  /** Labels of the event keys, by UI event or machine event (default: the UI event humanized). */
+  eventLabels?: Readonly<Record<string, string>>
+  /** Text printed above the conversation (a banner); kept when the log is printed again after a resize. */
+  header?: string
 }
 
 /**
@@ -32,22 +42,30 @@ interface Props<Ctx extends JsonObject> {
  * agent dialog's picker, the status line, the state's events, and the composer. Keys drive the
  * lifecycle (see `chat-keys.ts`); `/…` lines are sent like any text, to the app's routes.
  */
-export function InkChat<Ctx extends JsonObject>({ definition, options, backend }: Props<Ctx>) {
+export function InkChat<Ctx extends JsonObject>({ definition, options, backend, eventLabels, header }: Props<Ctx>) {
   const chat = useChatSession(definition, options)
   const { exit } = useApp()
+  useBracketedPaste()
+  const printKey = useReprintOnResize()
   const [editing, setEditing] = useState<string | undefined>(undefined)
+  // The cursor lives here, the text in the controller; a text changed elsewhere (sent, loaded
+  // for an edit) puts the cursor at its end.
+  const line = useRef<LineState>({ text: '', cursor: 0 })
+  const [, setCursorShown] = useState(0)
   const [closedDialog, setClosedDialog] = useState<string | undefined>(undefined)
   const [failure, setFailure] = useState<string | undefined>(undefined)
   // Keys can arrive faster than React re-renders: read live values from the controller and refs.
   const editingRef = useRef(editing)
   const printed = useRef<readonly PrintedEntry[]>([])
-  printed.current = appendSettled(printed.current, chat.messages, replyLabel(chat.traces))
+  printed.current = appendSettled(printed.current, chat.messages, replyLabel(chat.traces), chat.dialogLog)
 
   const pending = chat.pendingDialog
   const pickerOpen = pending !== undefined && pending.toolId !== closedDialog
   const streaming = chat.status === 'streaming'
   const live = chat.messages.find((message) => message.status === 'streaming')
-  const shortcuts = shortcutEvents(definition, chat.snapshot.state, chat.snapshot.events)
+  // While a dialog waits, an event key would stop the agent's turn (and lose the dialog): none is offered.
+  const shortcuts = pending === undefined ? shortcutEvents(definition, chat.snapshot.state, chat.snapshot.events, eventLabels) : []
+  const lineNow = (input: string): LineState => (line.current.text === input ? line.current : { text: input, cursor: [...input].length })
 
   const attempt = (work: Promise<unknown>): void => {
     setFailure(undefined)
@@ -58,13 +76,16 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
     setEditing(id)
   }
 
-  const apply = (action: ChatKeyAction, chatNow: UseChatSessionReturn<Ctx>, shortcutsNow: readonly string[]): void => {
+  const apply = (action: ChatKeyAction, chatNow: UseChatSessionReturn<Ctx>, shortcutsNow: readonly EventShortcut[]): void => {
     const { input, messages } = chatNow.controller.getState()
     switch (action.type) {
-      case 'insert':
-        return chatNow.setInput(input + action.text)
-      case 'delete':
-        return chatNow.setInput(input.slice(0, -1))
+      case 'edit': {
+        const next = editLine(lineNow(input), action.edit)
+        line.current = next
+        setCursorShown(next.cursor)
+        if (next.text !== input) chatNow.setInput(next.text)
+        return
+      }
       case 'clear-input':
         return chatNow.setInput('')
       case 'send': {
@@ -90,8 +111,8 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
       case 'regenerate':
         return attempt(chatNow.regenerate())
       case 'event': {
-        const event = shortcutsNow[action.index]
-        if (event !== undefined) attempt(chatNow.sendEvent(event))
+        const shortcut = shortcutsNow[action.index]
+        if (shortcut !== undefined) attempt(chatNow.sendEvent(shortcut.uiEvent, shortcut.label))
         return
       }
       case 'open-dialog':
@@ -106,17 +127,23 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
   // the handler reads this render's values through a ref, never through its closure.
   const current = useRef({ chat, pending, pickerOpen, shortcuts, apply })
   current.current = { chat, pending, pickerOpen, shortcuts, apply }
-  // Always active (the picker's keys are ignored here, not unsubscribed): toggling the last
-  // active useInput would drop raw mode for a moment, and a key typed then would be lost.
-  useInput((input, key) => {
+  // The one key listener, always active: toggling the last active useInput would drop raw mode
+  // for a moment, and a freshly mounted picker only listens after its effect runs; either way a
+  // key typed then would be lost. So an open picker gets its keys from here (`keysRef`).
+  const pickerKeys = useRef<KeyHandler | undefined>(undefined)
+  useKeys((input, key, paste) => {
     const now = current.current
-    if (now.pickerOpen) return
+    if (now.pickerOpen) {
+      pickerKeys.current?.(input, key, paste)
+      return
+    }
     const state = now.chat.controller.getState()
     const action = chatKeyAction(input, key, {
       streaming: state.status === 'streaming',
       editing: editingRef.current !== undefined,
       input: state.input,
       dialogClosed: now.pending !== undefined,
+      paste,
     })
     if (action !== undefined) now.apply(action, now.chat, now.shortcuts)
   })
@@ -125,19 +152,29 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
     setClosedDialog(toolId)
     attempt(chat.answerDialog(toolId, value))
   }
-  const dismiss = (toolId: string): void => {
-    if (chat.controller.getState().status === 'streaming') chat.stop()
-    setClosedDialog(toolId)
-  }
+  // Esc only closes the picker: stopping the turn would end the agent run the dialog belongs to.
+  const dismiss = (toolId: string): void => setClosedDialog(toolId)
 
   const lastTrace = chat.traces.at(-1)
   const error = failure ?? chat.error?.message
   return (
     <Box flexDirection="column">
-      <Transcript printed={printed.current} {...(live === undefined ? {} : { live })} />
+      <Transcript
+        printed={printed.current}
+        printKey={printKey}
+        {...(live === undefined ? {} : { live })}
+        {...(header === undefined ? {} : { header })}
+        liveHiddenToolIds={chat.dialogLog.map((entry) => entry.dialog.toolId)}
+      />
       {error === undefined ? null : <Text color="red">error: {error}</Text>}
       {pickerOpen ? (
-        <DialogPicker key={pending.toolId} dialog={pending} onAnswer={(value) => answer(pending.toolId, value)} onDismiss={() => dismiss(pending.toolId)} />
+        <DialogPicker
+          key={pending.toolId}
+          dialog={pending}
+          onAnswer={(value) => answer(pending.toolId, value)}
+          onDismiss={() => dismiss(pending.toolId)}
+          keysRef={pickerKeys}
+        />
       ) : null}
       <StatusLine
         state={chat.snapshot.state}
@@ -148,9 +185,15 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend }
       />
       <EventShortcuts events={shortcuts} />
       {pickerOpen ? (
-        <Text dimColor>The agent is waiting for your answer above · Esc closes the picker{streaming ? ' and stops the turn' : ''}</Text>
+        <Text dimColor>Answer above · Esc closes the picker · Tab reopens it</Text>
       ) : (
-        <Composer input={chat.input} streaming={streaming} editing={editing !== undefined} dialogClosed={pending !== undefined} />
+        <Composer
+          input={chat.input}
+          cursor={lineNow(chat.input).cursor}
+          streaming={streaming}
+          editing={editing !== undefined}
+          dialogClosed={pending !== undefined}
+        />
       )}
     </Box>
   )

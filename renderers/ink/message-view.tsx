@@ -7,6 +7,8 @@ interface Props {
   label?: string
   /** The user message was edited after it was first printed. */
   edited?: boolean
+  /** Tool calls not to list: agent dialogs, shown as their Q→A lines instead. */
+  hiddenToolIds?: readonly string[]
 }
 
 const speakers: Record<Message['role'], { name: string; color: string }> = {
@@ -17,10 +19,11 @@ const speakers: Record<Message['role'], { name: string; color: string }> = {
 }
 
 /** One chat message: the speaker line, then the text. A streaming reply ends in a cursor block. */
-export function MessageView({ message, label, edited = false }: Props) {
+export function MessageView({ message, label, edited = false, hiddenToolIds = [] }: Props) {
   const speaker = speakers[message.role]
   const streaming = message.status === 'streaming'
-  const empty = message.content === '' && (message.toolCalls ?? []).length === 0
+  const toolCalls = (message.toolCalls ?? []).filter((call) => !hiddenToolIds.includes(call.id))
+  const empty = message.content === '' && toolCalls.length === 0
   return (
     <Box flexDirection="column" marginBottom={1}>
       <Text>
@@ -37,7 +40,7 @@ export function MessageView({ message, label, edited = false }: Props) {
         </Text>
       )}
       {streaming && message.content === '' ? <Text dimColor>…</Text> : null}
-      {(message.toolCalls ?? []).map((call) => (
+      {toolCalls.map((call) => (
         <Text key={call.id} dimColor>
           ⚙ {call.name} ({call.status})
         </Text>

@@ -1,17 +1,36 @@
+import type { Dialog } from '../../src/contract/dialog.js'
 import type { Message } from '../../src/contract/message.js'
 
 /**
  * What `<Static>` has printed. A terminal cannot take lines back, so the transcript is a log:
  * each settled message is printed once, in the order it settled. A retry or regenerate prints
- * its new reply below the old one, and an edited user message is printed again, marked.
+ * its new reply below the old one, and an edited user message is printed again, marked. An agent
+ * dialog is printed once it has an outcome (its Q→A lines), after the message it arrived behind.
  */
 
-export interface PrintedEntry {
+export type PrintedEntry = PrintedMessage | PrintedDialog
+
+export interface PrintedMessage {
+  kind: 'message'
   key: string
   message: Message
   /** How the reply was decided (`deterministic · greet`), when known at print time. */
   label?: string
   edited: boolean
+  /** Tool calls that are agent dialogs: their Q→A lines stand for them, so the view hides them. */
+  dialogToolIds?: readonly string[]
+}
+
+export interface PrintedDialog {
+  kind: 'dialog'
+  key: string
+  dialog: Dialog
+}
+
+/** A dialog the mount has seen, and the id of the last message when it arrived (see `useChatSession`'s `dialogLog`). */
+export interface SeenDialog {
+  dialog: Dialog
+  anchor: string | null
 }
 
 /** Describes how an assistant message was produced; undefined when unknown. */
@@ -25,32 +44,61 @@ function entryKey(message: Message): string {
   return `${message.id}\u0000${message.status}\u0000${message.content}`
 }
 
+/** The dialog an adapter recorded on a message (`metadata.chatrail.dialog`), if any. */
+function recordedDialog(message: Message): Dialog | undefined {
+  const dialog = (message.metadata?.['chatrail'] as { dialog?: Partial<Dialog> } | null | undefined)?.dialog
+  return typeof dialog?.toolId === 'string' && typeof dialog.prompt === 'string' && (dialog.kind === 'question' || dialog.kind === 'plan')
+    ? dialog as Dialog
+    : undefined
+}
+
 /**
- * Appends the messages of `messages` that settled since `printed` was built. Pure; returns
- * `printed` itself when nothing new settled, so callers can compare by identity. A message is
- * printed at most once per (id, status, content); a later settled message is never printed
- * before an earlier one that is still streaming.
+ * Appends the messages of `messages` that settled since `printed` was built, and the dialogs of
+ * `dialogs` (and those recorded on messages) that got an outcome. Pure; returns `printed` itself
+ * when nothing new settled, so callers can compare by identity. A message is printed at most
+ * once per (id, status, content), a dialog once per tool id; a later settled message is never
+ * printed before an earlier one that is still streaming.
  */
 export function appendSettled(
   printed: readonly PrintedEntry[],
   messages: readonly Message[],
   describe?: DescribeReply,
+  dialogs: readonly SeenDialog[] = [],
 ): readonly PrintedEntry[] {
   const seen = new Set(printed.map((entry) => entry.key))
-  const printedIds = new Set(printed.map((entry) => entry.message.id))
+  const printedIds = new Set(printed.flatMap((entry) => (entry.kind === 'message' ? [entry.message.id] : [])))
+  const dialogIds = new Set([...dialogs.map((seenDialog) => seenDialog.dialog.toolId), ...messages.flatMap((m) => recordedDialog(m)?.toolId ?? [])])
   const added: PrintedEntry[] = []
+  const printDialog = (dialog: Dialog): void => {
+    const key = `dialog\u0000${dialog.toolId}`
+    if (dialog.outcome === undefined || seen.has(key)) return
+    added.push({ kind: 'dialog', key, dialog })
+    seen.add(key)
+  }
+  const printAnchored = (anchor: string | null): void => {
+    for (const { dialog, anchor: at } of dialogs) if (at === anchor) printDialog(dialog)
+  }
+
+  printAnchored(null)
   for (const message of messages) {
     if (!isSettled(message)) break
     const key = entryKey(message)
-    if (seen.has(key)) continue
-    const label = message.role === 'assistant' ? describe?.(message, messages) : undefined
-    added.push({
-      key,
-      message,
-      ...(label === undefined ? {} : { label }),
-      edited: message.role === 'user' && printedIds.has(message.id),
-    })
-    seen.add(key)
+    if (!seen.has(key)) {
+      const label = message.role === 'assistant' ? describe?.(message, messages) : undefined
+      const hidden = (message.toolCalls ?? []).map((call) => call.id).filter((id) => dialogIds.has(id))
+      added.push({
+        kind: 'message',
+        key,
+        message,
+        ...(label === undefined ? {} : { label }),
+        edited: message.role === 'user' && printedIds.has(message.id),
+        ...(hidden.length === 0 ? {} : { dialogToolIds: hidden }),
+      })
+      seen.add(key)
+    }
+    const recorded = recordedDialog(message)
+    if (recorded !== undefined) printDialog(dialogs.find((d) => d.dialog.toolId === recorded.toolId && d.dialog.outcome !== undefined)?.dialog ?? recorded)
+    printAnchored(message.id)
   }
   return added.length === 0 ? printed : [...printed, ...added]
 }

@@ -9,6 +9,10 @@ export interface RenderInkChatOptions<Ctx extends JsonObject = JsonObject> {
   session?: InkChatSessionOptions<Ctx>
   /** What answers unmatched input, for the status line (`offline: no agent connected`). */
   backend?: string
+  /** Text printed above the conversation (a banner), kept when a resize prints the log again. */
+  header?: string
+  /** Labels of the event keys, by UI event or machine event (default: the UI event humanized). */
+  eventLabels?: Readonly<Record<string, string>>
   /** Ink's render options (stdout, stdin, exitOnCtrlC, …). */
   ink?: RenderOptions
 }
@@ -23,6 +27,8 @@ export function renderInkChat<Ctx extends JsonObject>(definition: ChatDefinition
       definition={definition}
       {...(options.session === undefined ? {} : { options: options.session })}
       {...(options.backend === undefined ? {} : { backend: options.backend })}
+      {...(options.header === undefined ? {} : { header: options.header })}
+      {...(options.eventLabels === undefined ? {} : { eventLabels: options.eventLabels })}
     />,
     options.ink,
   )

@@ -83,7 +83,7 @@ export function SessionsWatch({ monitor, hideOlderThanMs, clock = Date.now }: Wa
 /** `▲ needs you: claude proj — permission prompt (Bash)`: one line per notification. */
 export function noticeText(event: Extract<MonitorEvent, { type: 'notification' }>): string {
   const entry = event.entry
-  const who = `${entry.agent === 'claude-code' ? 'claude' : 'codex'} ${entry.cwd?.split('/').filter(Boolean).at(-1) ?? entry.sessionId}`
+  const who = `${entry.agent === 'claude-code' ? 'claude' : entry.agent} ${entry.cwd?.split('/').filter(Boolean).at(-1) ?? entry.sessionId}`
   const what = event.reason === 'needs_you' ? 'needs you' : stateLabel(entry)
   const why = entry.pendingDialog?.prompt ?? entry.detail ?? entry.title
   return `▲ ${what}: ${who}${why === undefined ? '' : ` — ${why.split('\n')[0] ?? ''}`}`

@@ -1,5 +1,5 @@
 import { Text } from 'ink'
-import type { AgentSnapshot } from '../../src/agents/runstate/live.js'
+import type { AgentSnapshot } from '../../src/contract/agent-snapshot.js'
 
 /** The parts of a turn trace the status line shows. */
 export interface LastTurn {

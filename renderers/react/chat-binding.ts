@@ -1,10 +1,11 @@
 import type { ChatState } from '../../src/contract/chat.js'
-import type { Dialog } from '../../src/agents/runstate/dialog.js'
-import type { DialogAnswerInput, DialogAnswerResult } from '../../src/agents/runstate/live.js'
+import type { Message } from '../../src/contract/message.js'
+import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../src/contract/dialog.js'
 import { createChatController } from '../../src/controller/index.js'
 import type { ChatrailController } from '../../src/controller/index.js'
-import { createChatSession, sendUiEvent } from '../../src/conversation/index.js'
+import { createChatSession, defineChat, sendUiEvent } from '../../src/conversation/index.js'
 import type { ChatDefinition, ChatSession, ChatSessionOptions, JsonObject, SessionSnapshot, TurnTrace } from '../../src/conversation/index.js'
+import { watchFailures } from './failure-watch.js'
 import { markAnswering, observePending, recordAnswer, recordAnswerFailed } from './dialog-log.js'
 import type { DialogLog } from './dialog-log.js'
 import { pendingDialogOf } from './stream-layout.js'
@@ -30,6 +31,16 @@ export interface ChatBindingState<Ctx extends JsonObject = JsonObject> {
   dialogLog: DialogLog
   /** The dialog waiting for an answer, if any (already-answered tool ids never come back). */
   pendingDialog: Dialog | undefined
+  /**
+   * Ids of assistant replies the user stopped (`stop()` while they streamed): the controller
+   * marks them complete, as AgentsKit does, so the mark lives here (this mount only).
+   */
+  stopped: ReadonlySet<string>
+  /**
+   * Replies whose agent failed after some text, by message id: the length of that partial text.
+   * The definition's fallback answer streams on into the same message; the list shows it apart.
+   */
+  failedAt: ReadonlyMap<string, number>
 }
 
 export interface ChatBinding<Ctx extends JsonObject = JsonObject> {
@@ -40,6 +51,8 @@ export interface ChatBinding<Ctx extends JsonObject = JsonObject> {
   /** Immutable; identity changes only when one of its parts did (for useSyncExternalStore). */
   getState: () => ChatBindingState<Ctx>
   subscribe: (listener: () => void) => () => void
+  /** `controller.stop()`, remembering the replies it cut short (`stopped`). */
+  stop: () => void
   /** Sends a UI event through history as a user message with `metadata.chatrail.event`. */
   sendEvent: (event: string, label?: string) => Promise<void>
   /** Answers through `session.answerDialog`; a `next-turn` result is sent as the next user message. */
@@ -64,7 +77,16 @@ export function createChatBinding<Ctx extends JsonObject>(
   options: ChatBindingOptions<Ctx> = {},
 ): ChatBinding<Ctx> {
   const { key, ...sessionOptions } = options
-  const session = createChatSession(definition, sessionOptions)
+  let failedAt: ReadonlyMap<string, number> = new Map()
+  const streamingReply = (): Message | undefined => controller.getState().messages.findLast((message) => message.status === 'streaming' && message.role === 'assistant')
+  const onFailure = (): void => {
+    const reply = streamingReply()
+    if (reply !== undefined && reply.content !== '') failedAt = new Map([...failedAt, [reply.id, reply.content.length]])
+  }
+  const watched = (chat: ChatDefinition<Ctx>['chat']): ChatDefinition<Ctx>['chat'] =>
+    (chat.adapter === undefined ? chat : { ...chat, adapter: watchFailures(chat.adapter, onFailure) })
+  // The session gets the watched agent from the start (a later updateChat would subscribe to a live agent twice).
+  const session = createChatSession(defineChat<Ctx>({ ...definition, chat: watched(definition.chat) }), sessionOptions)
   const controller = createChatController(session.chat, { ids: sessionOptions.ids, clock: sessionOptions.clock })
   const listeners = new Set<() => void>()
   let log: DialogLog = []
@@ -72,23 +94,26 @@ export function createChatBinding<Ctx extends JsonObject>(
   let wiring: (() => void) | undefined
   let generation = 0
   let currentChat = definition.chat
+  let stopped: ReadonlySet<string> = new Set()
 
-  const lastMessageId = (): string | null => controller.getState().messages.at(-1)?.id ?? null
   const notify = (): void => { for (const listener of [...listeners]) listener() }
   const setLog = (next: DialogLog): void => {
     if (next === log) return
     log = next
     notify()
   }
-  const observeAgent = (): void => setLog(observePending(log, session.getSnapshot().agent?.pendingDialog, lastMessageId()))
+  const observeAgent = (): void => {
+    const last = controller.getState().messages.at(-1)
+    setLog(observePending(log, session.getSnapshot().agent?.pendingDialog, last?.id ?? null, last?.role === 'assistant' ? last.content.length : undefined))
+  }
 
   const getState = (): ChatBindingState<Ctx> => {
     const chat = controller.getState()
     const snapshot = session.getSnapshot()
     const traces = session.traces()
-    if (cached !== undefined && cached.chat === chat && cached.snapshot === snapshot && cached.dialogLog === log
+    if (cached !== undefined && cached.chat === chat && cached.snapshot === snapshot && cached.dialogLog === log && cached.stopped === stopped && cached.failedAt === failedAt
       && cached.traces.length === traces.length && cached.traces.at(-1) === traces.at(-1)) return cached
-    cached = { chat, snapshot, traces, dialogLog: log, pendingDialog: pendingDialogOf(chat.messages, log) }
+    cached = { chat, snapshot, traces, dialogLog: log, pendingDialog: pendingDialogOf(chat.messages, log), stopped, failedAt }
     return cached
   }
 
@@ -133,10 +158,18 @@ export function createChatBinding<Ctx extends JsonObject>(
     return result
   }
 
+  const stop = (): void => {
+    // One turn streams at a time: its reply is the last streaming assistant message.
+    const reply = streamingReply()
+    if (reply !== undefined) stopped = new Set([...stopped, reply.id])
+    controller.stop()
+    notify()
+  }
+
   const updateDefinition = (next: ChatDefinition<Ctx>): void => {
     if (next.chat === currentChat) return
     currentChat = next.chat
-    session.updateChat(next.chat)
+    session.updateChat(watched(next.chat))
     controller.updateConfig(session.chat)
   }
 
@@ -146,6 +179,7 @@ export function createChatBinding<Ctx extends JsonObject>(
     controller,
     getState,
     subscribe,
+    stop,
     sendEvent: (event, label) => sendUiEvent(controller, event, label),
     answerDialog,
     updateDefinition,

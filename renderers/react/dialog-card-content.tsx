@@ -1,11 +1,9 @@
-import { useId, useState } from 'react'
-import type { ReactNode } from 'react'
-import type { Dialog } from '../../src/agents/runstate/dialog.js'
-import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import { useEffect, useId, useRef, useState } from 'react'
+import type { ComponentType, ReactNode } from 'react'
+import type { Dialog, DialogAnswerInput } from '../../src/contract/dialog.js'
 import { DialogPlanForm } from './dialog-plan-form.js'
 import { DialogQuestionForm } from './dialog-question-form.js'
 import { DialogSummary } from './dialog-summary.js'
-import { PlanMarkdownContent } from './plan-markdown.js'
 
 /**
  * What the lazily loaded dialog UI receives from `<DialogCard>` (dialog-card.tsx), which has
@@ -17,6 +15,8 @@ export interface DialogCardContentProps {
   id: string
   /** Where an answer goes: the `onAnswer` prop, else the chat's `answerDialog`; none when there is no chat. */
   deliver: ((toolId: string, answer: DialogAnswerInput) => Promise<unknown>) | undefined
+  /** The entry's `<PlanMarkdown>` (the markdown renderer is its own lazy chunk). */
+  Plan: ComponentType<{ source: string; headingLevel?: number }>
 }
 
 /**
@@ -25,11 +25,15 @@ export interface DialogCardContentProps {
  * Answered: a compact Q→A summary. A dialog only the agent's own UI can answer says so.
  */
 export function DialogCardContent(props: DialogCardContentProps): ReactNode {
-  return props.dialog.outcome === undefined ? <PendingDialogCard {...props} /> : <DialogSummary dialog={props.dialog} />
+  return props.dialog.outcome === undefined ? <PendingDialogCard {...props} /> : <DialogSummary dialog={props.dialog} Plan={props.Plan} />
 }
 
-function PendingDialogCard({ dialog, id, deliver }: DialogCardContentProps): ReactNode {
+function PendingDialogCard({ dialog, id, deliver, Plan }: DialogCardContentProps): ReactNode {
   const [busy, setBusy] = useState(false)
+  const card = useRef<HTMLElement>(null)
+  // A card that arrives takes the focus (its title is read out, Tab reaches its options); the
+  // follow scroll has already placed it, so focusing must not scroll.
+  useEffect(() => card.current?.focus({ preventScroll: true }), [])
   const [error, setError] = useState<string | null>(null)
   const titleId = useId()
   const answer = (input: DialogAnswerInput): void => {
@@ -44,6 +48,7 @@ function PendingDialogCard({ dialog, id, deliver }: DialogCardContentProps): Rea
   const plan = dialog.kind === 'plan'
   return (
     <section
+      ref={card}
       id={id}
       tabIndex={-1}
       data-chatrail-dialog=""
@@ -53,7 +58,7 @@ function PendingDialogCard({ dialog, id, deliver }: DialogCardContentProps): Rea
       aria-busy={busy}
     >
       <h3 id={titleId} data-chatrail-dialog-title="">{plan ? 'The agent proposes a plan' : 'The agent asks'}</h3>
-      {plan && <PlanMarkdownContent source={dialog.prompt} />}
+      {plan && <Plan source={dialog.prompt} />}
       {!dialog.answerable
         ? <p data-chatrail-dialog-note="">{plan ? '' : `${dialog.prompt} — `}Answer this in the agent’s own window.</p>
         : plan

@@ -1,12 +1,12 @@
 import { Suspense, useContext, useLayoutEffect, useState } from 'react'
 import type { ReactNode } from 'react'
-import type { Dialog } from '../../src/agents/runstate/dialog.js'
-import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import type { Dialog, DialogAnswerInput } from '../../src/contract/dialog.js'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
 import type { DialogCardContentProps } from './dialog-card-content.js'
 import { loadDialogUI, useDialogUI } from './dialog-ui-loader.js'
 import { CardLoadedContext, dialogCardId } from './follow-scroll.js'
+import { PlanMarkdown } from './plan-markdown.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 export interface DialogCardProps {
@@ -29,7 +29,7 @@ export interface DialogCardProps {
 export function DialogCard({ dialog, chat, onAnswer }: DialogCardProps): ReactNode {
   // Resolved here, not in the chunk: a pending card without a chat fails at once, as it always did.
   const context = useChatFrom(chat, 'DialogCard', dialog.outcome !== undefined || onAnswer !== undefined)
-  const content: DialogCardContentProps = { dialog, id: dialogCardId(dialog.toolId), deliver: onAnswer ?? context?.answerDialog }
+  const content: DialogCardContentProps = { dialog, id: dialogCardId(dialog.toolId), deliver: onAnswer ?? context?.answerDialog, Plan: PlanMarkdown }
   return (
     <Suspense fallback={<DialogPlaceholder {...content} />}>
       <LoadedDialogCard {...content} />

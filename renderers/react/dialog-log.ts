@@ -1,5 +1,4 @@
-import type { Dialog, DialogOutcome } from '../../src/agents/runstate/dialog.js'
-import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import type { Dialog, DialogAnswerInput, DialogOutcome } from '../../src/contract/dialog.js'
 
 /**
  * The dialogs a mount has seen, in arrival order: the agent's pending dialog lives only in
@@ -14,6 +13,8 @@ export interface DialogLogEntry {
   anchor: string | null
   /** True between an answer being sent and its result; a vanishing dialog is not dismissed then. */
   answering: boolean
+  /** Length of the host message's text when the dialog arrived: where later text splits off (layoutStream). */
+  offset?: number
 }
 
 export type DialogLog = readonly DialogLogEntry[]
@@ -35,11 +36,11 @@ function mapLog(log: DialogLog, change: (entry: DialogLogEntry) => DialogLogEntr
 
 /**
  * Folds the agent's current pending dialog into the log. A new tool id is appended (anchored
- * after `lastMessageId`); a refreshed pending dialog (same tool id, new object) replaces the
+ * after `lastMessageId`, with `offset`, the length of that message's text then); a refreshed pending dialog (same tool id, new object) replaces the
  * stored one while unanswered; a pending entry that is no longer the agent's pending dialog and
  * was not being answered is recorded as dismissed, never left looking pending.
  */
-export function observePending(log: DialogLog, pending: Dialog | undefined, lastMessageId: string | null): DialogLog {
+export function observePending(log: DialogLog, pending: Dialog | undefined, lastMessageId: string | null, offset?: number): DialogLog {
   const next = mapLog(log, (entry) => {
     const { dialog } = entry
     if (dialog.outcome !== undefined) return entry
@@ -47,7 +48,7 @@ export function observePending(log: DialogLog, pending: Dialog | undefined, last
     return entry.answering ? entry : { ...entry, dialog: { ...dialog, outcome: DISMISSED } }
   })
   if (pending === undefined || next.some((entry) => entry.dialog.toolId === pending.toolId)) return next
-  return [...next, { dialog: pending, anchor: lastMessageId, answering: false }]
+  return [...next, { dialog: pending, anchor: lastMessageId, answering: false, ...(offset === undefined ? {} : { offset }) }]
 }
 
 /** Marks an answer to `toolId` as in flight (`answering`) or no longer in flight. */

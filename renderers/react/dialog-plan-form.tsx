@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
-import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import type { DialogAnswerInput } from '../../src/contract/dialog.js'
 
 /**
  * The decision on a pending plan: Approve, or Reject with optional feedback (the "Other" row of a

@@ -1,8 +1,6 @@
 import { useId, useState } from 'react'
 import type { FormEvent, ReactNode } from 'react'
-import type { DialogAnswer, DialogOption, DialogQuestion } from '../../src/agents/runstate/dialog.js'
-import type { Dialog } from '../../src/agents/runstate/dialog.js'
-import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import type { Dialog, DialogAnswer, DialogAnswerInput, DialogOption, DialogQuestion } from '../../src/contract/dialog.js'
 
 /** The questions of a dialog: `questions` when it asks several, else the flat prompt/options. */
 export function questionsOf(dialog: Dialog): DialogQuestion[] {

@@ -1,7 +1,6 @@
-import type { ReactNode } from 'react'
-import type { Dialog, DialogAnswer } from '../../src/agents/runstate/dialog.js'
+import type { ComponentType, ReactNode } from 'react'
+import type { Dialog, DialogAnswer } from '../../src/contract/dialog.js'
 import { questionsOf } from './dialog-question-form.js'
-import { PlanMarkdownContent } from './plan-markdown.js'
 
 /** Pure: the display text of one recorded answer; null when the question went unanswered. */
 export function answerText(answer: DialogAnswer | undefined): string | null {
@@ -14,7 +13,7 @@ export function answerText(answer: DialogAnswer | undefined): string | null {
  * line says Approved or Rejected, then the feedback), a "dismissed" marker when no answer
  * landed; a plan keeps its full text behind a disclosure.
  */
-export function DialogSummary({ dialog }: { dialog: Dialog }): ReactNode {
+export function DialogSummary({ dialog, Plan }: { dialog: Dialog; Plan: ComponentType<{ source: string; headingLevel?: number }> }): ReactNode {
   const outcome = dialog.outcome
   if (outcome === undefined) return null
   const plan = dialog.kind === 'plan'
@@ -25,7 +24,9 @@ export function DialogSummary({ dialog }: { dialog: Dialog }): ReactNode {
       a: answerText(outcome.results?.find((result) => result.question === question.question) ?? outcome.results?.[i]),
     }))
   return (
-    <section
+    // A group, not a region: a chat can hold many answered dialogs, and landmarks must be unique.
+    <div
+      role="group"
       data-chatrail-dialog=""
       data-chatrail-dialog-kind={dialog.kind}
       data-chatrail-dialog-state={outcome.dismissed ? 'dismissed' : 'answered'}
@@ -41,7 +42,7 @@ export function DialogSummary({ dialog }: { dialog: Dialog }): ReactNode {
         </p>
       ))}
       {outcome.feedback !== undefined && <p data-chatrail-feedback="">{outcome.feedback}</p>}
-      {plan && <details><summary>Show plan</summary><PlanMarkdownContent source={dialog.prompt} /></details>}
-    </section>
+      {plan && <details><summary>Show plan</summary><Plan source={dialog.prompt} headingLevel={3} /></details>}
+    </div>
   )
 }

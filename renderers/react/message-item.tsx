@@ -1,61 +1,34 @@
-import { useState } from 'react'
+import { useContext, useLayoutEffect } from 'react'
 import type { ReactNode } from 'react'
-import type { Message } from '../../src/contract/message.js'
-import { uiEventOf } from '../../src/conversation/index.js'
+import { CardLoadedContext } from './follow-scroll.js'
+import type { MessageBodyProps } from './message-body.js'
+import { MessageUIPart } from './message-ui-part.js'
 
-const ROLE_LABEL: Record<Message['role'], string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
+export type MessageItemProps = MessageBodyProps
 
-function EditForm({ message, onSave, onCancel }: {
-  message: Message
-  onSave: (content: string) => void
-  onCancel: () => void
-}): ReactNode {
-  const [draft, setDraft] = useState(message.content)
-  return (
-    <form data-chatrail-edit="" onSubmit={(event) => { event.preventDefault(); if (draft.trim() !== '') onSave(draft) }}>
-      <textarea aria-label="Edit message" data-chatrail-input="" rows={2} value={draft} onChange={(event) => setDraft(event.target.value)} />
-      <div data-chatrail-edit-buttons="">
-        <button type="submit" data-chatrail-save="" disabled={draft.trim() === ''}>Save and resend</button>
-        <button type="button" data-chatrail-cancel="" onClick={onCancel}>Cancel</button>
-      </div>
-    </form>
-  )
+const ROLE_LABEL = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
+
+/** The message body from the chunk; its first render replaces plain text by markdown, so the follow scroll re-checks. */
+function Body(props: MessageItemProps & { Body: (props: MessageBodyProps) => ReactNode }): ReactNode {
+  const contentChanged = useContext(CardLoadedContext)
+  useLayoutEffect(() => contentChanged?.(''), [contentChanged])
+  return <props.Body {...props} />
 }
 
 /**
- * One chat message: `article[data-chatrail-message][data-chatrail-role][data-chatrail-status]`.
- * Content is plain text. A user message (not a UI event) can be edited, which resends it.
+ * One chat message (message-body.tsx, in the lazily loaded message UI chunk): markdown, the
+ * Stopped mark, Copy and Edit. Until the chunk is in (or if it failed to load), its plain text.
  */
-export function MessageItem({ message, hiddenToolIds, canEdit, onEdit }: {
-  message: Message
-  /** Tool calls rendered as dialog cards instead of chips. */
-  hiddenToolIds: ReadonlySet<string>
-  canEdit: boolean
-  onEdit: (messageId: string, content: string) => void
-}): ReactNode {
-  const [editing, setEditing] = useState(false)
-  const event = uiEventOf(message)
-  const toolCalls = (message.toolCalls ?? []).filter((call) => !hiddenToolIds.has(call.id))
-  const waiting = message.status === 'streaming' && message.content === '' && toolCalls.length === 0
+export function MessageItem(props: MessageItemProps): ReactNode {
+  const { message, text = message.content } = props
   return (
-    <article
-      data-chatrail-message=""
-      data-chatrail-role={message.role}
-      data-chatrail-status={message.status}
-      data-chatrail-event={event}
-      aria-label={ROLE_LABEL[message.role]}
-    >
-      {editing
-        ? <EditForm message={message} onCancel={() => setEditing(false)} onSave={(content) => { setEditing(false); onEdit(message.id, content) }} />
-        : <div data-chatrail-content="">{message.content}{waiting && <span data-chatrail-typing="" role="img" aria-label="Thinking">…</span>}</div>}
-      {toolCalls.length > 0 && (
-        <ul data-chatrail-tool-calls="">
-          {toolCalls.map((call) => <li key={call.id} data-chatrail-tool-call={call.status}>{call.name} · {call.status}</li>)}
-        </ul>
+    <MessageUIPart
+      fallback={(
+        <article data-chatrail-message="" data-chatrail-role={message.role} data-chatrail-status={message.status} aria-label={ROLE_LABEL[message.role]}>
+          <div data-chatrail-content="" data-chatrail-markdown-source="">{text}</div>
+        </article>
       )}
-      {canEdit && event === undefined && message.role === 'user' && !editing && (
-        <button type="button" data-chatrail-edit-button="" aria-label="Edit message" onClick={() => setEditing(true)}>Edit</button>
-      )}
-    </article>
+      render={(ui) => <Body {...props} Body={ui.MessageBody} />}
+    />
   )
 }

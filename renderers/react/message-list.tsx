@@ -3,9 +3,12 @@ import type { ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
 import { DialogCard } from './dialog-card.js'
+import { ErrorBanner } from './error-banner.js'
 import { loadDialogUI } from './dialog-ui-loader.js'
 import { CardLoadedContext, useFollowScroll } from './follow-scroll.js'
 import { MessageItem } from './message-item.js'
+import { loadMessageUI } from './message-ui-loader.js'
+import { MessageUIPart } from './message-ui-part.js'
 import { layoutStream } from './stream-layout.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
@@ -18,27 +21,31 @@ export interface MessageListProps {
 
 /**
  * The chat stream: messages and agent dialog cards (`layoutStream`), in the only scroll
- * container of the chat (`div[role=log][data-chatrail-message-list]`), with the follow scroll of
- * `useFollowScroll`. System messages are not shown. The dialog cards' UI (a lazily loaded chunk)
+ * container of the chat (`div[role=log][data-chatrail-message-list]`, `aria-live="off"`: replies
+ * are read once, whole, by the `ReplyAnnouncer` region after it), with the follow scroll of
+ * `useFollowScroll`, and the error banner of a failed turn at its end. System messages are not shown. The dialog cards' UI (a lazily loaded chunk)
  * starts loading as soon as the session has a live agent, the only source of pending dialogs, so
  * the first card renders at once; a dialog already in history starts it by rendering.
  */
 export function MessageList({ chat, label = 'Messages', className }: MessageListProps): ReactNode {
   const resolved = useChatFrom(chat, 'MessageList')
-  const { messages, dialogLog, status, edit } = resolved
+  const { messages, dialogLog, status, edit, stopped, failedAt } = resolved
   const live = resolved.snapshot.agent !== undefined
   useEffect(() => { if (live) loadDialogUI() }, [live])
-  const items = useMemo(() => layoutStream(messages, dialogLog), [messages, dialogLog])
+  // Every chat shows messages: fetch their UI (markdown, actions) at once, before the first reply.
+  useEffect(() => { loadMessageUI() }, [])
+  const items = useMemo(() => layoutStream(messages, dialogLog, failedAt), [messages, dialogLog, failedAt])
   // Tool calls shown as dialog cards get no chip.
   const dialogToolIds = new Set(items.flatMap((item) => (item.kind === 'dialog' ? [item.dialog.toolId] : [])))
   const list = useRef<HTMLDivElement>(null)
   const cardLoaded = useFollowScroll(list, items)
   return (
+    <>
     <div
       ref={list}
       role="log"
       aria-label={label}
-      aria-live="polite"
+      aria-live="off"
       tabIndex={0}
       data-chatrail-message-list=""
       className={className}
@@ -51,13 +58,20 @@ export function MessageList({ chat, label = 'Messages', className }: MessageList
             <MessageItem
               key={item.key}
               message={item.message}
+              text={item.text}
+              part={item.part}
+              stopped={stopped.has(item.message.id)}
               hiddenToolIds={dialogToolIds}
               canEdit={status !== 'streaming'}
               onEdit={(id, content) => { void edit(id, content) }}
             />
           )
         })}
+        {/* In the stream, after what failed: it scrolls into view with the failed reply and never shrinks the list. */}
+        <ErrorBanner chat={resolved} />
       </CardLoadedContext>
     </div>
+    <MessageUIPart fallback={null} render={(ui) => <ui.ReplyAnnouncer messages={messages} />} />
+    </>
   )
 }

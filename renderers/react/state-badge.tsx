@@ -1,23 +1,40 @@
 import type { ReactNode } from 'react'
+import type { ChatState } from '../../src/contract/chat.js'
+import type { Dialog } from '../../src/contract/dialog.js'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
+import { humanizeEvent } from './event-routes.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 export interface StateBadgeProps {
   chat?: UseChatSessionReturn<JsonObject>
-  /** Display names for machine states; default: the state name itself. */
+  /** Display names for machine states; default: the state name, humanized (`order_lookup` → "Order lookup"). */
   labels?: Record<string, string>
 }
 
 /**
- * The live status line (`role="status"`): the conversation state, the kind of the last turn
- * (deterministic, agentic, …, with "replayed"), the stream status, and the agent's run state when
- * the adapter is a live agent.
+ * Pure: what the user needs to know now, in plain words. A pending dialog comes first (the turn is
+ * streaming while it waits), then the stream, then the conversation's end. The agent's own run
+ * state never speaks here: after a Stop it may still say "working" for a moment.
+ */
+export function statusWordsOf(status: ChatState['status'], pendingDialog: Dialog | undefined, final: boolean): string {
+  if (pendingDialog !== undefined) {
+    if (!pendingDialog.answerable) return 'Waiting for an answer in the agent’s window'
+    return pendingDialog.kind === 'plan' ? 'Waiting for your review' : 'Waiting for your answer'
+  }
+  if (status === 'streaming') return 'Working…'
+  if (status === 'error') return 'Something went wrong'
+  return final ? 'Finished' : 'Ready'
+}
+
+/**
+ * The live status line (`role="status"`): the conversation's step (its label) and what is going
+ * on in plain words. The machine state, the last turn's kind (deterministic, agentic, … and
+ * replayed) and the agent's run state are data attributes for styling and tests, not words.
  */
 export function StateBadge({ chat, labels }: StateBadgeProps): ReactNode {
-  const { snapshot, traces, status } = useChatFrom(chat, 'StateBadge')
+  const { snapshot, traces, status, pendingDialog } = useChatFrom(chat, 'StateBadge')
   const last = traces.at(-1)
-  const agent = snapshot.agent
   return (
     <p
       role="status"
@@ -25,11 +42,14 @@ export function StateBadge({ chat, labels }: StateBadgeProps): ReactNode {
       data-chatrail-state={snapshot.state}
       data-chatrail-status={status}
       data-chatrail-final={snapshot.final ? '' : undefined}
+      data-chatrail-turn-kind={last?.kind}
+      data-chatrail-replayed={last?.replayed ? '' : undefined}
+      data-chatrail-agent={snapshot.agent?.agent}
+      data-chatrail-agent-state={snapshot.agent?.state}
     >
-      State <strong data-chatrail-state-name="">{labels?.[snapshot.state] ?? snapshot.state}</strong>
-      {last && <span data-chatrail-turn-kind={last.kind} data-chatrail-replayed={last.replayed ? '' : undefined}> · {last.kind}{last.replayed && ' (replayed)'}</span>}
-      {status === 'streaming' && ' · replying…'}
-      {agent && <span data-chatrail-agent={agent.agent} data-chatrail-agent-state={agent.state}> · {agent.agent}: {agent.state}{agent.detail && ` (${agent.detail})`}</span>}
+      <strong data-chatrail-state-name="">{labels?.[snapshot.state] ?? humanizeEvent(snapshot.state)}</strong>
+      {' '}
+      <span data-chatrail-status-words="">{statusWordsOf(status, pendingDialog, snapshot.final)}</span>
     </p>
   )
 }

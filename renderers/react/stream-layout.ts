@@ -1,5 +1,5 @@
 import type { Message } from '../../src/contract/message.js'
-import type { Dialog } from '../../src/agents/runstate/dialog.js'
+import type { Dialog } from '../../src/contract/dialog.js'
 import type { DialogLog, DialogLogEntry } from './dialog-log.js'
 
 /**
@@ -10,7 +10,11 @@ import type { DialogLog, DialogLogEntry } from './dialog-log.js'
  */
 
 export type StreamItem =
-  | { kind: 'message'; key: string; message: Message }
+  /**
+   * A message, or one part of it: a reply that went on after hosting a dialog is split where the
+   * dialog arrived, so the Q→A summary reads before the text that answers it (`part` and `text`).
+   */
+  | { kind: 'message'; key: string; message: Message; part?: 'before' | 'after' | 'fallback'; text?: string }
   | { kind: 'dialog'; key: string; dialog: Dialog; pending: boolean }
 
 // Property reads on a primitive give undefined, so these checks need no typeof-object guard.
@@ -64,10 +68,13 @@ export function pendingDialogOf(messages: readonly Message[], log: DialogLog): D
 /**
  * The stream: every message in order, each dialog right after the message that hosts it, an
  * answered log dialog without a host after the message it arrived behind, a pending one without a
- * host at the very end, and never one tool id twice. A logged answered dialog whose anchor left
+ * host at the very end, and never one tool id twice. A hosting message whose text grew after the
+ * dialog arrived (the log's `offset`) is split there: text before, the dialog, the text after;
+ * so is a reply whose agent failed after some text (`failedAt`): the partial answer, then the
+ * definition's fallback answer as its own bubble. A logged answered dialog whose anchor left
  * history (edit, regenerate) left with it. A dialog whose answer is in flight stays a card.
  */
-export function layoutStream(messages: readonly Message[], log: DialogLog): StreamItem[] {
+export function layoutStream(messages: readonly Message[], log: DialogLog, failedAt?: ReadonlyMap<string, number>): StreamItem[] {
   const resolved = resolveDialogs(messages, log)
   const hosted = new Set(messages.flatMap(toolIdsOf))
   const items: StreamItem[] = []
@@ -86,8 +93,13 @@ export function layoutStream(messages: readonly Message[], log: DialogLog): Stre
 
   placeAnchored(null)
   for (const message of messages) {
-    items.push({ kind: 'message', key: message.id, message })
-    toolIdsOf(message).forEach(place)
+    const toolIds = toolIdsOf(message)
+    const failed = failedAt?.get(message.id)
+    const offset = failed ?? log.find((entry) => toolIds.includes(entry.dialog.toolId) && entry.offset !== undefined)?.offset
+    const split = offset !== undefined && offset > 0 && offset < message.content.length
+    items.push(split ? { kind: 'message', key: message.id, message, part: 'before', text: message.content.slice(0, offset) } : { kind: 'message', key: message.id, message })
+    toolIds.forEach(place)
+    if (split) items.push({ kind: 'message', key: `${message.id}:after`, message, part: failed === undefined ? 'after' : 'fallback', text: message.content.slice(offset) })
     placeAnchored(message.id)
   }
   // Unhosted pending dialogs go last; unhosted answered ones whose anchor left history are dropped.

@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import type { ChatState } from '../../src/contract/chat.js'
-import type { Dialog } from '../../src/agents/runstate/dialog.js'
-import type { DialogAnswerInput, DialogAnswerResult } from '../../src/agents/runstate/live.js'
+import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../src/contract/dialog.js'
 import type { ChatrailController } from '../../src/controller/index.js'
 import type { ChatDefinition, ChatSession, JsonObject, SessionSnapshot, TurnTrace } from '../../src/conversation/index.js'
 import { bindingIdentity, createChatBinding } from './chat-binding.js'
@@ -33,6 +32,10 @@ export interface UseChatSessionReturn<Ctx extends JsonObject = JsonObject> exten
   /** Every agent dialog seen by this mount, in arrival order (see `layoutStream`). */
   dialogLog: DialogLog
   pendingDialog: Dialog | undefined
+  /** Replies the user stopped (`stop()` while they streamed); shown with a "Stopped" mark. */
+  stopped: ReadonlySet<string>
+  /** Replies whose agent failed after some text: where the partial answer ends (a fallback answer follows). */
+  failedAt: ReadonlyMap<string, number>
   /** A UI event through history: a user message with `metadata.chatrail.event`. */
   sendEvent: (event: string, label?: string) => Promise<void>
   /** `session.answerDialog`; a `next-turn` result's text is sent as the next user message. */
@@ -65,8 +68,8 @@ export function useChatSession<Ctx extends JsonObject>(
   const state = useSyncExternalStore(binding.subscribe, binding.getState, binding.getState)
   return useMemo(() => {
     const { chat, ...conversation } = state
-    const { session, controller, sendEvent, answerDialog } = binding
+    const { session, controller, sendEvent, answerDialog, stop } = binding
     // The controller's own functions (stable identities), its state, then the conversation's.
-    return { ...controller, ...chat, ...conversation, sendEvent, answerDialog, session, controller }
+    return { ...controller, ...chat, ...conversation, stop, sendEvent, answerDialog, session, controller }
   }, [binding, state])
 }

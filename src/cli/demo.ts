@@ -3,7 +3,7 @@ import type { ChatDefinition } from '../conversation/definition.js'
 import type { JsonObject } from '../conversation/json.js'
 import { loadAgentAdapter } from './demo/agent-adapter.js'
 import { demoHelp, parseDemoArgs } from './demo/demo-args.js'
-import { demoDefinition, demoRoutes } from './demo/demo-definition.js'
+import { demoDefinition, demoEventLabels, demoRoutes } from './demo/demo-definition.js'
 import { resolveDemoAgent } from './demo/resolve-demo-agent.js'
 import type { DemoAgentChoice } from './demo/resolve-demo-agent.js'
 
@@ -69,11 +69,12 @@ export async function run(args: readonly string[], io: DemoIo = processIo()): Pr
   const adapter = await loadAgentAdapter(choice, demoRoutes, io.cwd)
   const definition = demoDefinition(adapter)
   const command = startingCommand(definition)
-  const tip = command === undefined ? '' : `Try ${command}; anything the routes do not match goes to the agent.\n`
-  io.stdout.write(`chatrail demo · support bot\nagent: ${choice.reason}\n${tip}\n`)
+  const tip = command === undefined ? '' : `\nTry ${command}; anything the routes do not match goes to the agent.`
+  // Printed by Ink above the log (not written here), so a resize that prints the log again keeps it.
+  const header = `chatrail demo · support bot\nagent: ${choice.reason}${tip}`
 
   const { renderInkChat } = await import('../../renderers/ink/index.js')
-  const instance = renderInkChat(definition, { backend: backendLabel(choice) })
+  const instance = renderInkChat(definition, { backend: backendLabel(choice), header, eventLabels: demoEventLabels })
   await instance.waitUntilExit()
   return 0
 }

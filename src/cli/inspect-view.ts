@@ -1,5 +1,5 @@
-import type { AgentChat, AgentMessage } from '../agents/runstate/agent-chat.js'
-import type { Dialog } from '../agents/runstate/dialog.js'
+import type { AgentChat, AgentMessage } from '../contract/agent-chat.js'
+import type { Dialog } from '../contract/dialog.js'
 
 /**
  * The human view of `chatrail inspect` (pure): the state block, the pending dialog as a card

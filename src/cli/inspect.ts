@@ -1,10 +1,14 @@
-import { open } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { isClaudeCodeContent } from '../agents/claude-code/detect-transcript.js'
 import { readChat as readClaudeCodeChat } from '../agents/claude-code/read-chat.js'
 import { isRolloutContent } from '../agents/codex/detect-rollout.js'
 import { readChat as readCodexChat } from '../agents/codex/read-chat.js'
-import type { AgentChat, AgentKind } from '../agents/runstate/agent-chat.js'
+import { isOpencodeEventContent } from '../agents/opencode/detect-event-log.js'
+import { readEventLog as readOpencodeEventLog } from '../agents/opencode/event-log.js'
+import { readChat as readOpencodeChat } from '../agents/opencode/read-chat.js'
+import { streamFile } from '../agents/runstate/file-stream.js'
+import { DEFAULT_MAX_LINE_BYTES, JsonlLineReader } from '../agents/runstate/jsonl-lines.js'
+import type { AgentChat, AgentKind } from '../contract/agent-chat.js'
 import { ChatrailError } from '../contract/errors.js'
 import { formatChatView } from './inspect-view.js'
 
@@ -25,6 +29,7 @@ options:
   --registry <file>    Claude Code: the CLI's ~/.claude/sessions/<pid>.json for this session
   --runtime-dir <dir>  Claude Code: the run's live-signal dir (needs --run-id)
   --run-id <id>        the run id the live signals were armed with
+  --opencode-url <url> OpenCode: read session <file> (a ses_… id) from this running server
   --last <n>           messages to show (default 12; 0 for none)
   --json               print exactly the AgentChat as JSON
   -h, --help           show this help`
@@ -32,6 +37,8 @@ options:
 export interface InspectOptions {
   file: string
   registry?: string
+  /** OpenCode: `file` is a session id on this server (`--opencode-url`). */
+  opencodeUrl?: string
   runtimeDir: string
   runId: string
 }
@@ -53,6 +60,8 @@ export const inspectAgents: InspectAgent[] = [
     read: (o) => readClaudeCodeChat({ runId: o.runId, runtimeDir: o.runtimeDir, transcriptPath: o.file, ...(o.registry !== undefined ? { registry: o.registry } : {}) }),
   },
   { agent: 'codex', detect: isRolloutContent, read: (o) => readCodexChat({ runId: o.runId, runtimeDir: o.runtimeDir, transcriptPath: o.file }) },
+  // A recorded event stream, or (--opencode-url) a session of a running server: its run state lives there.
+  { agent: 'opencode', detect: isOpencodeEventContent, read: (o) => (o.opencodeUrl !== undefined ? readOpencodeChat({ baseUrl: o.opencodeUrl, sessionId: o.file }) : readOpencodeEventLog({ transcriptPath: o.file })) },
 ]
 
 export interface InspectIo {
@@ -80,6 +89,7 @@ export async function runInspect(args: readonly string[], io: InspectIo = proces
       options: {
         agent: { type: 'string' },
         registry: { type: 'string' },
+        'opencode-url': { type: 'string' },
         'runtime-dir': { type: 'string' },
         'run-id': { type: 'string' },
         last: { type: 'string' },
@@ -104,12 +114,15 @@ export async function runInspect(args: readonly string[], io: InspectIo = proces
   if (values.agent !== undefined && !agents.includes(values.agent as AgentKind)) return usageError(io, `unknown --agent ${JSON.stringify(values.agent)}; known: ${agents.join(', ')}`)
 
   try {
-    const entry = values.agent !== undefined ? inspectAgents.find((a) => a.agent === values.agent) : await detectAgent(file)
+    const opencodeUrl = values['opencode-url']
+    if (opencodeUrl !== undefined && values.agent !== undefined && values.agent !== 'opencode') return usageError(io, `--opencode-url reads an OpenCode session; it does not go with --agent ${values.agent}`)
+    const forced = opencodeUrl !== undefined ? 'opencode' : values.agent
+    const entry = forced !== undefined ? inspectAgents.find((a) => a.agent === forced) : await detectAgent(file)
     if (entry === undefined) {
       io.stderr(`chatrail inspect: ${file} does not look like a transcript of ${agents.join(' or ')}; pass --agent to read it anyway.`)
       return 1
     }
-    const chat = await entry.read({ file, runtimeDir: values['runtime-dir'] ?? '', runId: values['run-id'] ?? 'inspect', ...(values.registry !== undefined ? { registry: values.registry } : {}) })
+    const chat = await entry.read({ file, runtimeDir: values['runtime-dir'] ?? '', runId: values['run-id'] ?? 'inspect', ...(values.registry !== undefined ? { registry: values.registry } : {}), ...(opencodeUrl !== undefined ? { opencodeUrl } : {}) })
     io.stdout(values.json ? JSON.stringify(chat, null, 2) : formatChatView(chat, { last, source: file }))
     return 0
   } catch (error) {
@@ -118,29 +131,32 @@ export async function runInspect(args: readonly string[], io: InspectIo = proces
   }
 }
 
-/** The first agent whose detector accepts one of the file's first lines (it reads at most 256 KiB). */
+/**
+ * The first agent whose detector accepts one of the file's first complete lines. The file is
+ * streamed (a `.zst` one decompressed) and split by the readers' own line rules, so a first line
+ * of any length up to the line cap is read whole; it stops at the first recognized line, after
+ * 200 lines, or after 64 MiB.
+ */
 export async function detectAgent(file: string): Promise<InspectAgent | undefined> {
-  const handle = await open(file, 'r')
-  let head: string
-  try {
-    const buffer = Buffer.alloc(256 * 1024)
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
-    head = buffer.subarray(0, bytesRead).toString('utf8')
-  } finally {
-    await handle.close()
+  let found: InspectAgent | undefined
+  const lines = new JsonlLineReader({ source: file, maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxDetailedWarnings: 0 })
+  const handlers = {
+    onRecord: ({ value }: { value: unknown }) => {
+      found ??= inspectAgents.find((agent) => agent.detect(value))
+    },
   }
-  const lines = head.split('\n').slice(0, 200)
-  if (!head.endsWith('\n') && lines.length > 1) lines.pop()
-  const values = lines.flatMap((line) => {
-    if (line.trim() === '') return []
-    try {
-      return [JSON.parse(line) as unknown]
-    } catch {
-      return []
-    }
+  const stream = await streamFile(file, { compressed: file.endsWith('.zst'), maxBytes: DETECT_MAX_BYTES }, (chunk) => {
+    lines.push(chunk, handlers)
+    return found === undefined && lines.lines < DETECT_MAX_LINES
   })
-  return inspectAgents.find((agent) => values.some((value) => agent.detect(value)))
+  // A whole file (or a whole stream) without a final newline: its last line is complete too.
+  if (found === undefined && stream.ended === 'end') lines.finish(handlers)
+  return found
 }
+
+const MiB = 1024 * 1024
+const DETECT_MAX_LINES = 200
+const DETECT_MAX_BYTES = 64 * MiB
 
 function usageError(io: InspectIo, problem: string): number {
   io.stderr(`chatrail inspect: ${problem}\n\n${inspectUsage}`)

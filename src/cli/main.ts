@@ -1,8 +1,10 @@
+import { closestName } from '../conversation/did-you-mean.js'
+
 /**
  * The `chatrail` command. Each command is one line in `commands`: a name, a one-line summary, and
  * a lazy `load` (so `chatrail demo` never loads what `chatrail test` needs). A command module
  * exports `run(args)` resolving to the exit code. `--help` prints usage (exit 0); no command or an
- * unknown one prints usage to stderr and exits 2.
+ * unknown one (with a "did you mean" for a likely typo) prints usage to stderr and exits 2.
  */
 
 export interface CommandModule {
@@ -36,7 +38,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const command = commands.find((candidate) => candidate.name === name)
   if (!command) {
-    const problem = name === undefined ? 'no command given' : `unknown command ${JSON.stringify(name)}`
+    const guess = name === undefined ? undefined : closestName(name, commands.map((candidate) => candidate.name))
+    const problem = name === undefined ? 'no command given' : `unknown command ${JSON.stringify(name)}${guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`}`
     process.stderr.write(`chatrail: ${problem}\n\n${usage()}\n`)
     return 2
   }

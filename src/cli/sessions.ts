@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util'
 import { createMonitor } from '../agents/monitor/create-monitor.js'
 import type { Monitor } from '../agents/monitor/create-monitor.js'
 import type { MonitorEvent } from '../agents/monitor/monitor-events.js'
-import { DEFAULT_ENDED_WINDOW_MS } from '../agents/monitor/monitor-options.js'
+import { DEFAULT_ENDED_WINDOW_MS, DEFAULT_LIVE_WINDOW_MS } from '../agents/monitor/monitor-options.js'
+import { listOpencodeSessions } from '../agents/monitor/opencode-sessions.js'
 import { sessionRows, sortByAttention, splitRecent } from '../agents/monitor/session-rows.js'
 import { sessionTableLines } from '../agents/monitor/session-table-text.js'
 import { ChatrailError } from '../contract/errors.js'
@@ -26,10 +27,13 @@ left out unless --all is given.
 options:
   --watch            keep the table current in place; ring the bell and print a line on each
                      notification (with --json: one JSON event per line)
-  --json             print the entries as JSON
+  --json             print { entries, warnings } as JSON (warnings: folders skipped as unreadable)
   --home <dir>       the home to read (default: yours); Claude Code lives in <dir>/.claude
   --codex-home <dir> Codex's home (default: $CODEX_HOME, or <dir>/.codex when --home is given)
   --all              include sessions that ended more than a day ago
+  --opencode-url <url> also list the sessions of this running OpenCode server (e.g.
+                     http://127.0.0.1:4096; one pass, not with --watch). When it cannot be
+                     read: OpenCode's stored sessions under <home>/.local/share/opencode, as unknown
   -h, --help         show this help`
 
 export interface SessionsIo {
@@ -62,6 +66,7 @@ export async function runSessions(args: readonly string[], io: SessionsIo = proc
         home: { type: 'string' },
         'codex-home': { type: 'string' },
         all: { type: 'boolean' },
+        'opencode-url': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }))
@@ -89,22 +94,32 @@ export async function runSessions(args: readonly string[], io: SessionsIo = proc
     io.stderr(`chatrail sessions: ${ChatrailError.isInstance(error) ? error.toString() : String(error)}`)
     return 2
   }
+  if (values.watch && values['opencode-url'] !== undefined) {
+    io.stderr(`chatrail sessions: --opencode-url lists OpenCode's sessions once; it does not go with --watch yet\n\n${sessionsUsage}`)
+    return 2
+  }
   if (values.watch) return watch(monitor, { json: values.json === true, hideOlderThanMs }, io)
 
   await monitor.tick()
   const now = Date.now()
-  const entries = monitor.getState().entries
+  const state = monitor.getState()
+  // OpenCode's run state lives in its server: its sessions come from there (issue 18).
+  const opencode = values['opencode-url'] === undefined ? undefined : await listOpencodeSessions({ baseUrl: values['opencode-url'], now, liveWindowMs: DEFAULT_LIVE_WINDOW_MS, endedWindowMs: DEFAULT_ENDED_WINDOW_MS, dataDir: opencodeDataDir(home, values.home === undefined ? io.env : {}) })
+  const entries = [...state.entries, ...(opencode?.entries ?? [])]
+  // Folders that could not be read are skipped, never fatal, and always said (issue 15 item 3).
+  const warnings = [...state.skipped.map((path) => `skipped unreadable folder ${path}`), ...state.warnings, ...(opencode?.warnings ?? [])]
   const { recent, older } = hideOlderThanMs === undefined ? { recent: [...entries], older: [] } : splitRecent(entries, now, hideOlderThanMs)
   if (values.json) {
-    io.stdout(JSON.stringify(sortByAttention(recent), null, 2))
+    io.stdout(JSON.stringify({ entries: sortByAttention(recent), warnings }, null, 2))
     return 0
   }
   if (recent.length === 0 && older.length === 0) {
     io.stdout(`No Claude Code or Codex sessions under ${join(home, '.claude')} or ${join(codexHome, 'sessions')}.`)
-    return 0
+  } else {
+    io.stdout(sessionTableLines(sessionRows(recent, now)).join('\n'))
+    if (older.length > 0) io.stdout(`(${older.length === 1 ? '1 session that ended more than a day ago is' : `${older.length} sessions that ended more than a day ago are`} hidden; --all shows them)`)
   }
-  io.stdout(sessionTableLines(sessionRows(recent, now)).join('\n'))
-  if (older.length > 0) io.stdout(`(${older.length === 1 ? '1 session that ended more than a day ago is' : `${older.length} sessions that ended more than a day ago are`} hidden; --all shows them)`)
+  for (const warning of warnings) io.stdout(`warning: ${warning}`)
   return 0
 }
 
@@ -130,4 +145,9 @@ async function watch(monitor: Monitor, options: { json: boolean; hideOlderThanMs
   await instance.waitUntilExit()
   await monitor.stop()
   return 0
+}
+
+/** OpenCode's data folder: `$XDG_DATA_HOME/opencode` (not when `--home` is given), else `<home>/.local/share/opencode`. */
+function opencodeDataDir(home: string, env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'opencode')
 }

@@ -1,15 +1,15 @@
 import { parseArgs } from 'node:util'
 import { ChatrailError } from '../contract/errors.js'
-import { findConversationFiles } from '../testing/conversation-files.js'
-import { runConversationSuite } from '../testing/conversation-suite.js'
-import type { ConversationSuiteResult } from '../testing/conversation-suite.js'
-import { formatSuiteReport } from '../testing/suite-report.js'
+import { findConversationFiles } from '../testing/conversations/file-search.js'
+import { runConversationSuite } from '../testing/conversations/run-suite.js'
+import type { ConversationSuiteResult } from '../testing/conversations/run-suite.js'
+import { formatSuiteReport } from '../testing/conversations/suite-report.js'
 
 /**
  * `chatrail test [files…]`: runs conversation files and reports per conversation. Exit codes:
  * 0 all passed, 1 any failure (a failed expectation, an invalid file, no files found, coverage
  * under `--min-coverage`), 2 a usage error. TypeScript definition modules load through tsx
- * (see `importModule` in src/testing/definition-loader.ts).
+ * (see `importModule` in src/testing/conversations/definition-loader.ts).
  */
 
 export const testCommandUsage = `usage: chatrail test [files, directories or globs…] [options]

@@ -1,5 +1,27 @@
 export type { AdapterCapabilities, AdapterContext, AdapterFactory, AdapterRequest } from './adapter.js'
+export type {
+  AgentChat,
+  AgentCursor,
+  AgentKind,
+  AgentMessage,
+  AgentMessageKind,
+  AgentTool,
+  AgentToolStatus,
+  AgentUsage,
+  NormalizedStatus,
+  RunState,
+} from './agent-chat.js'
+export type { AgentSnapshot } from './agent-snapshot.js'
 export type { ChatConfig, ChatController, ChatReturn, ChatState, EditOptions, SkillDefinition } from './chat.js'
+export type {
+  Dialog,
+  DialogAnswer,
+  DialogAnswerInput,
+  DialogAnswerResult,
+  DialogOption,
+  DialogOutcome,
+  DialogQuestion,
+} from './dialog.js'
 export { ChatrailError, markErrorClass } from './errors.js'
 export type { ChatrailErrorOptions } from './errors.js'
 export type {
@@ -26,6 +48,8 @@ export type {
   ToolCallStatus,
   VideoPart,
 } from './message.js'
+export { isLiveAgentAdapter } from './live-agent-adapter.js'
+export type { AgentRunStateSource, LiveAgentAdapter } from './live-agent-adapter.js'
 export type { AgentEvent, Observer } from './observer.js'
 export { audioPart, filePart, filterParts, imagePart, normalizeContent, partsToText, textPart, videoPart } from './parts.js'
 export {

@@ -1,6 +1,6 @@
 import type { AdapterFactory, AdapterRequest } from '../contract/adapter.js'
 import type { StreamSource } from '../contract/stream.js'
-import { isLiveAgentAdapter } from '../agents/runstate/live.js'
+import { isLiveAgentAdapter } from '../contract/live-agent-adapter.js'
 
 /**
  * The session's adapter: a fresh object with `createSource` (routing first), the original's

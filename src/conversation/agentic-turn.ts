@@ -59,7 +59,14 @@ export async function* agenticTurn<Ctx extends JsonObject>(
         return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(error, 'FALLBACK_FAILED', 'The fallback response failed.')), { kind: 'fallback', outcome: 'error', errorClass: errorClassOf(error), reason: 'fallback-threw' })
       }
     }
-    const output = normalizeOutput(result)
+    // The output is the app's code too (getters, proxies): read it once, here, guarded.
+    let output: ReturnType<typeof normalizeOutput>
+    try {
+      output = normalizeOutput(result)
+    } catch (error) {
+      if (control.aborted) return aborted
+      return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(error, 'FALLBACK_FAILED', 'The fallback response failed.')), { kind: 'fallback', outcome: 'error', errorClass: errorClassOf(error), reason: 'fallback-threw' })
+    }
     if (control.aborted) return aborted
     if (!output) {
       return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(undefined, 'FALLBACK_FAILED', 'The fallback response is not a string or { text, chunks }.')), { kind: 'fallback', outcome: 'error', errorClass, reason: 'invalid-output' })

@@ -150,7 +150,13 @@ export function resolveRoutes<Ctx extends JsonObject>(
       }
     }
     const finish = (result: unknown): Resolution<Ctx> => {
-      const output = normalizeOutput<Ctx>(result)
+      // The output is the route's code too (getters, proxies): read it once, here, guarded.
+      let output: ReturnType<typeof normalizeOutput<Ctx>>
+      try {
+        output = normalizeOutput<Ctx>(result)
+      } catch (error) {
+        return failed(route, 'response-threw', error)
+      }
       if (!output) return failed(route, 'invalid-output')
       const assign: Partial<Ctx> | undefined = patternAssign || output.assign ? ({ ...patternAssign, ...output.assign } as Partial<Ctx>) : undefined
       const context = assignContext(next.context, assign)

@@ -24,6 +24,8 @@ export interface DecisionRecord {
   readonly assign?: JsonObject
   /** Context keys the patch cleared (`undefined` does not survive JSON, so they are listed). */
   readonly unset?: readonly string[]
+  /** HMAC-SHA-256 of the rest (base64url), when the session that wrote it has a `recordKey` (record-signing.ts). */
+  readonly sig?: string
 }
 
 /** Splits a context patch into the record's `assign` and `unset` fields. */
@@ -68,6 +70,7 @@ export function readDecisionRecord(message: Message): DecisionRecord | undefined
   if (r.routeId !== undefined && !isIdentifier(r.routeId)) return undefined
   if (r.assign !== undefined && (typeof r.assign !== 'object' || r.assign === null || Array.isArray(r.assign) || findNonJson(r.assign))) return undefined
   if (r.unset !== undefined && (!Array.isArray(r.unset) || r.unset.some((key) => typeof key !== 'string'))) return undefined
+  if (r.sig !== undefined && typeof r.sig !== 'string') return undefined
   return r as unknown as DecisionRecord
 }
 

@@ -47,7 +47,16 @@ interface Segment {
   answerIds: string[]
   /** Decision records found on those answers (allocated only when there is one). */
   records: { record: DecisionRecord; answerId: string }[] | undefined
+  /** The answer carrying a record the session does not trust (unsigned or forged), if any. */
+  untrustedAnswerId?: string
 }
+
+/**
+ * Re-decides, from its text alone, a user message whose answer carries a record the session does
+ * not trust: the decision a route gives it now from `before`, or undefined (no route matches, or
+ * the routes are asynchronous). `history` is the history before the message.
+ */
+export type Rederive<Ctx extends JsonObject> = (message: Message, inputKey: string, before: MachineState<Ctx>, answerId: string, history: () => readonly Message[]) => Decision<Ctx> | undefined
 
 export interface LastUserMessage {
   readonly message: Message
@@ -102,7 +111,18 @@ export function reapply<Ctx extends JsonObject>(machine: Machine<Ctx>, decision:
   return decision.before === before ? decision.after : replayRecord(machine, before, decision.record)
 }
 
-export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, routes: RouteIndex<Ctx>, start: MachineState<Ctx>): Timeline<Ctx> {
+/**
+ * `trusted` decides whether a record found in history may be adopted (a session with a `recordKey`
+ * adopts only records it signed or verified; without one, every well-formed record); a turn whose
+ * record is not trusted is re-decided from its text through `rederive`, when given.
+ */
+export function createTimeline<Ctx extends JsonObject>(
+  machine: Machine<Ctx>,
+  routes: RouteIndex<Ctx>,
+  start: MachineState<Ctx>,
+  trusted?: (record: DecisionRecord) => boolean,
+  rederive?: Rederive<Ctx>,
+): Timeline<Ctx> {
   const entries: Entry<Ctx>[] = []
   const ords = new Map<string, number>()
   const cache = new Map<string, Decision<Ctx>>()
@@ -131,10 +151,11 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
 
   /**
    * The entry for a message: its cached decision while it still applies, else a decision record
-   * found on its answers, else undecided. `current` itself when nothing changed (no allocation on a
-   * quiet sync).
+   * found on its answers, else (when the answer's record was not trusted) a decision re-derived
+   * from its text, else undecided. `current` itself when nothing changed (no allocation on a quiet
+   * sync).
    */
-  function evaluate(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, segment: Segment, current?: Entry<Ctx>): Entry<Ctx> {
+  function evaluate(message: Message, key: string, before: MachineState<Ctx>, segment: Segment, history: () => readonly Message[], current?: Entry<Ctx>): Entry<Ctx> {
     let decision = cache.get(message.id)
     if (decision && decision.inputKey !== key) {
       cache.delete(message.id)
@@ -149,6 +170,10 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
         decision = adopt(message, key, before, found)
         if (decision) break
       }
+      if (!decision && rederive && segment.untrustedAnswerId !== undefined) {
+        decision = rederive(message, key, before, segment.untrustedAnswerId, history)
+        if (decision) cache.set(message.id, decision)
+      }
       after = decision?.after ?? before
     }
     if (current && current.before === before && current.after === after && current.decision === decision) return current
@@ -157,11 +182,13 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
 
   function reconcile(messages: readonly Message[], full = false): boolean {
     const previous = current()
-    const fresh: { message: Message; key: string; segment: Segment }[] = []
+    const fresh: { message: Message; key: string; segment: Segment; at: number }[] = []
     // Segments (the answers between two user messages) are allocated only when there are answers.
     let segment: Segment = EMPTY_SEGMENT
     let anchor = -1
     let anchorSegment: Segment | undefined
+    let anchorMessage: Message | undefined
+    let anchorAt = 0
     let continuation = false
     let answerId: string | undefined
     const tail = messages.at(-1)
@@ -176,7 +203,8 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
           if (segment === EMPTY_SEGMENT) segment = { answerIds: [], records: undefined }
           segment.answerIds.push(message.id)
           const record = readDecisionRecord(message)
-          if (record) (segment.records ??= []).push({ record, answerId: message.id })
+          if (record && (trusted === undefined || trusted(record))) (segment.records ??= []).push({ record, answerId: message.id })
+          else if (record) segment.untrustedAnswerId ??= message.id
         }
         continue
       }
@@ -189,9 +217,11 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       if (ord !== undefined && entries[ord]?.inputKey === key) {
         anchor = ord
         anchorSegment = segment
+        anchorMessage = message
+        anchorAt = i
         break
       }
-      fresh.push({ message, key, segment })
+      fresh.push({ message, key, segment, at: i })
       segment = EMPTY_SEGMENT
     }
     last = lastMessage && { message: lastMessage, continuation, answerId }
@@ -209,14 +239,16 @@ export function createTimeline<Ctx extends JsonObject>(machine: Machine<Ctx>, ro
       if (key !== removed.inputKey) cache.delete(removed.messageId)
     }
     const anchored = anchor >= 0 ? entries[anchor] : undefined
-    if (anchored && anchorSegment) {
-      entries[anchor] = evaluate({ id: anchored.messageId }, anchored.inputKey, anchored.before, anchorSegment, anchored)
+    // Route callbacks of a re-derived turn see the history before its message (sliced only then).
+    const historyBefore = (at: number) => () => messages.slice(0, at)
+    if (anchored && anchorSegment && anchorMessage) {
+      entries[anchor] = evaluate(anchorMessage, anchored.inputKey, anchored.before, anchorSegment, historyBefore(anchorAt), anchored)
     }
     for (let i = fresh.length - 1; i >= 0; i--) {
       const item = fresh[i]
       if (!item) continue
       ords.set(item.message.id, entries.length)
-      entries.push(evaluate(item.message, item.key, stateAt(entries.length - 1), item.segment))
+      entries.push(evaluate(item.message, item.key, stateAt(entries.length - 1), item.segment, historyBefore(item.at)))
     }
     return current() !== previous
   }

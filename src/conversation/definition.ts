@@ -2,16 +2,16 @@ import type { AdapterFactory } from '../contract/adapter.js'
 import type { ChatConfig } from '../contract/chat.js'
 import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
-import { throwIfIssues } from './config-error.js'
-import { validateDefinition } from './definition-schema.js'
-import { deepFreeze, type JsonObject } from './json.js'
+import type { JsonObject } from './json.js'
 import type { Route } from './routes.js'
 import type { TurnTrace } from './trace.js'
 
 /**
  * A chat definition: an AgentsKit `ChatConfig` (its adapter is the agentic fallback) plus a finite
  * conversation machine and an ordered route table. Definitions are immutable and hold no progress;
- * progress lives in the sessions created from them (seed 004).
+ * progress lives in the sessions created from them (seed 004). This file holds the shapes only;
+ * `defineChat` (define-chat.ts) validates them through definition-schema.ts, which reads these
+ * shapes, so neither of the two imports the other's importer.
  */
 
 export interface TransitionGuardContext<Ctx extends JsonObject = JsonObject> {
@@ -98,33 +98,4 @@ export interface ChatDefinition<Ctx extends JsonObject = JsonObject> {
   /** The same object you passed in. */
   readonly chat: ChatConfigInput
   readonly conversation: Readonly<ConversationDefinition<Ctx>> & { readonly context: Readonly<Ctx> }
-}
-
-const validated = new WeakSet<object>()
-
-/**
- * Validates a definition and returns it typed and frozen (the `chat` reference is kept as is).
- * Throws `ChatrailConfigError` listing every issue, each with its path and a fix.
- */
-export function defineChat<Ctx extends JsonObject = JsonObject>(definition: ChatDefinitionInput<Ctx>): ChatDefinition<Ctx> {
-  if (validated.has(definition)) return definition as ChatDefinition<Ctx>
-  throwIfIssues(validateDefinition(definition))
-  const conversation = definition.conversation
-  const result: ChatDefinition<Ctx> = Object.freeze({
-    id: definition.id,
-    revision: definition.revision ?? 1,
-    chat: definition.chat,
-    conversation: Object.freeze({
-      ...conversation,
-      context: deepFreeze(structuredClone(conversation.context ?? ({} as Ctx))),
-      routes: Object.freeze([...conversation.routes]),
-    }),
-  })
-  validated.add(result)
-  return result
-}
-
-/** True for a value `defineChat` returned (so sessions skip validating it again). */
-export function isDefinedChat(value: object): boolean {
-  return validated.has(value)
 }

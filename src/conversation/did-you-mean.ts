@@ -1,3 +1,9 @@
+/**
+ * The one "did you mean" of chatrail: definitions, conversation files, the definition loader and
+ * the CLI (mistyped commands, flags and agent names) all suggest names through it, so a typo is
+ * caught the same way everywhere. Pure; no imports, so the CLI can load it before any command.
+ */
+
 /** Edit distance (Levenshtein), case-insensitive. Pure. */
 function distance(a: string, b: string): number {
   const x = a.toLowerCase()
@@ -15,13 +21,22 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The declared name closest to `name`, when it is close enough to be a likely typo (distance at
- * most a third of the longer name, minimum 2), else `undefined`. Ties go to the earlier candidate.
+ * The candidate `name` most likely meant, else `undefined`. A name of three or more characters
+ * that begins a longer candidate is taken as its abbreviation (`claude` → `claude-code`), however
+ * far apart they are by edit distance. Otherwise the nearest candidate counts when its distance is
+ * at most a third of the longer name (minimum 2): `tset` → `test`, `--agnet` → `--agent`. Ties go
+ * to the earlier candidate.
  */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  const list = [...candidates]
+  const lower = name.toLowerCase()
+  if (lower.length >= 3) {
+    const abbreviated = list.find((candidate) => candidate.length > lower.length && candidate.toLowerCase().startsWith(lower))
+    if (abbreviated !== undefined) return abbreviated
+  }
   let best: string | undefined
   let bestDistance = Infinity
-  for (const candidate of candidates) {
+  for (const candidate of list) {
     const d = distance(name, candidate)
     if (d < bestDistance) {
       best = candidate
@@ -31,6 +46,12 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   if (best === undefined) return undefined
   const limit = Math.max(2, Math.floor(Math.max(name.length, best.length) / 3))
   return bestDistance <= limit ? best : undefined
+}
+
+/** ` Did you mean "x"?` (with its leading space, to append to a sentence), or `''`. */
+export function didYouMean(name: string, candidates: Iterable<string>): string {
+  const close = closestName(name, candidates)
+  return close === undefined ? '' : ` Did you mean "${close}"?`
 }
 
 /** `did you mean "x"?`, or the list of declared names when nothing is close. */

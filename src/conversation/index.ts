@@ -4,7 +4,8 @@ export type { ConfigIssue } from './config-error.js'
 export { formatConfigIssues, toDotPath } from './config-issues-format.js'
 export { readDecisionRecord } from './decision-record.js'
 export type { DecisionRecord } from './decision-record.js'
-export { defineChat } from './definition.js'
+export type { RecordKey } from './record-signing.js'
+export { defineChat } from './define-chat.js'
 export type {
   ChatConfigInput,
   ChatDefinition,

@@ -39,10 +39,24 @@ export function normalizeOutput<Ctx extends JsonObject>(result: unknown): Normal
   if (chunks !== undefined) {
     if (!Array.isArray(chunks)) return undefined
     for (const chunk of chunks) {
-      const parsed = streamChunkSchema.safeParse(chunk)
+      // Copy first, then check the copy: the chunk is read once (a getter cannot answer the check
+      // one way and the copy another).
+      const copy = cloneData(chunk)
+      if (copy === undefined) return undefined
+      const parsed = streamChunkSchema.safeParse(copy)
       if (!parsed.success || parsed.data.type === 'done' || parsed.data.type === 'error') return undefined
-      out.push(Object.freeze(structuredClone(chunk as StreamChunk)))
+      out.push(Object.freeze(copy as StreamChunk))
     }
   }
   return { chunks: Object.freeze(out), assign: assign as Partial<Ctx> | undefined }
+}
+
+/** A structured clone of plain data; `undefined` for what cannot be cloned (functions, symbols). */
+function cloneData(value: unknown): unknown {
+  try {
+    return structuredClone(value)
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'DataCloneError') return undefined
+    throw error
+  }
 }

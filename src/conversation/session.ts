@@ -2,13 +2,15 @@ import type { AdapterFactory } from '../contract/adapter.js'
 import type { ChatConfig } from '../contract/chat.js'
 import { ChatrailError } from '../contract/errors.js'
 import type { Message } from '../contract/message.js'
-import type { AgentSnapshot, DialogAnswerInput, DialogAnswerResult } from '../agents/runstate/live.js'
-import { isLiveAgentAdapter } from '../agents/runstate/live.js'
+import type { AgentSnapshot } from '../contract/agent-snapshot.js'
+import type { DialogAnswerInput, DialogAnswerResult } from '../contract/dialog.js'
+import { isLiveAgentAdapter } from '../contract/live-agent-adapter.js'
 import { unwrapAdapter, wrapAdapter } from './adapter-wrapper.js'
 import { ChatrailConfigError, configIssue } from './config-error.js'
 import { formatConfigIssues } from './config-issues-format.js'
 import { createTimeline } from './decisions.js'
-import { defineChat, isDefinedChat, type ChatConfigInput, type ChatDefinition, type ChatDefinitionInput, type TraceObserver } from './definition.js'
+import { defineChat, isDefinedChat } from './define-chat.js'
+import type { ChatConfigInput, ChatDefinition, ChatDefinitionInput, TraceObserver } from './definition.js'
 import { suggestName } from './did-you-mean.js'
 import { identifierHint, isIdentifier } from './identifier.js'
 import { assignContext, compileMachine, type Machine, type MachineState } from './machine.js'
@@ -19,6 +21,8 @@ import { projectSnapshot, type SessionSnapshot } from './snapshot.js'
 import { createTraceLog, isoTime, notifyTraceListeners, type TurnTrace } from './trace.js'
 import type { SessionCore } from './session-core.js'
 import { createTurnSource } from './turn.js'
+import { createRecordSigner, isRecordKey, signedTurnSource, type RecordKey } from './record-signing.js'
+import { rederiveFromText } from './rederive-turn.js'
 
 /**
  * A session: one conversation's progress over one shared, immutable definition (seed 004). It
@@ -41,6 +45,12 @@ export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject> {
   lint?: boolean
   /** Start somewhere other than `initial` (a test fixture, a resumed workflow). */
   start?: { state?: string; context?: Partial<Ctx> }
+  /**
+   * Sign decision records (HMAC-SHA-256) and adopt from history only records that verify: a client
+   * editing `metadata.chatrail` can no longer set the context. A string or bytes of at least 16
+   * bytes, or an HMAC `CryptoKey`. See docs/persistence.md § Signing.
+   */
+  recordKey?: RecordKey
 }
 
 export interface ChatSession<Ctx extends JsonObject = JsonObject> {
@@ -52,8 +62,12 @@ export interface ChatSession<Ctx extends JsonObject = JsonObject> {
   updateChat: (chat: ChatConfig | ChatConfigInput) => ChatConfig
   getSnapshot: () => SessionSnapshot<Ctx>
   subscribe: (listener: () => void) => () => void
-  /** Reconciles with a history changed without a turn (edit without regenerate, setMessages, clear). */
-  sync: (messages: readonly Message[], options?: { full?: boolean }) => void
+  /**
+   * Reconciles with a history changed without a turn (edit without regenerate, setMessages, clear).
+   * `trusted`: the host vouches for the records in `messages` (history from its own store), so a
+   * session with a `recordKey` adopts them unsigned too; implies `full`.
+   */
+  sync: (messages: readonly Message[], options?: { full?: boolean; trusted?: boolean }) => void
   traces: () => readonly TurnTrace[]
   /** Answers the live agent's pending dialog; throws `ChatrailError` `NO_PENDING_DIALOG` when there is none. */
   answerDialog: (toolId: string, answer: DialogAnswerInput) => Promise<DialogAnswerResult>
@@ -120,7 +134,16 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
     printLint(definition as unknown as ChatDefinition<JsonObject>)
   }
   const { machine, index } = compile(definition)
-  const timeline = createTimeline(machine, index, startState(machine, options.start))
+  if (options.recordKey !== undefined && !isRecordKey(options.recordKey)) {
+    throw new ChatrailConfigError([configIssue('invalid_record_key', ['recordKey'], 'recordKey must be a secret of at least 16 bytes (a string or Uint8Array) or an HMAC CryptoKey.', 'Use a random secret from your configuration, e.g. 32 random bytes in base64.')])
+  }
+  const signer = options.recordKey === undefined ? undefined : createRecordSigner(options.recordKey)
+  // Untrusted-record counts waiting for their turn's trace, by the turn's user message id.
+  const untrusted = new Map<string, number>()
+  // Turns re-derived from their text since the last trace (their records were not trusted).
+  let rederived = 0
+  const rederive = signer && rederiveFromText(machine, index, sessionId, () => void (rederived += 1))
+  const timeline = createTimeline(machine, index, startState(machine, options.start), signer?.trusted, rederive)
   const log = createTraceLog(options.maxTraces ?? 1000)
   const traceListeners = [definition.conversation.onTrace, options.onTrace].filter((listener) => listener !== undefined)
   const listeners = new Set<() => void>()
@@ -165,6 +188,15 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
     trace(fields, startedAt) {
       const trace = fields as TurnTrace & { sessionId: string; at: string; durationMs: number }
       trace.sessionId = sessionId
+      const ignored = trace.messageId === undefined ? undefined : untrusted.get(trace.messageId)
+      if (ignored !== undefined && trace.messageId !== undefined) {
+        ;(trace as { untrustedRecords?: number }).untrustedRecords = ignored
+        untrusted.delete(trace.messageId)
+      }
+      if (rederived > 0) {
+        ;(trace as { rederivedTurns?: number }).rederivedTurns = rederived
+        rederived = 0
+      }
       trace.at = isoTime(startedAt)
       trace.durationMs = Math.max(0, now() - startedAt)
       Object.freeze(trace)
@@ -183,7 +215,19 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
       original = next
       if (!disposed) unsubscribeAgent = agentRunState()?.subscribe(changed)
     }
-    chat = { ...config, adapter: wrapAdapter(original, (request) => createTurnSource(core, request)) }
+    chat = {
+      ...config,
+      adapter: wrapAdapter(original, (request) => {
+        const source = createTurnSource(core, request)
+        if (!signer) return source
+        const last = request.messages.findLast((message) => message.role === 'user')
+        return signedTurnSource(signer, request, source, ({ untrusted: count, verified }) => {
+          if (last && count > 0) untrusted.set(last.id, count)
+          // Records verified only now may belong to turns an earlier sync left undecided or re-derived.
+          if (verified > 0 && timeline.reconcile(request.messages, true)) changed()
+        })
+      }),
+    }
     changed()
     return chat
   }
@@ -202,7 +246,8 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
       return () => listeners.delete(listener)
     },
     sync(messages, syncOptions) {
-      if (timeline.reconcile(messages, syncOptions?.full === true)) changed()
+      if (syncOptions?.trusted === true) signer?.vouch(messages)
+      if (timeline.reconcile(messages, syncOptions?.full === true || syncOptions?.trusted === true)) changed()
     },
     traces: () => log.list(),
     async answerDialog(toolId, answer) {

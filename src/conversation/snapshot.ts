@@ -1,4 +1,4 @@
-import type { AgentSnapshot } from '../agents/runstate/live.js'
+import type { AgentSnapshot } from '../contract/agent-snapshot.js'
 import type { JsonObject } from './json.js'
 import type { Machine, MachineState } from './machine.js'
 

@@ -27,6 +27,10 @@ export interface TurnTrace {
   readonly reason?: string
   /** The class name of the error behind an `error` outcome or a `fallback` (never its message). */
   readonly errorClass?: string
+  /** Decision records in this turn's history that the session ignored: unsigned or forged (sessions with a `recordKey`). */
+  readonly untrustedRecords?: number
+  /** Turns since the last trace that were re-decided from their text because their record was not trusted. */
+  readonly rederivedTurns?: number
 }
 
 export type TraceListener = (trace: TurnTrace) => void | Promise<void>

@@ -4,7 +4,8 @@ import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
 import { resolveRoutes, turnContext, type Resolution } from './decide.js'
-import { doneWithRecord, fingerprint, recordPatch, type DecisionRecord } from './decision-record.js'
+import { doneWithRecord } from './decision-record.js'
+import { routeDecisionRecord } from './route-record.js'
 import { inputKeyOf, reapply, type Decision, type LastUserMessage } from './decisions.js'
 import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
@@ -131,11 +132,7 @@ function fromResolution<Ctx extends JsonObject>(
       return errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
     }, () => recorder.finish('aborted'))
   }
-  const record: DecisionRecord = {
-    v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind, event: route.event,
-    fromState: before.state, toState: resolution.after.state, turnId: recorder.turnId, routeId: route.id,
-  }
-  if (resolution.assign) Object.assign(record, recordPatch(resolution.assign as JsonObject))
+  const record = routeDecisionRecord(last.message.id, inputKey, before, resolution, recorder.turnId)
   return deterministic(core, control, recorder, { record, inputKey, before, after: resolution.after, chunks: resolution.chunks, answerId: last.answerId })
 }
 

@@ -1,5 +1,5 @@
 import type { SessionSnapshot, TurnTrace } from '../index.js'
-import type { ConversationRun, TurnResult } from './conversation-run.js'
+import type { ConversationRun, TurnResult } from './conversations/run-result.js'
 import { formatTraceBlock } from './trace-line.js'
 
 /**

@@ -1,10 +1,8 @@
-// chatrail/testing/vitest: `import 'chatrail/testing/vitest'` registers the chatrail matchers with
-// vitest's `expect` and declares their types. The one entry (with define-conversation-tests.ts)
-// that imports vitest, an optional peer: chatrail/testing itself runs without it.
-import * as vitest from 'vitest'
+// chatrail/testing/vitest: everything that needs vitest, an optional peer, so that chatrail/testing
+// itself loads without it (and from CommonJS). `import 'chatrail/testing/vitest'` registers the
+// chatrail matchers with vitest's `expect` (register-matchers.ts) and declares their types below.
+// The rest of this file is a list of named exports: conformance suites live in conformance/.
 import type { TurnKind } from '../index.js'
-import { chatrailMatchers } from './matchers.js'
-import { traceSnapshotSerializer, traceSnapshotValue } from './trace-snapshot-serializer.js'
 import type { TraceSnapshotOptions } from './trace-snapshot.js'
 
 /** The matchers' signatures; `R` is what each returns in the augmented interface. */
@@ -35,21 +33,12 @@ declare module 'vitest' {
 }
 /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type */
 
-// Read as a namespace member: `Snapshots` (custom snapshot matchers) arrived in vitest 4.1, and a
-// missing named import would fail at link time on older 4.x instead of at the matcher.
-const snapshots = (vitest as { Snapshots?: typeof vitest.Snapshots }).Snapshots
-
-vitest.expect.addSnapshotSerializer(traceSnapshotSerializer)
-vitest.expect.extend({
-  ...chatrailMatchers,
-  toMatchTraceSnapshot(received: unknown, options?: TraceSnapshotOptions) {
-    const value = traceSnapshotValue(received, options)
-    if (!value.ok) return { pass: false, message: () => `toMatchTraceSnapshot: ${value.message}` }
-    if (snapshots === undefined) return { pass: false, message: () => 'toMatchTraceSnapshot needs vitest 4.1 or later (vitest.Snapshots)' }
-    return snapshots.toMatchSnapshot.call(this, value.snapshot)
-  },
-})
-
-export { chatrailMatchers, traceSnapshotSerializer }
-export { defineConversationTests } from './define-conversation-tests.js'
-export type { ConversationTestsOptions } from './define-conversation-tests.js'
+export { chatrailMatchers, traceSnapshotSerializer } from './register-matchers.js'
+export { defineConversationTests } from './conversations/define-conversation-tests.js'
+export type { ConversationTestsOptions } from './conversations/define-conversation-tests.js'
+export { runAdapterContract } from './conformance/adapter-contract.js'
+export type { AdapterContractOptions, AdapterInvariant } from './conformance/adapter-contract.js'
+export { describeReaderContract } from './conformance/reader-contract.js'
+export type { ReadChatArgs, ReaderInvariant, ReaderUnderContract } from './conformance/reader-contract.js'
+export { describeStoreContract } from './conformance/store-contract.js'
+export type { StoreContractConfig, StoreContractOptions, StoreInvariant } from './conformance/store-contract.js'

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createChatReader, readChat as readClaudeChat } from '../../src/agents/claude-code/index.js'
 import { createRolloutTail, readChat as readCodexChat } from '../../src/agents/codex/index.js'
-import { describeReaderContract } from '../../src/testing/index.js'
+import { describeReaderContract } from '../../src/testing/vitest.js'
 
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures')
 const lines = (path: string): string[] => readFileSync(join(fixtures, path), 'utf8').split('\n').filter((line) => line !== '')

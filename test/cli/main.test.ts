@@ -17,11 +17,21 @@ describe('chatrail command dispatcher', () => {
   it('an unknown or missing command prints the usage to stderr and exits 2', () => {
     const unknown = chatrail('frobnicate')
     expect(unknown.status).toBe(2)
-    expect(unknown.stderr).toContain('unknown command "frobnicate"')
+    expect(unknown.stderr).toContain('unknown command "frobnicate"\n')
+    expect(unknown.stderr).not.toContain('did you mean')
     expect(unknown.stderr).toContain('usage: chatrail <command>')
     const missing = chatrail()
     expect(missing.status).toBe(2)
     expect(missing.stderr).toContain('no command given')
+  }, 30_000)
+
+  it('a mistyped command gets a "did you mean", and nothing runs', () => {
+    const typo = chatrail('tset')
+    expect(typo.status).toBe(2)
+    expect(typo.stderr).toContain('chatrail: unknown command "tset" (did you mean "test"?)')
+    expect(typo.stderr).toContain('usage: chatrail <command>')
+    expect(chatrail('sesions').stderr).toContain('(did you mean "sessions"?)')
+    expect(chatrail('insp').stderr).toContain('(did you mean "inspect"?)')
   }, 30_000)
 
   it('passes the remaining arguments to the command (demo --help)', () => {

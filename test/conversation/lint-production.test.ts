@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import vm from 'node:vm'
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
-import type { defineChat as defineChatType } from '../../src/conversation/definition.js'
+import type { defineChat as defineChatType } from '../../src/conversation/define-chat.js'
 import type { createChatSession as createChatSessionType } from '../../src/conversation/session.js'
 
 // The lint pass is development-only: an app bundled with NODE_ENV defined as "production" (what
@@ -10,7 +10,7 @@ import type { createChatSession as createChatSessionType } from '../../src/conve
 // `createChatSession`. Checked on a real esbuild bundle of the session module.
 
 const sessionModule = fileURLToPath(new URL('../../src/conversation/session.ts', import.meta.url))
-const definitionModule = fileURLToPath(new URL('../../src/conversation/definition.ts', import.meta.url))
+const definitionModule = fileURLToPath(new URL('../../src/conversation/define-chat.ts', import.meta.url))
 // A phrase only lint.ts produces (its unreachable-state warning).
 const LINT_TEXT = 'cannot be reached from'
 

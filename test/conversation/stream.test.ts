@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { AdapterFactory } from '../../src/contract/adapter.js'
 import { commandRoute, createChatSession, defineChat, isChatrailRouteError } from '../../src/index.js'
-import { errorChunk, runAdapterContract, scriptedAdapter } from '../../src/testing/index.js'
+import { errorChunk, scriptedAdapter } from '../../src/testing/index.js'
+import { runAdapterContract } from '../../src/testing/vitest.js'
 import { createSupportBot } from '../../examples/support-bot/definition.js'
 import { drain, user } from './helpers.js'
 

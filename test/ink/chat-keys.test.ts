@@ -19,7 +19,7 @@ describe('chatKeyAction', () => {
   })
 
   it('treats a slash command as text: lifecycle actions never hide behind /…', () => {
-    expect(press('/retry')).toEqual({ type: 'insert', text: '/retry' })
+    expect(press('/retry')).toEqual({ type: 'edit', edit: { type: 'insert', text: '/retry' } })
     expect(press('\r', { return: true }, { input: '/retry' })).toEqual({ type: 'send' })
   })
 
@@ -46,21 +46,41 @@ describe('chatKeyAction', () => {
 
   it('sends events on Alt+1…9 and leaves plain digits to the text (order numbers)', () => {
     expect(press('3', { meta: true })).toEqual({ type: 'event', index: 2 })
-    expect(press('3')).toEqual({ type: 'insert', text: '3' })
+    expect(press('3')).toEqual({ type: 'edit', edit: { type: 'insert', text: '3' } })
     expect(press('0', { meta: true })).toBeUndefined()
   })
 
-  it('edits text: backspace deletes, Ctrl+U clears, pasted newlines become spaces, control bytes vanish', () => {
-    expect(press('', { backspace: true })).toEqual({ type: 'delete' })
-    expect(press('u', { ctrl: true }, { input: 'abc' })).toEqual({ type: 'clear-input' })
-    expect(press('a\nb\u0007c')).toEqual({ type: 'insert', text: 'a bc' })
-    expect(press('\u0001')).toBeUndefined()
+  it('edits text: backspace deletes, pasted newlines become spaces, control bytes vanish', () => {
+    expect(press('', { backspace: true })).toEqual({ type: 'edit', edit: { type: 'delete-back' } })
+    expect(press('', { delete: true })).toEqual({ type: 'edit', edit: { type: 'delete-back' } })
+    expect(press('a\nb\u0007c')).toEqual({ type: 'edit', edit: { type: 'insert', text: 'a bc' } })
+    expect(press('\u0002')).toBeUndefined()
+  })
+
+  it('moves and deletes like readline: ←/→, Home/End, Ctrl+A/E/W/U/K, Alt+B/F', () => {
+    const edit = (lineEdit: object) => ({ type: 'edit', edit: lineEdit })
+    expect(press('', { leftArrow: true })).toEqual(edit({ type: 'move', to: 'left' }))
+    expect(press('', { rightArrow: true })).toEqual(edit({ type: 'move', to: 'right' }))
+    expect(press('', { home: true })).toEqual(edit({ type: 'move', to: 'home' }))
+    expect(press('', { end: true })).toEqual(edit({ type: 'move', to: 'end' }))
+    expect(press('a', { ctrl: true })).toEqual(edit({ type: 'move', to: 'home' }))
+    expect(press('e', { ctrl: true })).toEqual(edit({ type: 'move', to: 'end' }))
+    expect(press('w', { ctrl: true })).toEqual(edit({ type: 'delete-word-back' }))
+    expect(press('u', { ctrl: true }, { input: 'abc' })).toEqual(edit({ type: 'delete-to-start' }))
+    expect(press('k', { ctrl: true })).toEqual(edit({ type: 'delete-to-end' }))
+    expect(press('b', { meta: true })).toEqual(edit({ type: 'move', to: 'word-left' }))
+    expect(press('f', { meta: true })).toEqual(edit({ type: 'move', to: 'word-right' }))
+  })
+
+  it('takes a paste as text only: its line breaks never send', () => {
+    expect(press('first\rsecond\n', {}, { paste: true, input: 'x' })).toEqual({ type: 'edit', edit: { type: 'insert', text: 'first second ' } })
+    expect(press('\n', { return: true }, { paste: true, input: 'x' })).toEqual({ type: 'edit', edit: { type: 'insert', text: ' ' } })
   })
 
   it('reopens a closed dialog on Tab and quits on Ctrl+D from an empty composer', () => {
     expect(press('\t', { tab: true }, { dialogClosed: true })).toEqual({ type: 'open-dialog' })
     expect(press('\t', { tab: true })).toBeUndefined()
     expect(press('d', { ctrl: true })).toEqual({ type: 'quit' })
-    expect(press('d', { ctrl: true }, { input: 'x' })).toBeUndefined()
+    expect(press('d', { ctrl: true }, { input: 'x' })).toEqual({ type: 'edit', edit: { type: 'delete-forward' } })
   })
 })

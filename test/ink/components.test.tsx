@@ -1,8 +1,10 @@
 import { render } from 'ink-testing-library'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
+import type { Dialog } from '../../src/contract/dialog.js'
 import type { Message } from '../../src/contract/message.js'
 import { Composer } from '../../renderers/ink/composer.js'
+import { DialogSummary, dialogSummaryLines } from '../../renderers/ink/dialog-summary.js'
 import { EventShortcuts } from '../../renderers/ink/event-shortcuts.js'
 import { MessageView } from '../../renderers/ink/message-view.js'
 import { appendSettled } from '../../renderers/ink/printed-log.js'
@@ -47,8 +49,11 @@ describe('StatusLine', () => {
 
 describe('EventShortcuts', () => {
   it('numbers the first nine events with Alt+digit and renders nothing without events', () => {
-    expect(frameText(render(<EventShortcuts events={['confirm', 'cancel']} />))).toBe('events  Alt+1 confirm  Alt+2 cancel')
-    const many = Array.from({ length: 11 }, (_, i) => `e${i}`)
+    const shortcut = (uiEvent: string, label: string) => ({ uiEvent, event: uiEvent, label })
+    expect(frameText(render(<EventShortcuts events={[shortcut('confirm', 'Confirm'), shortcut('cancel', 'Cancel order')]} />))).toBe(
+      'events  Alt+1 Confirm  Alt+2 Cancel order',
+    )
+    const many = Array.from({ length: 11 }, (_, i) => shortcut(`e${i}`, `e${i}`))
     expect(frameText(render(<EventShortcuts events={many} />))).not.toContain('e9')
     expect(frameText(render(<EventShortcuts events={[]} />))).toBe('')
   })
@@ -109,6 +114,26 @@ describe('appendSettled', () => {
     expect(appendSettled(first, [u1, a1])).toBe(first)
     expect(appendSettled([], [u1, message('a1', 'assistant', '', 'streaming'), message('u2', 'user', 'x')]).map((e) => e.key.split('\u0000')[0])).toEqual(['u1'])
     const edited = appendSettled(first, [message('u1', 'user', 'A-2'), message('a2', 'assistant', 'ok')])
-    expect(edited.slice(2).map((e) => [e.message.content, e.edited])).toEqual([['A-2', true], ['ok', false]])
+    expect(edited.slice(2).map((e) => (e.kind === 'message' ? [e.message.content, e.edited] : e.kind))).toEqual([['A-2', true], ['ok', false]])
+  })
+})
+
+describe('DialogSummary', () => {
+  const base = { options: [], multiSelect: false, answerable: true }
+  it('prints one Q→A line per question, "no answer" for a skipped one, "dismissed" when none landed', () => {
+    const dialog: Dialog = {
+      ...base, toolId: 't1', kind: 'question', prompt: 'Two things',
+      questions: [{ question: 'Which tables?', options: [], multiSelect: true }, { question: 'Format?', options: [], multiSelect: false }],
+      outcome: { dismissed: false, approved: false, results: [{ question: 'Which tables?', chosen: ['orders', 'refunds'], otherText: 'only EU' }] },
+    }
+    expect(frameText(render(<DialogSummary dialog={dialog} />))).toBe('agent · questions\nWhich tables? → orders, refunds, only EU\nFormat? → no answer')
+    const dismissed: Dialog = { ...base, toolId: 't2', kind: 'question', prompt: 'Proceed?', outcome: { dismissed: true, approved: false } }
+    expect(frameText(render(<DialogSummary dialog={dismissed} />))).toBe('agent · question\nProceed? → dismissed')
+  })
+
+  it('names a plan by its title and says the verdict with the feedback; nothing while pending', () => {
+    const plan: Dialog = { ...base, toolId: 't3', kind: 'plan', prompt: 'Intro\n\n## Orders **migration**\n\n1. copy', outcome: { dismissed: false, approved: false, feedback: 'do it at night' } }
+    expect(frameText(render(<DialogSummary dialog={plan} />))).toBe('agent · plan\nPlan: Orders migration → Rejected: do it at night')
+    expect(dialogSummaryLines({ ...plan, outcome: undefined })).toEqual([])
   })
 })

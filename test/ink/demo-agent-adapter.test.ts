@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isLiveAgentAdapter } from '../../src/agents/runstate/live.js'
+import { isLiveAgentAdapter } from '../../src/contract/live-agent-adapter.js'
 import { loadAgentAdapter } from '../../src/cli/demo/agent-adapter.js'
 import { offlineReply } from '../../src/cli/demo/offline-adapter.js'
 import { commandRoute } from '../../src/index.js'

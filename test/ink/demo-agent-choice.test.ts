@@ -44,7 +44,7 @@ console.log(JSON.stringify({ type: 'turn.completed', usage: { input_tokens: 1, o
 setInterval(() => {}, 1000)`
 const codexSignedOut = `process.exit(process.argv[2] === 'login' ? 1 : 4)`
 
-const resolve = (env: NodeJS.ProcessEnv, requested: 'auto' | 'claude-code' | 'codex' | 'offline' = 'auto', timeoutMs = 5000) =>
+const resolve = (env: NodeJS.ProcessEnv, requested: 'auto' | 'claude-code' | 'codex' | 'opencode' | 'offline' = 'auto', timeoutMs = 5000) =>
   resolveDemoAgent({ requested, env, cwd: process.cwd(), timeoutMs })
 
 function alive(pid: number): boolean {
@@ -75,11 +75,33 @@ describe('resolveDemoAgent', () => {
     const { env } = binFolder({ claude: claudeSignedOut, codex: codexSignedOut })
     expect(await resolve(env)).toEqual({
       agent: 'offline',
-      reason: 'offline adapter (no agent answered)\n  claude: Not logged in · Please run /login\n  codex: not signed in (codex login status)',
+      reason: 'offline adapter (no agent answered)\n  claude: Not logged in · Please run /login\n  codex: not signed in (codex login status)\n  opencode: `opencode` not on PATH',
     })
     expect((await resolve({ PATH: '/nonexistent' })).reason).toBe(
-      'offline adapter (no agent answered)\n  claude: `claude` not on PATH\n  codex: `codex` not on PATH',
+      'offline adapter (no agent answered)\n  claude: `claude` not on PATH\n  codex: `codex` not on PATH\n  opencode: `opencode` not on PATH',
     )
+  })
+
+  it('falls to OpenCode after Claude Code and Codex, and to offline when it refuses too', async () => {
+    const opencodeAnswers = `
+let input = ''
+process.stdin.on('data', (d) => (input += d)).on('end', () => {
+  if (process.argv[2] !== 'run' || !input.includes('ready')) process.exit(3)
+  console.log(JSON.stringify({ type: 'text', part: { type: 'text', text: 'ready' } }))
+})`
+    const opencodeRefuses = `console.log(JSON.stringify({ type: 'error', error: { name: 'APIError', data: { message: 'invalid x-api-key' } } })); process.exit(1)`
+    const answering = binFolder({ claude: claudeSignedOut, codex: codexSignedOut, opencode: opencodeAnswers })
+    // Unconfigured (no config, no credentials): not even started, so a fresh machine stays fast.
+    expect((await resolve(answering.env)).reason).toContain('opencode: not configured')
+    const configured = { ...answering.env, OPENCODE_CONFIG_CONTENT: '{}' }
+    const choice = await resolve(configured)
+    expect(choice).toMatchObject({ agent: 'opencode', bin: join(answering.dir, 'opencode') })
+    expect(choice.reason).toMatch(/^opencode \(opencode answered in \d+\.\d s\)\n {2}claude: Not logged in · Please run \/login\n {2}codex: not signed in \(codex login status\)$/)
+    const refusing = binFolder({ claude: claudeSignedOut, codex: codexSignedOut, opencode: opencodeRefuses })
+    expect((await resolve({ ...refusing.env, OPENCODE_CONFIG_CONTENT: '{}' })).reason).toBe(
+      'offline adapter (no agent answered)\n  claude: Not logged in · Please run /login\n  codex: not signed in (codex login status)\n  opencode: invalid x-api-key',
+    )
+    expect(await resolve(answering.env, 'opencode')).toMatchObject({ agent: 'opencode', reason: 'opencode (chosen with --agent opencode, not probed)' })
   })
 
   it('bounds a hanging probe by the timeout and ends the hung process', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createOfflineAdapter, offlineReply } from '../../src/cli/demo/offline-adapter.js'
 import { commandRoute, eventRoute, patternRoute, route, textRoute } from '../../src/index.js'
-import { runAdapterContract } from '../../src/testing/index.js'
+import { runAdapterContract } from '../../src/testing/vitest.js'
 
 const routes = [
   commandRoute({ id: 'start', command: '/start', event: 'begin', response: 'Hi', description: 'Begin a support conversation' }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Dialog } from '../../src/agents/runstate/dialog.js'
+import type { Dialog } from '../../src/contract/dialog.js'
 import { initialPickerState, pickerRows, stepPicker } from '../../renderers/ink/dialog-picker-state.js'
 import type { PickerInput, PickerOutcome, PickerState } from '../../renderers/ink/dialog-picker-state.js'
 

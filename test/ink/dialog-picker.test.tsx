@@ -1,7 +1,6 @@
 import { cleanup, render } from 'ink-testing-library'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Dialog } from '../../src/agents/runstate/dialog.js'
-import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import type { Dialog, DialogAnswerInput } from '../../src/contract/dialog.js'
 import { DialogPicker } from '../../renderers/ink/dialog-picker.js'
 import { frameText, waitForFrame } from './frames.js'
 import { keys } from './keys.js'
@@ -67,13 +66,50 @@ describe('DialogPicker (keys through stdin)', () => {
     expect(answers).toEqual([])
   })
 
-  it('shows a plan in full and approves it with Enter', async () => {
-    const plan = `# Migration plan\n${Array.from({ length: 30 }, (_, i) => `${i + 1}. step ${i + 1}`).join('\n')}`
-    const { rendered, answers } = mount({ toolId: 'toolu_p', kind: 'plan', prompt: plan, options: [], multiSelect: false, answerable: true })
-    expect(frameText(rendered)).toContain('30. step 30')
-    expect(frameText(rendered)).toContain('3. Reject with feedback…')
+  it('renders a plan as markdown: headings, emphasis, lists and code, no markup left', () => {
+    const plan = '# Migration plan\n\nMove **orders** to the *new* schema.\n\n## Steps\n\n1. Copy `orders`\n2. Switch reads\n   - verify counts\n\n```sql\nALTER TABLE orders ADD id2 int;\n```'
+    const rendered = render(
+      <DialogPicker dialog={{ toolId: 'toolu_md', kind: 'plan', prompt: plan, options: [], multiSelect: false, answerable: true }} onAnswer={() => undefined} onDismiss={() => undefined} rows={40} />,
+    )
+    const frame = frameText(rendered)
+    expect(frame).not.toContain('PgUp/PgDn')
+    for (const line of ['Migration plan', 'Move orders to the new schema.', 'Steps', '1. Copy orders', '2. Switch reads', '   • verify counts', 'sql', '  ALTER TABLE orders ADD id2 int;']) {
+      expect(frame).toMatch(new RegExp(`│ ${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +│`))
+    }
+    expect(frame).not.toMatch(/[#*`]/)
+  })
+
+  it('fits a long plan into 60 columns and scrolls it inside the picker (PgDn, PgUp, End), then approves with Enter', async () => {
+    const steps = Array.from({ length: 30 }, (_, i) => `${i + 1}. step ${i + 1}: migrate the table and check the row counts afterwards`)
+    const plan = `# Migration plan\n\n${steps.join('\n')}`
+    const answers: DialogAnswerInput[] = []
+    const rendered = render(
+      <DialogPicker dialog={{ toolId: 'toolu_p', kind: 'plan', prompt: plan, options: [], multiSelect: false, answerable: true }} onAnswer={(a) => answers.push(a)} onDismiss={() => undefined} columns={60} rows={20} />,
+    )
+    let frame = frameText(rendered)
+    expect(Math.max(...frame.split('\n').map((line) => [...line].length))).toBeLessThanOrEqual(60)
+    expect(frame.split('\n').length).toBeLessThanOrEqual(20)
+    // Wrapped between words, with a hanging indent under the number.
+    expect(frame).toMatch(/│ 1\. step 1: migrate the table and check the row counts +│\n│ {4}afterwards +│/)
+    expect(frame).toMatch(/lines 1–12 of \d+ · PgUp\/PgDn scroll/)
+    expect(frame).not.toContain('30. step 30')
+    expect(frame).toContain('3. Reject with feedback…')
+    await type(rendered, keys.pageDown)
+    frame = await waitForFrame(rendered, (f) => f.includes('lines 12–23'))
+    expect(frame).not.toContain('Migration plan')
+    await type(rendered, keys.end)
+    frame = await waitForFrame(rendered, (f) => f.includes('30. step 30'))
+    await type(rendered, keys.pageUp, keys.home)
+    frame = await waitForFrame(rendered, (f) => f.includes('Migration plan'))
     await type(rendered, keys.enter)
     expect(answers).toEqual([{ kind: 'plan', approved: true }])
+  })
+
+  it('answers once when several keys arrive in one read', async () => {
+    const { rendered, answers } = mount({ ...question, multiSelect: false })
+    await type(rendered, '12\r')
+    await type(rendered, '3')
+    expect(answers).toEqual([{ kind: 'question', answers: [{ question: question.prompt, chosen: ['orders'] }] }])
   })
 
   it('takes no keys and says where to answer when the dialog is not answerable here', async () => {

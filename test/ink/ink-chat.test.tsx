@@ -1,11 +1,13 @@
 import { cleanup, render } from 'ink-testing-library'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Dialog } from '../../src/agents/runstate/dialog.js'
-import type { AgentRunStateSource, AgentSnapshot, DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import type { Dialog, DialogAnswerInput } from '../../src/contract/dialog.js'
+import type { AgentRunStateSource } from '../../src/contract/live-agent-adapter.js'
+import type { AgentSnapshot } from '../../src/contract/agent-snapshot.js'
 import type { StreamChunk } from '../../src/contract/stream.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { InkChat } from '../../renderers/ink/ink-chat.js'
 import { orderChat } from './chat-fixture.js'
+import { deliveryChat } from './delivery-fixture.js'
 import { frameText, waitForFrame } from './frames.js'
 import { keys } from './keys.js'
 
@@ -33,7 +35,7 @@ describe('<InkChat> driven through stdin', () => {
     expect(frame).toContain('bot · deterministic · begin\nHi! What is your order number?')
     expect(frame).toContain('last turn deterministic (begin)')
     // `found` has no UI event route (an order number is typed), so only `escalate` gets a key.
-    expect(frame).toContain('events  Alt+1 escalate\n')
+    expect(frame).toContain('events  Alt+1 Escalate\n')
     expect(adapter.calls).toHaveLength(0)
   })
 
@@ -97,12 +99,45 @@ describe('<InkChat> driven through stdin', () => {
   it('sends a state event with Alt+digit', async () => {
     const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused']))} />)
     await press(r, '/start', keys.enter)
-    await waitForFrame(r, (f) => f.includes('Alt+1 escalate'))
+    await waitForFrame(r, (f) => f.includes('Alt+1 Escalate'))
     await press(r, keys.alt(1))
     const frame = await waitForFrame(r, (f) => f.includes('state human'))
+    expect(frame).toContain('you\nEscalate\n')
     expect(frame).toContain('Connecting you to a human.')
     expect(frame).toContain('state human (final)')
     expect(frame).toContain('last turn deterministic (escalate)')
+  })
+
+  it('edits the line like readline: ←/→, Home/End, Ctrl+A/E, Ctrl+W, Ctrl+U, Ctrl+K', async () => {
+    const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused']))} />)
+    await press(r, '/start', keys.enter)
+    await waitForFrame(r, (f) => f.includes('state order'))
+    // A typo two characters back: ← ← Backspace removes it, Enter sends the rest.
+    await press(r, '12x34', keys.left, keys.left, keys.backspace)
+    await waitForFrame(r, (f) => f.includes('› 1234\n'))
+    await press(r, keys.enter)
+    await waitForFrame(r, (f) => f.includes('Order 1234. Is that right?'))
+    await press(r, 'where is my parcel', keys.ctrlW)
+    await waitForFrame(r, (f) => f.includes('› where is my\n'))
+    await press(r, keys.ctrlA, 'so ', keys.ctrlE, 'order')
+    await waitForFrame(r, (f) => f.includes('› so where is my order\n'))
+    await press(r, keys.home, keys.right, keys.right, keys.right, keys.ctrlK)
+    await waitForFrame(r, (f) => f.includes('› so\n'))
+    await press(r, keys.end, 'then', keys.left, keys.left, keys.ctrlU)
+    await waitForFrame(r, (f) => f.includes('› en\n'))
+    await press(r, keys.left, 'x', keys.right, 'y')
+    const frame = await waitForFrame(r, (f) => f.includes('› xeyn\n'))
+    expect(frame).toContain('state confirm')
+  })
+
+  it('sends a UI event named unlike its machine event, with its label, from its key', async () => {
+    const r = render(<InkChat definition={deliveryChat()} />)
+    let frame = await waitForFrame(r, (f) => f.includes('events'))
+    expect(frame).toContain('events  Alt+1 Standard  Alt+2 Express')
+    await press(r, keys.alt(2))
+    frame = await waitForFrame(r, (f) => f.includes('state paid'))
+    expect(frame).toContain('you\nExpress\n')
+    expect(frame).toContain('bot · deterministic · express-button\nExpress delivery it is.')
   })
 
   it('stops a streaming agent reply with Esc', async () => {
@@ -176,7 +211,7 @@ describe('<InkChat> with a live agent', () => {
     let frame = await waitForFrame(r, (f) => f.includes('The agent asks'))
     expect(frame).toContain('Which database should the export read?')
     expect(frame).toContain('claude-code question (waiting_for_input)')
-    expect(frame).toContain('The agent is waiting for your answer above')
+    expect(frame).toContain('Answer above · Esc closes the picker · Tab reopens it')
     expect(frame).not.toContain('Enter send')
     await press(r, '2')
     frame = await waitForFrame(r, (f) => f.includes('Exporting from SQLite.'))
@@ -184,6 +219,66 @@ describe('<InkChat> with a live agent', () => {
     expect(frame).toContain('you\nUse SQLite.')
     expect(frame).not.toContain('The agent asks')
     expect(frame).toContain('claude-code needs_input (completed)')
+  })
+
+  it('keeps an answered question and plan in the log as Q→A lines, without the raw tool name', async () => {
+    const question: Dialog = {
+      toolId: 'toolu_db', kind: 'question', prompt: 'Which database should the export read?',
+      options: [{ label: 'Postgres' }, { label: 'SQLite' }], multiSelect: false, answerable: true,
+    }
+    const plan: Dialog = { toolId: 'toolu_plan', kind: 'plan', prompt: '# Export plan\n\n1. Read **every** table\n2. Write `export.csv`', options: [], multiSelect: false, answerable: true }
+    const listeners = new Set<() => void>()
+    let snapshot: AgentSnapshot = { agent: 'claude-code', state: 'needs_input', status: 'completed' }
+    const publish = (next: AgentSnapshot) => {
+      snapshot = next
+      for (const listener of listeners) listener()
+    }
+    const runState: AgentRunStateSource = {
+      getSnapshot: () => snapshot,
+      subscribe: (listener) => {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+      answerDialog: async (toolId) => {
+        publish({ agent: 'claude-code', state: 'needs_input', status: 'completed' })
+        return { delivered: 'next-turn', text: toolId === 'toolu_db' ? 'Use SQLite.' : 'Approved, go ahead.' }
+      },
+    }
+    // As a live agent does: the dialog is pending while the turn that asked it still runs.
+    let endTurn: () => void = () => undefined
+    const asking: AsyncIterable<StreamChunk> = {
+      async *[Symbol.asyncIterator]() {
+        yield { type: 'text', content: 'I need to ask first.' }
+        // The agent runs its own tools: the call arrives with its result, marked as executed by the agent.
+        const toolCall = { id: 'toolu_db', name: 'AskUserQuestion', args: '{}', result: 'answered in the chat' }
+        yield { type: 'tool_call', toolCall, metadata: { executedBy: 'claude-code' } }
+        yield { type: 'tool_result', content: 'answered in the chat', toolCall, metadata: { executedBy: 'claude-code' } }
+        await new Promise<void>((resolve) => {
+          endTurn = resolve
+        })
+        yield { type: 'done' }
+      },
+    }
+    const adapter = Object.assign(scriptedAdapter([asking, 'Here is my plan.', 'Exporting now.']), { agentRunState: runState })
+    const r = render(<InkChat definition={orderChat(adapter, 'ink-qa')} />)
+    await press(r, 'export the data', keys.enter)
+    await waitForFrame(r, (f) => f.includes('I need to ask first.▍'))
+    publish({ agent: 'claude-code', state: 'question', status: 'waiting_for_input', pendingDialog: question })
+    await waitForFrame(r, (f) => f.includes('The agent asks'))
+    endTurn()
+    await waitForFrame(r, (f) => f.includes('last turn agentic'))
+    await press(r, '2')
+    let frame = await waitForFrame(r, (f) => f.includes('Here is my plan.'))
+    expect(frame).toContain('agent · question\nWhich database should the export read? → SQLite\n\nyou\nUse SQLite.')
+    expect(frame).not.toContain('AskUserQuestion')
+    publish({ agent: 'claude-code', state: 'question', status: 'waiting_for_input', pendingDialog: plan })
+    frame = await waitForFrame(r, (f) => f.includes('The agent proposes a plan'))
+    expect(frame).toMatch(/│ Export plan +│/)
+    expect(frame).toContain('1. Read every table')
+    expect(frame).not.toContain('**')
+    await press(r, keys.enter)
+    frame = await waitForFrame(r, (f) => f.includes('Exporting now.'))
+    expect(frame).toContain('agent · plan\nPlan: Export plan → Approved\n\nyou\nApproved, go ahead.')
   })
 
   it('closes the picker with Esc and reopens it with Tab', async () => {
@@ -205,29 +300,38 @@ describe('<InkChat> with a live agent', () => {
 })
 
 describe('<InkChat> with a live agent mid-turn', () => {
-  it('Esc in the picker stops the streaming turn and closes the picker', async () => {
-    const dialog: Dialog = { toolId: 'toolu_q', kind: 'question', prompt: 'Proceed?', options: [{ label: 'Yes' }], multiSelect: false, answerable: true }
+  it('Esc closes the picker without stopping the turn or dropping the dialog; Tab reopens it and the answer goes through', async () => {
+    const dialog: Dialog = { toolId: 'toolu_q', kind: 'question', prompt: 'Proceed?', options: [{ label: 'Yes' }, { label: 'No' }], multiSelect: false, answerable: true }
     let aborted = false
+    let release: () => void = () => undefined
     const waiting: AsyncIterable<StreamChunk> = {
       async *[Symbol.asyncIterator]() {
         yield { type: 'text', content: 'Let me ask you first.' }
         await new Promise<void>((resolve) => {
-          const poll = setInterval(() => {
-            if (aborted) {
-              clearInterval(poll)
-              resolve()
-            }
-          }, 5)
+          release = resolve
         })
+        yield { type: 'text', content: ' Deploying.' }
+        yield { type: 'done' }
       },
     }
     const listeners = new Set<() => void>()
     let snapshot: AgentSnapshot = { agent: 'claude-code', state: 'working', status: 'running' }
+    const publish = (next: AgentSnapshot) => {
+      snapshot = next
+      for (const listener of listeners) listener()
+    }
+    const answered: DialogAnswerInput[] = []
     const runState: AgentRunStateSource = {
       getSnapshot: () => snapshot,
       subscribe: (listener) => {
         listeners.add(listener)
         return () => listeners.delete(listener)
+      },
+      answerDialog: async (_toolId, answer) => {
+        answered.push(answer)
+        publish({ agent: 'claude-code', state: 'working', status: 'running' })
+        release()
+        return { delivered: 'live' }
       },
     }
     const adapter = Object.assign(scriptedAdapter([waiting]), { agentRunState: runState })
@@ -237,15 +341,24 @@ describe('<InkChat> with a live agent mid-turn', () => {
       return { stream: source.stream, abort: () => { aborted = true; source.abort() } }
     }
     const r = render(<InkChat definition={orderChat(adapter, 'ink-midturn')} />)
+    await press(r, '/start', keys.enter)
+    await waitForFrame(r, (f) => f.includes('Alt+1 Escalate'))
     await press(r, 'deploy it', keys.enter)
     await waitForFrame(r, (f) => f.includes('Let me ask you first.▍'))
-    snapshot = { agent: 'claude-code', state: 'question', status: 'waiting_for_input', pendingDialog: dialog }
-    for (const listener of listeners) listener()
-    await waitForFrame(r, (f) => f.includes('Esc closes the picker and stops the turn'))
+    publish({ agent: 'claude-code', state: 'question', status: 'waiting_for_input', pendingDialog: dialog })
+    let frame = await waitForFrame(r, (f) => f.includes('The agent asks'))
+    // An event key now would stop the turn the dialog belongs to: none is advertised.
+    expect(frame).not.toContain('Alt+1')
     await press(r, keys.escape)
-    const frame = await waitForFrame(r, (f) => f.includes('Tab answer the agent'))
-    expect(aborted).toBe(true)
+    frame = await waitForFrame(r, (f) => f.includes('Tab answer the agent'))
+    expect(aborted).toBe(false)
     expect(frame).not.toContain('The agent asks')
-    expect(frame).toContain('bot · agentic · aborted\nLet me ask you first.')
+    expect(frame).not.toContain('Alt+1')
+    await press(r, keys.tab)
+    await waitForFrame(r, (f) => f.includes('The agent asks'))
+    await press(r, '1')
+    frame = await waitForFrame(r, (f) => f.includes('Deploying.') && f.includes('Proceed? → Yes'))
+    expect(answered).toEqual([{ kind: 'question', answers: [{ question: 'Proceed?', chosen: ['Yes'] }] }])
+    expect(aborted).toBe(false)
   })
 })

@@ -32,7 +32,7 @@ describe('<InkChat> in a real pseudo-terminal (fixture app)', () => {
     terminal.write(keys.enter)
     let screen = await terminal.waitFor('state order')
     expect(screen).toContain('Hi! What is your order number?')
-    expect(screen).toContain('Alt+1 escalate')
+    expect(screen).toContain('Alt+1 Escalate')
     terminal.write(keys.alt(1))
     screen = await terminal.waitFor('state human (final)')
     expect(screen).toContain('Connecting you to a human.')

@@ -18,6 +18,8 @@ export interface PtyTerminal {
   waitFor: (expected: string | ((screen: string) => boolean), timeoutMs?: number) => Promise<string>
   exited: Promise<{ exitCode: number; signal: number | undefined }>
   kill: () => void
+  /** Resizes the pseudo-terminal (the program gets SIGWINCH) and the emulator, as dragging a window does. */
+  resize: (cols: number, rows: number) => void
 }
 
 export interface PtyOptions {
@@ -79,6 +81,11 @@ export function startPty(file: string, args: readonly string[], options: PtyOpti
     exited,
     kill: () => {
       if (!finished) child.kill('SIGKILL')
+    },
+    resize: (newCols, newRows) => {
+      // The emulator first, as a real terminal reflows its lines before the program hears of it.
+      terminal.resize(newCols, newRows)
+      child.resize(newCols, newRows)
     },
   }
 }

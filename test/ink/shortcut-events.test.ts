@@ -1,16 +1,34 @@
 import { describe, expect, it } from 'vitest'
 import { supportBot } from '../../examples/support-bot/definition.js'
-import { shortcutEvents } from '../../renderers/ink/shortcut-events.js'
+import { humanizeEventName, shortcutEvents } from '../../renderers/ink/shortcut-events.js'
 import { commandRoute, defineChat, eventRoute } from '../../src/index.js'
+import { deliveryChat } from './delivery-fixture.js'
 
 const eventsOf = (state: string): string[] => Object.keys(supportBot.conversation.states[state]?.on ?? {})
+const uiEvents = (shortcuts: ReadonlyArray<{ uiEvent: string }>) => shortcuts.map((shortcut) => shortcut.uiEvent)
 
 describe('shortcutEvents (support bot)', () => {
-  it('keeps the events answered as UI events, in the state’s order, and drops the typed ones', () => {
+  it('keeps the events answered as UI events, in route order, and drops the typed ones', () => {
     expect(eventsOf('confirming')).toEqual(['help', 'confirm', 'order', 'change', 'escalate', 'cancel'])
-    expect(shortcutEvents(supportBot, 'confirming', eventsOf('confirming'))).toEqual(['confirm', 'escalate'])
-    expect(shortcutEvents(supportBot, 'greeting', eventsOf('greeting'))).toEqual(['escalate'])
-    expect(shortcutEvents(supportBot, 'escalated', eventsOf('escalated'))).toEqual(['resolve'])
+    expect(uiEvents(shortcutEvents(supportBot, 'confirming', eventsOf('confirming')))).toEqual(['confirm', 'escalate'])
+    expect(uiEvents(shortcutEvents(supportBot, 'greeting', eventsOf('greeting')))).toEqual(['escalate'])
+    expect(uiEvents(shortcutEvents(supportBot, 'escalated', eventsOf('escalated')))).toEqual(['resolve'])
+  })
+
+  it('labels each key: the labels given (by UI event, then machine event), else the UI event humanized', () => {
+    expect(shortcutEvents(supportBot, 'confirming', eventsOf('confirming')).map((shortcut) => shortcut.label)).toEqual(['Confirm', 'Escalate'])
+    expect(shortcutEvents(supportBot, 'confirming', eventsOf('confirming'), { confirm: 'Yes, reship', escalate: 'Talk to a person' }).map((s) => s.label))
+      .toEqual(['Yes, reship', 'Talk to a person'])
+    expect(humanizeEventName('TALK_TO_HUMAN')).toBe('Talk to human')
+    expect(humanizeEventName('chooseDelivery')).toBe('Choose delivery')
+  })
+
+  it('gives every UI event of an eligible route its key, also when it is named unlike its machine event', () => {
+    const delivery = deliveryChat()
+    expect(shortcutEvents(delivery, 'shipping', ['chooseDelivery', 'cancel'])).toEqual([
+      { uiEvent: 'standard', event: 'chooseDelivery', label: 'Standard' },
+      { uiEvent: 'express', event: 'chooseDelivery', label: 'Express' },
+    ])
   })
 
   it('respects an event route’s states', () => {
@@ -27,7 +45,7 @@ describe('shortcutEvents (support bot)', () => {
         ],
       },
     })
-    expect(shortcutEvents(definition, 'a', ['go'])).toEqual(['go'])
+    expect(uiEvents(shortcutEvents(definition, 'a', ['go']))).toEqual(['go'])
     expect(shortcutEvents(definition, 'b', ['go'])).toEqual([])
   })
 })

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process'
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
  * The package as it is published: tsup's ESM and CJS output, resolved through package.json's
@@ -16,11 +17,11 @@ const run = promisify(execFile)
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const appDir = join(root, 'test-output', 'package')
 const packageDir = join(appDir, 'node_modules', 'chatrail')
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; dependencies: Record<string, string> }
 
-async function node(file: string, source: string): Promise<string> {
-  writeFileSync(join(appDir, file), source)
-  const { stdout } = await run(process.execPath, [file], { cwd: appDir, timeout: 60_000 })
+async function node(file: string, source: string, cwd = appDir): Promise<string> {
+  writeFileSync(join(cwd, file), source)
+  const { stdout } = await run(process.execPath, [file], { cwd, timeout: 60_000 })
   return stdout.trim()
 }
 
@@ -104,17 +105,17 @@ console.log(JSON.stringify({
   })
 
   // Entries over an ESM-only peer load from ESM only; from CJS they fail with that peer's own
-  // explanation. vitest (the conformance suites and the matchers) refuses require(); Ink 6 has a
-  // top-level await, which require() cannot load.
+  // explanation. vitest (chatrail/testing/vitest: the conformance suites and the matchers) refuses
+  // require(); Ink 6 has a top-level await, which require() cannot load. chatrail/testing is not
+  // among them: it never imports vitest.
   const esmOnly = new Map<string, RegExp>([
-    ['chatrail/testing', /Vitest cannot be imported in a CommonJS module/],
     ['chatrail/testing/vitest', /Vitest cannot be imported in a CommonJS module/],
     ['chatrail/ink', /top-level await|ERR_REQUIRE_ESM|require\(\) of ES Module/],
   ])
 
   it('every subpath in the exports map loads from ESM and from CJS with the same export names', async () => {
     const subpaths = Object.keys(manifest.exports).filter((key) => !key.endsWith('.css') && !key.endsWith('.json')).map((key) => key.replace(/^\./, 'chatrail'))
-    expect(subpaths).toEqual(expect.arrayContaining(['chatrail', 'chatrail/controller', 'chatrail/react', 'chatrail/ink', 'chatrail/testing', 'chatrail/claude-code', 'chatrail/codex', 'chatrail/monitor']))
+    expect(subpaths).toEqual(expect.arrayContaining(['chatrail', 'chatrail/controller', 'chatrail/store', 'chatrail/react', 'chatrail/ink', 'chatrail/testing', 'chatrail/claude-code', 'chatrail/codex', 'chatrail/opencode', 'chatrail/monitor']))
     const out = await node('subpaths.mjs', `
 import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)
@@ -139,9 +140,120 @@ console.log(JSON.stringify(result))`)
     }
   })
 
+  // chatrail/store: the embedded store end to end from both module systems (PGlite's CJS build is
+  // reached through the store's lazy import()).
+  const storeRoundTrip = (load: string): string => `
+${load}
+const store = pgliteStore()
+const message = { id: 'u1', role: 'user', content: 'hello', status: 'complete', createdAt: new Date(0) }
+store.append('c1', { expectedVersion: 0, messages: [message], definition: { id: 'pkg', revision: 1 } })
+  .then(() => store.load('c1'))
+  .then(async (loaded) => {
+    await store.close()
+    // A signed record: the HMAC code is a lazily loaded chunk of the core.
+    const definition = defineChat({ id: 'pkg', chat: {}, conversation: { initial: 'a', states: { a: { on: { go: 'a' } } }, routes: [commandRoute({ id: 'go', command: '/go', event: 'go', response: 'ok' })], fallback: { response: 'no' } } })
+    const session = createChatSession(definition, { recordKey: 'a-secret-of-at-least-16-bytes', lint: false })
+    const chunks = []
+    for await (const chunk of session.chat.adapter.createSource({ messages: [{ ...message, content: '/go' }] }).stream()) chunks.push(chunk)
+    const sig = chunks.at(-1).metadata.chatrail.sig
+    console.log(JSON.stringify({ version: loaded.version, content: loaded.messages[0].content, kind: store.kind, sig: /^[A-Za-z0-9_-]{43}$/.test(sig) }))
+  })
+`
+  it('chatrail/store runs pgliteStore, and a session signs its records, from ESM and from CommonJS', async () => {
+    const expected = { version: 1, content: 'hello', kind: 'pglite', sig: true }
+    expect(JSON.parse(await node('store.mjs', storeRoundTrip(`import { pgliteStore } from 'chatrail/store'\nimport { commandRoute, createChatSession, defineChat } from 'chatrail'`)))).toEqual(expected)
+    expect(JSON.parse(await node('store.cjs', storeRoundTrip(`const { pgliteStore } = require('chatrail/store')\nconst { commandRoute, createChatSession, defineChat } = require('chatrail')`)))).toEqual(expected)
+  }, 120_000)
+
   it('the bin runs the built CLI', async () => {
     const { stdout } = await run(process.execPath, [join(packageDir, 'bin', 'chatrail.mjs'), '--help'], { cwd: appDir, timeout: 60_000 })
     expect(stdout).toMatch(/demo/)
     expect(stdout).toMatch(/inspect/)
+  })
+})
+
+// A scripted conversation through chatrail/testing, written once and run from both module systems.
+const scripted = (load: string): string => `
+${load}
+const definition = defineChat({
+  id: 'kit',
+  chat: { adapter: testing.scriptedAdapter(['Agent here.']) },
+  conversation: {
+    initial: 'idle',
+    states: { idle: { on: { START: 'running' } }, running: {} },
+    routes: [commandRoute({ id: 'start', command: '/start', event: 'START', response: 'Started.' })],
+  },
+})
+const moved = (() => { try { testing.runAdapterContract('x', () => testing.scriptedAdapter([])) } catch (error) { return { code: error.code, hint: error.hint } } })()
+runConversation(definition, [{ user: '/start' }, { user: 'hello?' }]).then((run) => {
+  console.log(JSON.stringify({ turns: run.turns.map((turn) => [turn.trace?.kind, turn.reply]), state: run.turns.at(-1)?.snapshot.state, moved }))
+})
+`
+
+describe('chatrail/testing in an app without vitest', () => {
+  // A copy of the built package in a folder outside the checkout whose node_modules holds
+  // chatrail's own dependencies only, so nothing there can resolve vitest (or any dev dependency).
+  let app = ''
+  beforeAll(() => {
+    app = mkdtempSync(join(tmpdir(), 'chatrail-no-vitest-'))
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'chatrail-no-vitest', private: true }))
+    cpSync(packageDir, join(app, 'node_modules', 'chatrail'), { recursive: true })
+    for (const dependency of Object.keys(manifest.dependencies)) {
+      const link = join(app, 'node_modules', dependency)
+      mkdirSync(dirname(link), { recursive: true })
+      symlinkSync(join(root, 'node_modules', dependency), link, 'dir')
+    }
+  })
+  afterAll(() => {
+    if (app !== '') rmSync(app, { recursive: true, force: true })
+  })
+
+  const expected = {
+    turns: [['deterministic', 'Started.'], ['agentic', 'Agent here.']],
+    state: 'running',
+    moved: { code: 'MOVED_TO_TESTING_VITEST', hint: "import { runAdapterContract } from 'chatrail/testing/vitest'" },
+  }
+
+  it('cannot resolve vitest there (the check is real)', async () => {
+    const out = await node('probe.cjs', `try { require.resolve('vitest'); console.log('found') } catch (error) { console.log(error.code) }`, app)
+    expect(out).toBe('MODULE_NOT_FOUND')
+  })
+
+  it('loads chatrail/testing with require() and runs a scripted conversation', async () => {
+    const out = await node('kit.cjs', scripted(`const { commandRoute, defineChat } = require('chatrail')\nconst testing = require('chatrail/testing')\nconst { runConversation } = testing`), app)
+    expect(JSON.parse(out)).toEqual(expected)
+  })
+
+  it('loads chatrail/testing with import and runs the same conversation', async () => {
+    const out = await node('kit.mjs', scripted(`import { commandRoute, defineChat } from 'chatrail'\nimport * as testing from 'chatrail/testing'\nconst { runConversation } = testing`), app)
+    expect(JSON.parse(out)).toEqual(expected)
+  })
+
+  it('chatrail and chatrail/store load without pg and PGlite installed; their stores name the missing package', async () => {
+    const out = await node('no-peers.mjs', `
+import { createRequire } from 'node:module'
+import { createChatSession } from 'chatrail'
+import { memoryStore, pgliteStore, postgresStore } from 'chatrail/store'
+const require = createRequire(import.meta.url)
+const resolvable = (name) => { try { require.resolve(name); return true } catch { return false } }
+const store = memoryStore()
+await store.append('c1', { expectedVersion: 0, messages: [{ id: 'u1', role: 'user', content: 'hi', status: 'complete', createdAt: new Date(0) }], definition: { id: 'pkg', revision: 1 } })
+const missing = async (make) => { try { await make().load('c1'); return 'loaded' } catch (error) { return [error.code, error.issues?.[0]?.code, error.hint] } }
+console.log(JSON.stringify({
+  pg: resolvable('pg'), pglite: resolvable('@electric-sql/pglite'), session: typeof createChatSession,
+  memory: (await store.load('c1')).version,
+  pgliteStore: await missing(() => pgliteStore()),
+  postgresStore: await missing(() => postgresStore({ connectionString: 'postgres://127.0.0.1:1/x' })),
+}))`, app)
+    expect(JSON.parse(out)).toEqual({
+      pg: false, pglite: false, session: 'function', memory: 1,
+      pgliteStore: ['CONFIG_INVALID', 'missing_peer_dependency', 'npm install @electric-sql/pglite'],
+      postgresStore: ['CONFIG_INVALID', 'missing_peer_dependency', 'npm install pg'],
+    })
+  })
+
+  it('chatrail/testing/vitest, and only it, needs vitest', async () => {
+    const out = await node('suites.mjs', `import('chatrail/testing/vitest').then(() => console.log('loaded'), (error) => console.log(error.code, String(error.message).split('\\n')[0]))`, app)
+    expect(out).toMatch(/^ERR_MODULE_NOT_FOUND Cannot find package 'vitest'/)
   })
 })

@@ -20,6 +20,16 @@ describe('what the chatrail entry costs a page', () => {
     expect(core.inputs).toEqual(expect.arrayContaining(['src/conversation/session.ts', 'src/contract/schemas.ts']))
   })
 
+  it('the chatrail entry never holds the stores, pg or PGlite; chatrail/store leaves both as imports', async () => {
+    const core = await measureEntry('chatrail', 'src/index.ts')
+    expect(core.inputs.filter((file) => file.startsWith('src/store/'))).toEqual([])
+    expect(core.imports.filter((name) => name === 'pg' || name.startsWith('@electric-sql/'))).toEqual([])
+    const store = await measureEntry('chatrail/store', 'src/store/index.ts')
+    // Left as imports (never bundled); they are dynamic, so loading chatrail/store loads neither (run-time check in built-package.test.ts).
+    expect(store.imports).toEqual(expect.arrayContaining(['@electric-sql/pglite', 'pg']))
+    expect(store.inputs).toEqual(expect.arrayContaining(['src/store/memory-store.ts', 'src/store/sql/schema.ts']))
+  })
+
   it('brings zod in through zod/mini only: no classic zod and no locale but English', async () => {
     const rows = new Map(await contributions('src/index.ts', { withDependencies: true }))
     const zodParts = [...rows.keys()].filter((key) => key.startsWith('node_modules/zod/'))

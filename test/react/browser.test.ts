@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
@@ -12,6 +13,17 @@ import { serveDirectory } from './static-server.js'
 const chromiumPath = findChromium()
 const exampleRoot = fileURLToPath(new URL('../../examples/react-support/', import.meta.url))
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url))
+// axe-core, injected into the page for the accessibility audits (issue 21: 0 violations).
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+interface AxeResult { violations: Array<{ id: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }
+
+/** Runs axe-core's default rules (WCAG 2 A/AA and best practices) on the page; one line per violating node. */
+async function audit(target: Page, label: string): Promise<string[]> {
+  if (!await target.evaluate(() => 'axe' in window)) await target.addScriptTag({ content: axeSource })
+  const result = await target.evaluate(() => (window as unknown as { axe: { run: (context: Document) => Promise<AxeResult> } }).axe.run(document))
+  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${label}: ${violation.id} at ${node.target.join(' ')} — ${node.failureSummary ?? ''}`))
+}
 
 const title = chromiumPath === undefined
   ? 'examples/react-support in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'
@@ -59,7 +71,9 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     await send('/start')
     await page.locator('[data-chatrail-state-badge][data-chatrail-state="collecting"]').waitFor()
     await idle()
-    expect(await page.locator('[data-chatrail-turn-kind]').textContent()).toContain('deterministic')
+    expect(await page.locator('[data-chatrail-state-badge]').getAttribute('data-chatrail-turn-kind')).toBe('deterministic')
+    // The badge speaks plain words: the step's label and what is going on, never the turn kind.
+    expect(await page.locator('[data-chatrail-state-badge]').innerText()).toBe('Order lookup Ready')
     const reply = await lastReply()
     await page.getByRole('button', { name: 'Retry' }).click()
     await page.locator('[data-chatrail-replayed]').waitFor()
@@ -104,10 +118,13 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     expect(await page.locator('[data-chatrail-composer-note]').innerText()).toContain('Waiting for your answer above')
     mkdirSync(outputDir, { recursive: true })
     await page.screenshot({ path: `${outputDir}react-support-390-question.png` })
+    // The card that arrived has the focus; once answered, the focus is back in the composer.
+    expect(await card.evaluate((el) => el === document.activeElement)).toBe(true)
     await card.getByText('Team', { exact: true }).click()
     await card.getByRole('button', { name: 'Answer' }).click()
     await page.locator('[data-chatrail-dialog-state="answered"]').waitFor()
     await idle()
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message')
     expect(await page.locator('[data-chatrail-dialog-state="answered"]').innerText()).toContain('Team')
     expect(await lastReply()).toContain('Thanks — Team')
     expect(await calls()).toBe(2)
@@ -210,6 +227,237 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     } finally {
       release()
       await fresh.close()
+    }
+  })
+
+  // ---- issue 21: what a person sees, in both themes and at both widths, audited by axe-core ----
+
+  async function openTab(width: number, options: { dark?: 'media' | 'class' } = {}): Promise<Page> {
+    const context = await browser.newContext({
+      viewport: { width, height: width > 500 ? 800 : 844 },
+      colorScheme: options.dark === 'media' ? 'dark' : 'light',
+      permissions: ['clipboard-read', 'clipboard-write'],
+    })
+    const tab = await context.newPage()
+    const errors: string[] = []
+    tab.on('pageerror', (error) => errors.push(error.message))
+    await tab.goto(server.url)
+    if (options.dark === 'class') await tab.evaluate(() => document.documentElement.classList.add('chatrail-dark'))
+    await tab.locator('[data-chatrail-suggestions]').waitFor()
+    expect(errors).toEqual([])
+    return tab
+  }
+  async function say(tab: Page, text: string): Promise<void> {
+    await tab.getByRole('textbox', { name: 'Message' }).fill(text)
+    await tab.keyboard.press('Enter')
+  }
+  const settled = (tab: Page): Promise<void> => tab.locator('[data-chatrail-chat][data-chatrail-status="idle"]').waitFor()
+
+  /** The brightest channel of an element's computed background (0–255): under 80 is a dark surface. */
+  async function darkness(tab: Page, selector: string): Promise<number> {
+    const colour = await tab.locator(selector).first().evaluate((el) => getComputedStyle(el).backgroundColor)
+    return Math.max(...(colour.match(/\d+/g) ?? ['255']).slice(0, 3).map(Number))
+  }
+
+  /** Every state of issue 21's list, each screenshotted and audited; returns the violations. */
+  async function tour(width: number, dark?: 'media' | 'class'): Promise<string[]> {
+    const tab = await openTab(width, { dark })
+    const name = `react-${width}-${dark === undefined ? 'light' : 'dark'}`
+    const violations: string[] = []
+    mkdirSync(outputDir, { recursive: true })
+    const capture = async (state: string): Promise<void> => {
+      await tab.screenshot({ path: `${outputDir}${name}-${state}.png` })
+      violations.push(...await audit(tab, `${name} ${state}`))
+    }
+    try {
+      await capture('first-screen')
+      await tab.getByRole('button', { name: /^\/start/ }).click()
+      await tab.locator('[data-chatrail-state-badge][data-chatrail-state="collecting"]').waitFor()
+      await say(tab, 'it is order #12345')
+      await tab.locator('[data-chatrail-state-badge][data-chatrail-state="confirming"]').waitFor()
+      await settled(tab)
+      await capture('deterministic')
+      await say(tab, 'show me the options as markdown')
+      await tab.locator('[data-chatrail-code]').waitFor()
+      await settled(tab)
+      await capture('markdown')
+      await say(tab, 'ask me about my subscription')
+      const card = tab.getByRole('region', { name: 'The agent asks' })
+      await card.waitFor()
+      await capture('dialog-pending')
+      await card.getByText('Pro', { exact: true }).click()
+      await card.getByRole('button', { name: 'Answer' }).click()
+      await settled(tab)
+      await capture('dialog-answered')
+      await say(tab, 'tell me the long story')
+      await tab.locator('[data-chatrail-message]').filter({ hasText: 'Step 2' }).waitFor()
+      await tab.keyboard.press('Escape')
+      await tab.locator('[data-chatrail-stopped]').waitFor()
+      await capture('stopped')
+      await say(tab, 'ask me once more')
+      await tab.getByRole('region', { name: 'The agent asks' }).waitFor()
+      await tab.getByRole('button', { name: 'Stop' }).click()
+      await tab.locator('[data-chatrail-dialog-state="dismissed"]').waitFor()
+      await capture('dialog-dismissed')
+      await say(tab, 'make a plan for it')
+      const plan = tab.getByRole('region', { name: 'The agent proposes a plan' })
+      await plan.waitFor()
+      await capture('plan-pending')
+      await plan.getByRole('button', { name: 'Approve plan' }).click()
+      await settled(tab)
+      await say(tab, 'this will fail')
+      await tab.getByRole('alert').waitFor()
+      await settled(tab)
+      await capture('error')
+      if (dark !== undefined) expect(await darkness(tab, '[data-chatrail-error]')).toBeLessThan(80)
+      await tab.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Reship it' }).click()
+      await tab.locator('[data-chatrail-state-badge][data-chatrail-final]').waitFor()
+      await settled(tab)
+      await capture('final')
+      if (dark !== undefined) {
+        // Dark all the way through: the parts that used to stay light (error banner above, textarea, list) are dark,
+        // and the final badge's chip is the dark theme's green, not the light one's.
+        expect(await darkness(tab, '[data-chatrail-input]')).toBeLessThan(80)
+        expect(await darkness(tab, '[data-chatrail-message-list]')).toBeLessThan(80)
+        expect(await tab.locator('[data-chatrail-state-name]').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(74, 194, 107)')
+      }
+    } finally {
+      await tab.context().close()
+    }
+    return violations
+  }
+
+  it.each([
+    [1280, undefined],
+    [1280, 'media'],
+    [390, undefined],
+    [390, 'class'],
+  ] as const)('axe finds no violation in any state at %i px (dark: %s), each state saved under test-output/', async (width, dark) => {
+    expect(await tour(width, dark)).toEqual([])
+  }, 90_000)
+
+  it('markdown answers: a table, a labelled code block whose copy button copies, safe links, a copy action on every message', async () => {
+    const tab = await openTab(1280)
+    try {
+      await say(tab, 'markdown please')
+      await tab.locator('[data-chatrail-code]').waitFor()
+      await settled(tab)
+      const reply = tab.locator('[data-chatrail-message][data-chatrail-role="assistant"]').last()
+      expect(await reply.locator('h3').innerText()).toBe('Reship options')
+      expect(await reply.locator('table tr').count()).toBe(3)
+      expect(await reply.locator('[data-chatrail-code-lang]').innerText()).toBe('sh')
+      expect(await reply.locator('a[href^="javascript"], b').count()).toBe(0)
+      expect(await reply.locator('a', { hasText: 'shipping policy' }).getAttribute('rel')).toBe('noopener noreferrer')
+      await reply.getByRole('button', { name: 'Copy sh code' }).click()
+      expect(await tab.evaluate(() => navigator.clipboard.readText())).toBe('orders track 12345 --watch')
+      await reply.getByRole('button', { name: 'Copied' }).waitFor()
+      await reply.hover()
+      await reply.getByRole('button', { name: 'Copy message' }).click()
+      expect(await tab.evaluate(() => navigator.clipboard.readText())).toContain('| Standard | 3–5 days | free |')
+      const user = tab.locator('[data-chatrail-message][data-chatrail-role="user"]').last()
+      await user.hover()
+      await user.getByRole('button', { name: 'Copy message' }).click()
+      expect(await tab.evaluate(() => navigator.clipboard.readText())).toBe('markdown please')
+    } finally {
+      await tab.context().close()
+    }
+  })
+
+  it('streaming: a caret while text grows; Esc stops and the reply keeps its text, marked Stopped; a stop before the first word leaves no bubble', async () => {
+    const tab = await openTab(390)
+    try {
+      await say(tab, 'the long story please')
+      const reply = tab.locator('[data-chatrail-message][data-chatrail-role="assistant"]').last()
+      await reply.filter({ hasText: 'Step 1' }).waitFor()
+      const caret = await reply.evaluate((el) => {
+        const last = el.querySelector('[data-chatrail-markdown] > :last-child') as Element
+        return getComputedStyle(last, '::after').content
+      })
+      expect(caret).toBe('"▍"')
+      await tab.keyboard.press('Escape')
+      await settled(tab)
+      expect(await reply.getAttribute('data-chatrail-stopped')).toBe('')
+      expect(await reply.locator('[data-chatrail-stopped-mark]').isVisible()).toBe(true)
+      expect(await reply.innerText()).toContain('Step 1')
+      expect(await tab.locator('[data-chatrail-status-words]').innerText()).toBe('Ready')
+      const before = await tab.locator('[data-chatrail-message]').count()
+      await say(tab, 'think first')
+      await tab.locator('[data-chatrail-chat][data-chatrail-status="streaming"]').waitFor()
+      await tab.keyboard.press('Escape')
+      await settled(tab)
+      expect(await tab.locator('[data-chatrail-message]').count()).toBe(before + 1)
+    } finally {
+      await tab.context().close()
+    }
+  })
+
+  it('the Edit button is a quiet icon of at least 24×24 px, shown on hover or focus without moving anything', async () => {
+    const tab = await openTab(1280)
+    try {
+      await say(tab, 'hello there')
+      await settled(tab)
+      const user = tab.locator('[data-chatrail-message][data-chatrail-role="user"]').last()
+      const actions = user.locator('[data-chatrail-message-actions]')
+      await tab.mouse.move(0, 0)
+      const hidden = { opacity: await actions.evaluate((el) => getComputedStyle(el).opacity), box: await user.boundingBox() }
+      await user.hover()
+      await expect.poll(() => actions.evaluate((el) => getComputedStyle(el).opacity)).toBe('1')
+      expect(hidden.opacity).toBe('0')
+      expect(await user.boundingBox()).toEqual(hidden.box)
+      const edit = user.getByRole('button', { name: 'Edit message' })
+      const size = await edit.boundingBox()
+      expect(size?.width).toBeGreaterThanOrEqual(24)
+      expect(size?.height).toBeGreaterThanOrEqual(24)
+      await edit.click()
+      const box = tab.getByRole('textbox', { name: 'Edit message' })
+      expect(await box.evaluate((el) => el === document.activeElement)).toBe(true)
+      await tab.keyboard.press('Escape')
+      expect(await box.count()).toBe(0)
+      expect(await edit.evaluate((el) => el === document.activeElement)).toBe(true)
+    } finally {
+      await tab.context().close()
+    }
+  })
+
+  it('the composer grows with its text up to a limit', async () => {
+    const tab = await openTab(390)
+    try {
+      const input = tab.getByRole('textbox', { name: 'Message' })
+      const height = (): Promise<number> => input.evaluate((el) => el.getBoundingClientRect().height)
+      const one = await height()
+      await input.fill('line\n'.repeat(4))
+      const five = await height()
+      await input.fill('line\n'.repeat(60))
+      const many = await height()
+      expect(five).toBeGreaterThan(one + 40)
+      expect(many).toBeLessThanOrEqual(844 * 0.3 + 1)
+      expect(many).toBeGreaterThan(five)
+    } finally {
+      await tab.context().close()
+    }
+  })
+
+  it('a streamed reply is announced once, when complete: the log is not a live region', async () => {
+    const tab = await openTab(1280)
+    try {
+      expect(await tab.getByRole('log').getAttribute('aria-live')).toBe('off')
+      await tab.evaluate(() => {
+        const regions = [...document.querySelectorAll('[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"]')]
+        const counts = regions.map(() => 0)
+        regions.forEach((region, i) => new MutationObserver((records) => { counts[i] = (counts[i] ?? 0) + records.length })
+          .observe(region, { childList: true, characterData: true, subtree: true, attributes: false }))
+        Object.assign(window, { liveCounts: () => regions.map((region, i) => [region.hasAttribute('data-chatrail-announcer') ? 'announcer' : 'other', counts[i], region.textContent]) })
+      })
+      await say(tab, 'where is my parcel?')
+      await settled(tab)
+      const counts = await tab.evaluate(() => (window as unknown as { liveCounts: () => Array<[string, number, string]> }).liveCounts())
+      const announcer = counts.find(([kind]) => kind === 'announcer')
+      expect(announcer?.[1]).toBe(1)
+      expect(announcer?.[2]).toContain('(agent) I looked into “where is my parcel?”')
+      // Everything polite together: the announcement plus the badge's Working… / Ready (35 mutations before).
+      expect(counts.reduce((total, [, count]) => total + count, 0)).toBeLessThanOrEqual(5)
+    } finally {
+      await tab.context().close()
     }
   })
 })

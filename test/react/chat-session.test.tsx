@@ -1,15 +1,18 @@
 // @vitest-environment happy-dom
 import { renderToString } from 'react-dom/server'
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ChatSession } from '../../renderers/react/chat-session.js'
 import { Composer } from '../../renderers/react/composer.js'
 import { useChatSession } from '../../renderers/react/use-chat-session.js'
+import { preloadMessageUI } from '../../renderers/react/message-ui-loader.js'
 import type { AdapterFactory } from '../../src/contract/adapter.js'
 import { createScriptedAgent } from '../../examples/react-support/src/scripted-agent.js'
 import { countingAdapter, supportChat } from './support-chat.js'
 
 afterEach(cleanup)
+// The message UI (markdown, actions, event buttons) is a lazy chunk: load it once so renders are synchronous.
+beforeAll(() => preloadMessageUI())
 
 const options = { lint: false }
 const composerInput = (): HTMLTextAreaElement => screen.getByRole('textbox', { name: 'Message' })
@@ -43,13 +46,14 @@ describe('<ChatSession>', () => {
     expect(screen.getByRole('status').getAttribute('data-chatrail-state')).toBe('welcome')
     await type('/start')
     await waitFor(() => expect(screen.getByRole('status').getAttribute('data-chatrail-state')).toBe('triage'))
-    expect(screen.getByRole('status').textContent).toContain('deterministic')
+    expect(screen.getByRole('status').getAttribute('data-chatrail-turn-kind')).toBe('deterministic')
+    expect(screen.getByRole('status').textContent).toBe('Triage Ready')
     const log = screen.getByRole('log', { name: 'Messages' })
     expect(within(log).getAllByRole('article').map((a) => [a.getAttribute('data-chatrail-role'), a.querySelector('[data-chatrail-content]')?.textContent]))
       .toEqual([['user', '/start'], ['assistant', 'How can I help? Describe the problem.']])
 
     await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Retry' })) })
-    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('(replayed)'))
+    await waitFor(() => expect(screen.getByRole('status').hasAttribute('data-chatrail-replayed')).toBe(true))
 
     const actions = screen.getByRole('group', { name: 'Actions' })
     expect(within(actions).getAllByRole('button').map((b) => b.textContent)).toEqual(['Escalate', 'Resolve'])
@@ -59,13 +63,24 @@ describe('<ChatSession>', () => {
     expect(adapter.calls()).toBe(0)
   })
 
-  it('an adapter error shows as an alert', async () => {
-    const failing: AdapterFactory = {
-      createSource: () => ({ abort: () => {}, stream: async function* () { yield { type: 'error' as const, content: 'model unavailable' } } }),
+  it('an adapter error shows as a banner with its own Try again and a dismiss', async () => {
+    const failing: AdapterFactory & { calls: number } = {
+      calls: 0,
+      createSource: () => {
+        failing.calls += 1
+        return { abort: () => {}, stream: async function* () { yield { type: 'error' as const, content: 'model unavailable' } } }
+      },
     }
     render(<ChatSession definition={supportChat(failing)} options={options} />)
     await type('anything unmatched')
-    expect((await screen.findByRole('alert')).textContent).toBe('model unavailable')
+    const banner = await screen.findByRole('alert')
+    expect(banner.querySelector('[data-chatrail-error-message]')?.textContent).toBe('model unavailable')
+    expect(screen.getByRole('status').textContent).toContain('Something went wrong')
+    await act(async () => { fireEvent.click(within(banner).getByRole('button', { name: 'Try again' })) })
+    // Try again re-asks the agent, which fails again: a new error, a banner again.
+    await waitFor(() => expect(failing.calls).toBe(2))
+    await act(async () => { fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Dismiss' })) })
+    expect(screen.queryByRole('alert')).toBeNull()
   })
 
   it('Edit resends an edited user message', async () => {
@@ -122,7 +137,7 @@ describe('<ChatSession>', () => {
       'Email the customer the new tracking number.',
       'Refund the shipping fee once the claim is accepted.',
     ])
-    expect(within(card).getByText('Nothing is charged twice; the claim covers the replacement.').tagName).toBe('BLOCKQUOTE')
+    expect(within(card).getByText('Nothing is charged twice; the claim covers the replacement.').closest('blockquote')).not.toBeNull()
     expect(screen.getByRole('button', { name: 'Waiting for your review above ↑' })).toBeTruthy()
     await act(async () => { fireEvent.click(within(card).getByRole('button', { name: 'Approve plan' })) })
     await waitFor(() => expect(document.querySelector('[data-chatrail-dialog-state="answered"] [data-chatrail-qa-a]')?.textContent).toBe('Approved'))

@@ -1,12 +1,15 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { ReactElement } from 'react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DialogCard } from '../../renderers/react/dialog-card.js'
-import type { DialogAnswerInput } from '../../src/agents/runstate/live.js'
+import { preloadMessageUI } from '../../renderers/react/message-ui-loader.js'
+import type { DialogAnswerInput } from '../../src/contract/dialog.js'
 import { planDialog, questionDialog } from './dialogs.js'
 
 afterEach(cleanup)
+// Plans render through the message UI chunk's markdown renderer: in, so plans render with their card.
+beforeAll(() => preloadMessageUI())
 
 /**
  * Renders a card and waits for its lazily loaded UI: the first card of this file really waits for
@@ -124,7 +127,7 @@ describe('<DialogCard> pending plan', () => {
 
   it('renders quotes, code and inline marks as elements, never as HTML', async () => {
     const { container } = await renderCard(<DialogCard dialog={planDialog('p2', '> keep **old** data\n\n```\n<b>raw</b>\n```')} onAnswer={vi.fn()} />)
-    expect(container.querySelector('blockquote')?.innerHTML).toBe('keep <strong>old</strong> data')
+    expect(container.querySelector('blockquote')?.innerHTML).toBe('<p>keep <strong>old</strong> data</p>')
     expect(container.querySelector('pre code')?.textContent).toBe('<b>raw</b>')
     expect(container.querySelector('pre b')).toBeNull()
   })

@@ -14,7 +14,7 @@ vi.mock('../../renderers/react/dialog-ui.js', async (importOriginal) => {
 
 afterEach(cleanup)
 
-it('a chunk that fails to load is an alert in the card’s place with Try again; the plan stays readable as text', async () => {
+it('a chunk that fails to load is an alert in the card’s place with Try again; a plan (its own chunk) stays readable', async () => {
   const onAnswer = vi.fn(async () => {})
   await act(async () => {
     render(<><DialogCard dialog={questionDialog('toolu_1')} onAnswer={onAnswer} /><PlanMarkdown source={'1. step one'} /></>)
@@ -23,7 +23,7 @@ it('a chunk that fails to load is an alert in the card’s place with Try again;
   // vitest wraps the factory's error in its own message; the card shows whatever the import rejected with.
   expect(alert.textContent).toMatch(/^The question could not be shown: \S/)
   expect(alert.closest('[data-chatrail-dialog]')?.getAttribute('data-chatrail-dialog-state')).toBe('loading')
-  expect(document.querySelector('[data-chatrail-plan-source]')?.textContent).toBe('1. step one')
+  expect(document.querySelector('[data-chatrail-plan]')?.textContent).toBe('1. step one')
   expect(chunk.loads).toBe(1)
 
   await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Try again' })) })

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen, waitFor } from '@testing-library/react'
-import { afterEach, expect, it, vi } from 'vitest'
-import { ChatSession } from '../../renderers/react/index.js'
+import { afterEach, beforeAll, expect, it, vi } from 'vitest'
+import { ChatSession, preloadMessageUI } from '../../renderers/react/index.js'
 import { createScriptedAgent } from '../../examples/react-support/src/scripted-agent.js'
 import { supportChat } from './support-chat.js'
 
@@ -13,6 +13,8 @@ vi.mock('../../renderers/react/dialog-ui.js', async (importOriginal) => {
 })
 
 afterEach(cleanup)
+// Only the dialog UI's loads are counted; the message UI chunk is in beforehand (renders are synchronous).
+beforeAll(() => preloadMessageUI())
 
 it('a chat with a live agent starts loading the dialog UI at mount, before any dialog arrives', async () => {
   render(<ChatSession definition={supportChat(createScriptedAgent({ chunkDelayMs: 0 }))} options={{ lint: false }} />)

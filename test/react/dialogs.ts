@@ -1,4 +1,4 @@
-import type { Dialog } from '../../src/agents/runstate/dialog.js'
+import type { Dialog } from '../../src/contract/dialog.js'
 import type { Message } from '../../src/contract/message.js'
 
 /** Dialog and message builders shared by the React tests. */

@@ -1,34 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { parseMarkdown } from '../../renderers/react/plan-markdown.js'
+
+// Plans are rendered by markdown-to-jsx now (markdown.test.tsx); the hand-written parser is retired.
 import { FOLLOW_SLACK_PX, dialogCardId, isFollowing, newlyArrivedCards } from '../../renderers/react/follow-scroll.js'
 import { humanizeEvent } from '../../renderers/react/event-buttons.js'
 import { canReplayLastTurn } from '../../renderers/react/composer.js'
 import { message, questionDialog } from './dialogs.js'
-
-describe('parseMarkdown', () => {
-  it('parses headings, lists with continuations, fenced code and paragraphs (a quote is a paragraph starting with >)', () => {
-    const source = '# Title\n\nIntro line one\nline two\n\n- a\n  continued\n- b\n1. first\n2. second\n\n> quoted\n\n```sh\nnpm test\n```\nafter'
-    expect(parseMarkdown(source)).toEqual([
-      { type: 'heading', level: 1, text: 'Title' },
-      { type: 'paragraph', text: 'Intro line one\nline two' },
-      { type: 'list', ordered: false, items: ['a continued', 'b'] },
-      { type: 'list', ordered: true, items: ['first', 'second'] },
-      { type: 'paragraph', text: '> quoted' }, // rendered as a blockquote
-      { type: 'code', text: 'npm test' },
-      { type: 'paragraph', text: 'after' },
-    ])
-  })
-
-  it('keeps every non-blank line of a long plan (never truncates)', () => {
-    const lines = Array.from({ length: 500 }, (_, i) => `Line ${i} of the plan with **bold** text`)
-    const text = parseMarkdown(lines.join('\n')).map((block) => ('text' in block ? block.text : block.items.join('\n'))).join('\n')
-    expect(text.split('\n')).toEqual(lines)
-  })
-
-  it('an unclosed code fence keeps its text', () => {
-    expect(parseMarkdown('```\nnever closed\nstill here')).toEqual([{ type: 'code', text: 'never closed\nstill here' }])
-  })
-})
 
 describe('follow scroll rules', () => {
   it('counts a reader within the slack of the bottom as following', () => {

@@ -1,5 +1,6 @@
 import type { AdapterFactory, StreamChunk } from '../../src/index.js'
-import { errorChunk, runAdapterContract, scriptedAdapter } from '../../src/testing/index.js'
+import { errorChunk, scriptedAdapter } from '../../src/testing/index.js'
+import { runAdapterContract } from '../../src/testing/vitest.js'
 import type { ScriptedAdapter } from '../../src/testing/index.js'
 
 // The reference double must pass its own conformance suite: plain replies, a tool call, usage.

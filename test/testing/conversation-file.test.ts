@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConversationFileError, formatConversationFileError, isConversationFileError } from '../../src/testing/conversation-file-error.js'
-import { parseConversationFile } from '../../src/testing/conversation-file.js'
+import { ConversationFileError, formatConversationFileError, isConversationFileError } from '../../src/testing/conversations/file-error.js'
+import { parseConversationFile } from '../../src/testing/conversations/file-parse.js'
 
 const file = '/suite/bot/refund.conv.yaml'
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { findConversationFiles, globToRegExp } from '../../src/testing/conversation-files.js'
+import { findConversationFiles, globToRegExp } from '../../src/testing/conversations/file-search.js'
 
 let root = ''
 

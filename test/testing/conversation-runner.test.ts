@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readCassette } from '../../src/testing/cassette.js'
-import { runConversationFile } from '../../src/testing/conversation-runner.js'
-import { runConversationSuite } from '../../src/testing/conversation-suite.js'
-import { formatSuiteReport } from '../../src/testing/suite-report.js'
+import { runConversationFile } from '../../src/testing/conversations/run-file.js'
+import { runConversationSuite } from '../../src/testing/conversations/run-suite.js'
+import { formatSuiteReport } from '../../src/testing/conversations/suite-report.js'
 import { clockBotModule, conversationDir, shopBotModule } from './support/conversation-dir.js'
 
 const shop = `definition: { module: ${shopBotModule}, export: shopBot }`

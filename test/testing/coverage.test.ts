@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { computeCoverage, formatCoverage, formatPercent } from '../../src/testing/coverage.js'
-import { runConversation } from '../../src/testing/run-conversation.js'
+import { computeCoverage, formatCoverage, formatPercent } from '../../src/testing/conversations/coverage.js'
+import { runConversation } from '../../src/testing/conversations/run-conversation.js'
 import { shopBot } from './fixtures/shop-bot.js'
 
 describe('computeCoverage', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import '../../src/testing/vitest.js'
-import type { TurnResult } from '../../src/testing/conversation-run.js'
+import type { TurnResult } from '../../src/testing/conversations/run-result.js'
 
 declare const turn: TurnResult
 

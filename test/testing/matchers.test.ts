@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import '../../src/testing/vitest.js'
-import type { ConversationRun } from '../../src/testing/conversation-run.js'
+import type { ConversationRun } from '../../src/testing/conversations/run-result.js'
 import { chatrailMatchers } from '../../src/testing/matchers.js'
-import { runConversation } from '../../src/testing/run-conversation.js'
+import { runConversation } from '../../src/testing/conversations/run-conversation.js'
 import { shopBot } from './fixtures/shop-bot.js'
 import type { ShopContext } from './fixtures/shop-bot.js'
 

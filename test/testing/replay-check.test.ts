@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { regenerateMismatch } from '../../src/testing/replay-check.js'
-import { runConversation } from '../../src/testing/run-conversation.js'
-import { REPLAY_CLOCK_OFFSET_MS, withShiftedWallClock } from '../../src/testing/shifted-wall-clock.js'
+import { regenerateMismatch } from '../../src/testing/conversations/replay-check.js'
+import { runConversation } from '../../src/testing/conversations/run-conversation.js'
+import { REPLAY_CLOCK_OFFSET_MS, withShiftedWallClock } from '../../src/testing/conversations/shifted-wall-clock.js'
 import { clockBot } from './fixtures/clock-bot.js'
 import { shopBot } from './fixtures/shop-bot.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { agentScript } from '../../src/testing/agent-script.js'
-import { runConversation } from '../../src/testing/run-conversation.js'
+import { agentScript } from '../../src/testing/conversations/agent-script.js'
+import { runConversation } from '../../src/testing/conversations/run-conversation.js'
 import { scriptedAdapter } from '../../src/testing/scripted-adapter.js'
 import { shopBot } from './fixtures/shop-bot.js'
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import '../../src/testing/vitest.js'
-import { runConversation } from '../../src/testing/run-conversation.js'
+import { runConversation } from '../../src/testing/conversations/run-conversation.js'
 import { traceSnapshotValue } from '../../src/testing/trace-snapshot-serializer.js'
 import { IdScrubber, scrubTrace, serializeTraceSnapshot } from '../../src/testing/trace-snapshot.js'
 import { shopBot } from './fixtures/shop-bot.js'

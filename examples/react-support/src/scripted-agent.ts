@@ -1,14 +1,17 @@
 import type { AdapterRequest } from '../../../src/contract/adapter.js'
 import type { StreamChunk, StreamSource } from '../../../src/contract/stream.js'
 import { ChatrailError } from '../../../src/contract/errors.js'
-import type { Dialog } from '../../../src/agents/runstate/dialog.js'
-import type { AgentSnapshot, DialogAnswerInput, DialogAnswerResult, LiveAgentAdapter } from '../../../src/agents/runstate/live.js'
+import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../../src/contract/dialog.js'
+import type { AgentSnapshot } from '../../../src/contract/agent-snapshot.js'
+import type { LiveAgentAdapter } from '../../../src/contract/live-agent-adapter.js'
 
 /**
  * A scripted stand-in for a live coding agent (the shape Claude Code's adapter has): it streams
  * canned replies, counts every request, and exposes `agentRunState`. A message mentioning "plan"
  * or "ask" opens a dialog (ExitPlanMode / AskUserQuestion) that holds the turn open until it is
- * answered from the chat, exactly as the real agent waits on its picker.
+ * answered from the chat, exactly as the real agent waits on its picker. Other keywords show the
+ * renderer's states: "markdown" (a formatted answer), "long" (a slow reply to stop), "think"
+ * (a pause before the first word), "fail" (a reply that breaks off with an error).
  */
 
 export interface ScriptedAgent extends LiveAgentAdapter {
@@ -54,6 +57,39 @@ const PLAN = [
   '> Nothing is charged twice; the claim covers the replacement.',
 ].join('\n')
 
+const MARKDOWN = [
+  '## Reship options',
+  '',
+  'Your parcel **#12345** can be reshipped in two ways:',
+  '',
+  '| Option | Arrives | Cost |',
+  '| --- | --- | --- |',
+  '| Standard | 3–5 days | free |',
+  '| Express | next day | free (our fault) |',
+  '',
+  '1. Pick an option.',
+  '2. Watch for the *new* tracking email.',
+  '',
+  'Track it from a terminal:',
+  '',
+  '```sh',
+  'orders track 12345 --watch',
+  '```',
+  '',
+  'Details: [shipping policy](https://example.com/shipping) · [not a link](javascript:alert(1)) · <b>raw html stays text</b>',
+].join('\n')
+
+const LONG = Array.from({ length: 12 }, (_, i) => `Step ${i + 1}: I am checking the carrier records, the warehouse stock and the claim history once more.`).join(' ')
+
+/** The reply text for a request, and how it streams; undefined for the dialog keywords. */
+function scriptOf(text: string): { words: string[]; delay?: number; pause?: number; fail?: boolean } | undefined {
+  if (/\bmarkdown\b/i.test(text)) return { words: MARKDOWN.split(/(?<=\n)|(?<= )/) }
+  if (/\blong\b/i.test(text)) return { words: LONG.split(/(?<= )/), delay: 60 }
+  if (/\bthink\b/i.test(text)) return { words: ['Thought ', 'about ', 'it.'], pause: 1500 }
+  if (/\bfail\b/i.test(text)) return { words: 'Let me check the carrier… '.split(/(?<= )/), fail: true }
+  return undefined
+}
+
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 function lastUserText(request: AdapterRequest): string {
@@ -93,6 +129,22 @@ export function createScriptedAgent(options: ScriptedAgentOptions = {}): Scripte
     async function* stream(): AsyncIterableIterator<StreamChunk> {
       publish({ agent: 'claude-code', state: 'working', status: 'running' })
       const kind = /\bplan\b/i.test(text) ? 'plan' : /\bask\b/i.test(text) ? 'question' : undefined
+      const script = kind === undefined ? scriptOf(text) : undefined
+      if (script !== undefined) {
+        if (script.pause !== undefined) await wait(script.pause)
+        for (const word of script.words) {
+          await wait(script.delay ?? delay)
+          if (aborted) return
+          yield { type: 'text', content: word }
+        }
+        if (script.fail === true) {
+          publish({ agent: 'claude-code', state: 'idle', status: 'failed' })
+          throw new Error('The agent lost its connection (scripted failure)')
+        }
+        publish({ agent: 'claude-code', state: 'idle', status: 'completed' })
+        yield { type: 'done' }
+        return
+      }
       if (kind === undefined) {
         for (const word of `(agent) I looked into “${text}”. Here is what I found: your request is logged and a specialist will follow up.`.split(/(?<= )/)) {
           await wait(delay)
@@ -130,6 +182,8 @@ export function createScriptedAgent(options: ScriptedAgentOptions = {}): Scripte
       abort: () => {
         aborted = true
         wake?.()
+        // Stopped: the agent is no longer working (the badge must not keep saying so).
+        if (snapshot.state === 'working') publish({ agent: 'claude-code', state: 'idle', status: 'stopped' })
       },
     }
   }

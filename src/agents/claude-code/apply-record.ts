@@ -1,4 +1,5 @@
-import type { AgentMessage } from '../runstate/agent-chat.js'
+import type { AgentMessage } from '../../contract/agent-chat.js'
+import { capDepth } from '../runstate/cap-depth.js'
 import { countUsage } from './count-usage.js'
 import { dialogFromToolUse, isDialogTool } from './dialog-mapping.js'
 import { DISMISSED, outcomeFor } from './dialog-outcome.js'
@@ -262,7 +263,9 @@ function applyToolUse(store: FoldStore, block: JsonObject, record: JsonObject, o
     key(store, 'dialog', record)
     return
   }
-  const index = store.push({ kind: 'tool', role: 'assistant', tool: { id, name, input: block.input ?? {}, status: 'running' }, ...timestamp(record) })
+  const input = capDepth(block.input ?? {})
+  if (input.elided) store.scalars.elidedInputs = (store.scalars.elidedInputs ?? 0) + 1
+  const index = store.push({ kind: 'tool', role: 'assistant', tool: { id, name, input: input.value, status: 'running' }, ...timestamp(record) })
   store.mapSet(store.tools, id, index)
   store.openTools.add(id)
   store.scalars.lastToolName = name

@@ -111,29 +111,34 @@ interface HeldLine<T> {
 }
 
 /**
- * A set of uuids in little memory: a canonical uuid is kept as a 52-bit number (a collision only
- * makes a misordered line commit in file order), anything else as a string.
+ * The uuids committed so far, keyed by the whole id. Never a digest or a slice of it: time-ordered
+ * ids minted in the same minute share most of their digits, and two ids that collided in a short
+ * key would make the second line a "duplicate" and drop it (issue 15 item 9). A canonical uuid is
+ * kept in a 17-character one-byte form (its hex digits packed two per char), which is less than
+ * half the memory of the 36-character text; any other id is kept as it is.
  */
 class UuidSet {
-  private readonly numbers = new Set<number>()
-  private readonly strings = new Set<string>()
+  private readonly ids = new Set<string>()
 
   add(uuid: string): void {
-    const n = uuidNumber(uuid)
-    if (n === undefined) this.strings.add(uuid)
-    else this.numbers.add(n)
+    this.ids.add(compactUuid(uuid))
   }
 
   has(uuid: string): boolean {
-    const n = uuidNumber(uuid)
-    return n === undefined ? this.strings.has(uuid) : this.numbers.has(n)
+    return this.ids.has(compactUuid(uuid))
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-function uuidNumber(uuid: string): number | undefined {
-  if (uuid.length !== 36 || !UUID.test(uuid)) return undefined
-  // 32 bits from the first group, 20 bits from the random tail.
-  return Number.parseInt(uuid.slice(0, 8), 16) * 0x100000 + Number.parseInt(uuid.slice(31, 36), 16)
+/**
+ * One-to-one: a lower-case canonical uuid packs to "#" + 16 chars, anything else (upper case
+ * included, which is another string) is "~" + itself, so the two forms never meet.
+ */
+function compactUuid(uuid: string): string {
+  if (uuid.length !== 36 || !UUID.test(uuid)) return `~${uuid}`
+  const hex = uuid.replaceAll('-', '')
+  let packed = '#'
+  for (let i = 0; i < 32; i += 2) packed += String.fromCharCode(Number.parseInt(hex.slice(i, i + 2), 16))
+  return packed
 }

@@ -1,6 +1,6 @@
 import { basename } from 'node:path'
-import type { AgentChat, NormalizedStatus } from '../runstate/agent-chat.js'
-import type { Dialog } from '../runstate/dialog.js'
+import type { AgentChat, NormalizedStatus } from '../../contract/agent-chat.js'
+import type { Dialog } from '../../contract/dialog.js'
 import { questionState } from './derive-state.js'
 import type { DerivedState } from './derive-state.js'
 import type { LiveMarker, LiveSignals, SpoolDialog } from './live-signal-files.js'
@@ -37,7 +37,7 @@ export interface ComposeInput {
 export function composeChat(input: ComposeInput): AgentChat {
   const { view } = input
   const stem = input.transcriptPath === '' ? undefined : basename(input.transcriptPath).replace(/\.jsonl$/, '')
-  const registry = input.registry !== undefined && (stem === undefined || input.registry.sessionId === stem) ? input.registry : undefined
+  const registry = input.registry !== undefined && ofTranscript(input.registry.sessionId, stem, view.sessionId) ? input.registry : undefined
   const marker = liveMarker(input.live.marker, stem, view.lastStateAtMs)
   const spool = liveSpool(input.live.spool, input, stem)
   const waiting = registry?.status === 'waiting' ? nonEmpty(registry.waitingFor?.trim()) ?? 'waiting' : undefined
@@ -72,6 +72,15 @@ export function composeChat(input: ComposeInput): AgentChat {
     ...(view.usage !== undefined ? { usage: view.usage } : {}),
     warnings: view.warnings,
   }
+}
+
+/**
+ * Whether a registry entry of session `sessionId` speaks for this transcript: the file is named
+ * after it, or the transcript's own lines carry it (a copied or renamed transcript keeps its
+ * lines). Before the transcript is located (`stem` undefined) there is nothing to contradict it.
+ */
+function ofTranscript(sessionId: string, stem: string | undefined, linesSessionId: string | undefined): boolean {
+  return stem === undefined || sessionId === stem || sessionId === linesSessionId
 }
 
 /** Layer 5: end-of-turn evidence newer than the transcript's last state-bearing line. */

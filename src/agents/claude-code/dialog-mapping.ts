@@ -1,4 +1,4 @@
-import type { Dialog, DialogOption, DialogQuestion } from '../runstate/dialog.js'
+import type { Dialog, DialogOption, DialogQuestion } from '../../contract/dialog.js'
 import { arr, asObject, str } from './record-fields.js'
 
 /**

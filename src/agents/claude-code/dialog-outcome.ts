@@ -1,4 +1,4 @@
-import type { Dialog, DialogAnswer, DialogOutcome, DialogQuestion } from '../runstate/dialog.js'
+import type { Dialog, DialogAnswer, DialogOutcome, DialogQuestion } from '../../contract/dialog.js'
 import { asObject, str } from './record-fields.js'
 
 /**

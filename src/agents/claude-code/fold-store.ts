@@ -1,4 +1,4 @@
-import type { AgentMessage, AgentUsage } from '../runstate/agent-chat.js'
+import type { AgentMessage, AgentUsage } from '../../contract/agent-chat.js'
 import type { DialogResolution } from './dialog-outcome.js'
 
 /**
@@ -56,6 +56,11 @@ export interface FoldScalars {
   usageMessageId?: string
   usageLast?: AgentUsage
   usage?: AgentUsage
+  /** Usages left out for a count that is not a non-negative integer: the first few described, and how many. */
+  usageWarnings?: readonly string[]
+  badUsage?: number
+  /** Tool inputs nested deeper than the cap, whose deep part was elided (cap-depth.ts). */
+  elidedInputs?: number
 }
 
 interface Checkpoint {

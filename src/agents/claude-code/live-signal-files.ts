@@ -1,6 +1,6 @@
-import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import type { Dialog } from '../runstate/dialog.js'
+import type { Dialog } from '../../contract/dialog.js'
+import { readRegularFile } from '../runstate/regular-file.js'
 import { dialogFromToolUse, isDialogTool } from './dialog-mapping.js'
 import { liveSignalPaths } from './live-signals.js'
 import { asObject, str } from './record-fields.js'
@@ -88,8 +88,9 @@ function sessionOf(o: Record<string, unknown>): string | undefined {
 
 async function readJsonWithMtime(path: string): Promise<{ value: unknown; mtimeMs: number } | undefined> {
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)])
-    return { value: JSON.parse(text) as unknown, mtimeMs: info.mtimeMs }
+    // Our own private files: a symlink, FIFO or device there was planted, and reads as no signal.
+    const { text, mtimeMs } = await readRegularFile(path, { noFollow: true, maxBytes: 4 * 1024 * 1024 })
+    return { value: JSON.parse(text) as unknown, mtimeMs }
   } catch {
     return undefined
   }

@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { lstatSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { ChatrailError } from '../../contract/errors.js'
 import { DIALOG_TOOLS } from './dialog-mapping.js'
+import { defaultRuntimeDir, ensurePrivateDir, writePrivateFile } from './private-dir.js'
 
 /**
  * Arming Claude Code's hooks so a run reports what its transcript cannot show in time: a dialog
@@ -9,6 +10,11 @@ import { DIALOG_TOOLS } from './dialog-mapping.js'
  * lifecycle edges (Notification, Stop and StopFailure write a marker; the newest event wins).
  * All writes are atomic (write a temp file, then rename). Hooks are observational: they never
  * exit 2, so they can never block a tool. Only `readChat` interprets these files.
+ *
+ * The settings file is code the CLI runs as this user, and the spool holds dialog text, so the
+ * runtime dir must be private (private-dir.ts): created 0700, refused when another user owns it or
+ * can write to it. Files are created exclusively with mode 0600 and renamed into place; the hooks
+ * write through a temp file `mktemp` creates exclusively (mode 0600 under `umask 077`).
  *
  * Layout under the caller's runtime dir, one set per run id:
  *   settings.<runId>.json   the `--settings` file
@@ -25,11 +31,18 @@ export interface LiveSignalPaths {
 export interface LiveSignalSetup extends LiveSignalPaths {
   /** Append to the `claude` command line (before any `--`). */
   args: string[]
+  /** The private directory used (pass it to `readChat`): the one given, or the default. */
+  runtimeDir: string
 }
 
 export interface SetupLiveSignalsOptions {
   runId: string
-  runtimeDir: string
+  /**
+   * A directory private to this user (created 0700 when absent; refused when someone else owns it
+   * or it is group/world-writable). Default: `$XDG_RUNTIME_DIR/chatrail` when that is private,
+   * else `<os temp dir>/chatrail-<uid>`.
+   */
+  runtimeDir?: string
   /**
    * How long an unattended dialog may stay open, for CLIs that auto-dismiss it (2.1.198 dismisses
    * after 60 s). Sets `CLAUDE_AFK_TIMEOUT_MS`, clamped to 2^31−1. Omit to keep the CLI default.
@@ -50,27 +63,32 @@ export function liveSignalPaths(options: { runId: string; runtimeDir: string }):
   }
 }
 
-/** Writes the per-run settings file and returns the arguments that arm it. */
+/**
+ * Checks (or creates) the private runtime dir and its `dialogs/` and `state/` folders, writes the
+ * per-run settings file (0600) and returns the arguments that arm it. Throws `ChatrailError`
+ * `UNSAFE_RUNTIME_DIR` for a directory another user could read or replace files in.
+ */
 export function setupLiveSignals(options: SetupLiveSignalsOptions): LiveSignalSetup {
   if (options.runtimeDir === '') {
-    throw new ChatrailError({ code: 'LIVE_SIGNALS_NO_DIR', message: 'setupLiveSignals needs a runtimeDir; an empty one means live signals are off.', hint: 'Pass a private directory for this run, or do not arm live signals.' })
+    throw new ChatrailError({ code: 'LIVE_SIGNALS_NO_DIR', message: 'setupLiveSignals needs a runtimeDir; an empty one means live signals are off.', hint: 'Pass a private directory for this run, omit runtimeDir for the default, or do not arm live signals.' })
   }
-  const paths = liveSignalPaths(options)
+  const runtimeDir = options.runtimeDir ?? defaultRuntimeDir()
+  const paths = liveSignalPaths({ runId: options.runId, runtimeDir })
   const matcher = [...DIALOG_TOOLS].join('|')
   const settings: Record<string, unknown> = {
     hooks: {
-      PreToolUse: [{ matcher, hooks: [{ type: 'command', command: atomicWrite(paths.spoolPath, 'pre') }] }],
+      PreToolUse: [{ matcher, hooks: [{ type: 'command', command: exclusiveWrite(paths.spoolPath, 'pre') }] }],
       PostToolUse: [{ matcher, hooks: [{ type: 'command', command: `rm -f ${shellQuote(paths.spoolPath)} || true` }] }],
-      ...Object.fromEntries(MARKER_EVENTS.map((event) => [event, [{ hooks: [{ type: 'command', command: atomicWrite(paths.markerPath, event.toLowerCase()) }] }]])),
+      ...Object.fromEntries(MARKER_EVENTS.map((event) => [event, [{ hooks: [{ type: 'command', command: exclusiveWrite(paths.markerPath, event.toLowerCase()) }] }]])),
     },
   }
   if (options.dialogTimeoutMs !== undefined) {
     const ms = Math.min(MAX_TIMEOUT, Math.max(0, Math.round(options.dialogTimeoutMs)))
     settings.env = { CLAUDE_AFK_TIMEOUT_MS: String(ms) }
   }
-  mkdirSync(options.runtimeDir, { recursive: true })
-  writeFileSync(paths.settingsPath, `${JSON.stringify(settings, null, 2)}\n`)
-  return { ...paths, args: ['--settings', paths.settingsPath] }
+  for (const dir of [runtimeDir, join(runtimeDir, 'dialogs'), join(runtimeDir, 'state')]) ensurePrivateDir(dir)
+  writePrivateFile(paths.settingsPath, `${JSON.stringify(settings, null, 2)}\n`)
+  return { ...paths, runtimeDir, args: ['--settings', paths.settingsPath] }
 }
 
 /**
@@ -109,7 +127,7 @@ export function sweepLiveSignals(options: SweepOptions): string[] {
     }
     for (const name of names) {
       const path = join(dir, name)
-      if (name.endsWith('.tmp')) {
+      if (name.endsWith('.tmp') || /\.tmp\.[A-Za-z0-9]{6}$/.test(name)) {
         const age = now - (safeMtime(path) ?? now)
         if (age > orphanAge) removeFile(path, removed)
         continue
@@ -134,11 +152,15 @@ function checkRunId(runId: string): void {
   }
 }
 
-/** `mkdir -p dir && cat > target.<tag>.tmp && mv -f … target`, never failing the hook. */
-function atomicWrite(target: string, tag: string): string {
+/**
+ * `umask 077`, then stdin into a temp file `mktemp` creates exclusively (never an existing path, so
+ * a planted symlink is never followed), renamed over the target; never failing the hook. The
+ * folder is created (0700) only if the sweep or a user removed it.
+ */
+function exclusiveWrite(target: string, tag: string): string {
   const dir = target.slice(0, target.lastIndexOf('/'))
-  const tmp = `${target}.${tag}.tmp`
-  return `mkdir -p ${shellQuote(dir)} && cat > ${shellQuote(tmp)} && mv -f ${shellQuote(tmp)} ${shellQuote(target)} || true`
+  const template = shellQuote(`${target}.${tag}.tmp.XXXXXX`)
+  return `umask 077; mkdir -p ${shellQuote(dir)} && t=$(mktemp ${template}) && { cat > "$t" && mv -f "$t" ${shellQuote(target)} || rm -f "$t"; }; true`
 }
 
 /** POSIX single-quoting: the path is data, never shell syntax. */
@@ -148,7 +170,7 @@ export function shellQuote(value: string): string {
 
 function fileSig(label: string, path: string): string {
   try {
-    const stat = statSync(path)
+    const stat = lstatSync(path)
     return `${label}:${stat.mtimeMs}:${stat.size}`
   } catch {
     return ''
@@ -157,7 +179,7 @@ function fileSig(label: string, path: string): string {
 
 function safeMtime(path: string): number | undefined {
   try {
-    return statSync(path).mtimeMs
+    return lstatSync(path).mtimeMs
   } catch {
     return undefined
   }

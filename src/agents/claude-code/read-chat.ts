@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import type { AgentChat } from '../runstate/agent-chat.js'
+import type { AgentChat } from '../../contract/agent-chat.js'
 import { composeChat } from './compose-chat.js'
 import { readLiveSignals } from './live-signal-files.js'
 import type { ClaudeRegistryEntry } from './registry.js'
@@ -22,7 +22,8 @@ export interface ReadChatOptions extends TranscriptTailOptions {
   /**
    * The CLI's registry entry for this session, or the path of its `~/.claude/sessions/<pid>.json`
    * (a missing file is ignored: the CLI removes it on exit). Taken as given: `locateTranscript`
-   * is what checks that its pid is alive. An entry of another session is ignored.
+   * is what checks that its pid is alive. An entry of another session (named neither by the file
+   * name nor by the transcript's lines) is ignored.
    */
   registry?: ClaudeRegistryEntry | string
 }

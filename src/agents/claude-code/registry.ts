@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { readRegularFile } from '../runstate/regular-file.js'
 import { asObject, num, str } from './record-fields.js'
 
 /**
@@ -59,7 +60,8 @@ export function parseRegistryEntry(text: string): ClaudeRegistryEntry | undefine
 /** Reads a registry file; a missing or unreadable entry is `undefined` (the CLI removes it on exit). */
 export async function readRegistryFile(path: string): Promise<ClaudeRegistryEntry | undefined> {
   try {
-    return parseRegistryEntry(await readFile(path, 'utf8'))
+    // A registry entry is a few hundred bytes; a FIFO or device there is refused, never waited on.
+    return parseRegistryEntry((await readRegularFile(path, { maxBytes: 1024 * 1024 })).text)
   } catch (error) {
     if (isMissing(error)) return undefined
     throw error

@@ -1,4 +1,5 @@
-import type { AgentMessage, AgentUsage } from '../runstate/agent-chat.js'
+import type { AgentMessage, AgentUsage } from '../../contract/agent-chat.js'
+import { MAX_VALUE_DEPTH } from '../runstate/cap-depth.js'
 import { applyRecord } from './apply-record.js'
 import { createCausalOrder } from './causal-order.js'
 import { deriveFoldState } from './derive-state.js'
@@ -38,10 +39,17 @@ export interface FoldSnapshot extends DerivedState {
   pendingWork: number
   /** The fold's state came only from the assistant's pending background work. */
   holding: boolean
+  /** Records the fold left out and why (a usage with an invalid token count). */
+  warnings: string[]
 }
 
 export interface TranscriptFold {
   push: (value: unknown) => void
+  /**
+   * Marks, in file order, a line that could not be read (over the line cap): a system message
+   * saying so. It moves no state: the state stays what the lines around it say.
+   */
+  placeholder: (text: string) => void
   snapshot: () => FoldSnapshot
 }
 
@@ -50,9 +58,19 @@ export function createTranscriptFold(options: TranscriptFoldOptions = {}): Trans
   const applyOptions = { maxToolOutputChars: options.maxToolOutputChars ?? 4096 }
   const order = createCausalOrder<JsonObject>((record) => applyRecord(store, record, applyOptions))
   let mainIsSidechain: boolean | undefined
+  /** Seqs of placeholder messages: never the "last message" a state is derived from. */
+  const placeholders = new Set<number>()
+
+  function lastReal(): AgentMessage | undefined {
+    for (let at = store.messages.length - 1; at >= 0; at -= 1) {
+      const message = store.messages[at] as AgentMessage
+      if (!placeholders.has(message.seq)) return message
+    }
+    return undefined
+  }
 
   function derive(): FoldSnapshot {
-    const input = { scalars: store.scalars, last: store.messages[store.messages.length - 1], pendingWork: store.pendingWork.size }
+    const input = { scalars: store.scalars, last: lastReal(), pendingWork: store.pendingWork.size }
     const derived = deriveFoldState(input)
     const holding = derived.state === 'working' && input.pendingWork > 0 && deriveFoldState({ ...input, pendingWork: 0 }).state !== 'working'
     const toolIds = store.toolIds
@@ -69,6 +87,7 @@ export function createTranscriptFold(options: TranscriptFoldOptions = {}): Trans
       hasToolId: (id) => toolIds.has(id),
       pendingWork: store.pendingWork.size,
       holding,
+      warnings: foldWarnings(s),
     }
   }
 
@@ -85,6 +104,10 @@ export function createTranscriptFold(options: TranscriptFoldOptions = {}): Trans
       const uuid = str(record.uuid)
       const parent = str(record.parentUuid)
       order.push({ ...(uuid !== undefined ? { uuid } : {}), ...(parent !== undefined ? { parent } : {}), value: record })
+    },
+    placeholder(text) {
+      const index = store.push({ kind: 'lifecycle', role: 'system', text })
+      placeholders.add(index + 1)
     },
     snapshot() {
       const held = order.held()
@@ -112,4 +135,13 @@ function collectToolIds(record: JsonObject, into: Set<string>): void {
     const id = str(block?.id) ?? str(block?.tool_use_id)
     if (id !== undefined) into.add(id)
   }
+}
+
+function foldWarnings(s: FoldStore['scalars']): string[] {
+  const shown = s.usageWarnings ?? []
+  const more = (s.badUsage ?? 0) - shown.length
+  const out = more > 0 ? [...shown, `${more} more assistant messages with invalid token counts not counted.`] : [...shown]
+  const elided = s.elidedInputs ?? 0
+  if (elided > 0) out.push(`${elided} tool input${elided === 1 ? ' was' : 's were'} nested deeper than ${MAX_VALUE_DEPTH} levels; the deeper part is elided.`)
+  return out
 }

@@ -1,5 +1,6 @@
-import type { AgentCursor } from '../runstate/agent-chat.js'
-import { createJsonlTail } from '../runstate/jsonl-tail.js'
+import type { AgentCursor } from '../../contract/agent-chat.js'
+import { overCapPlaceholder } from '../runstate/jsonl-lines.js'
+import { createJsonlTail, DEFAULT_MAX_LINE_BYTES } from '../runstate/jsonl-tail.js'
 import type { JsonlResetReason, JsonlTailOptions } from '../runstate/jsonl-tail.js'
 import { createTranscriptFold } from './transcript-fold.js'
 import type { FoldSnapshot, TranscriptFoldOptions } from './transcript-fold.js'
@@ -23,7 +24,10 @@ export interface TranscriptView extends FoldSnapshot {
 
 export interface TranscriptTail {
   readonly path: string
-  /** Throws `TranscriptGoneError` (missing file) and `JsonlLineTooLongError`; other I/O errors pass through. */
+  /**
+   * Throws `TranscriptGoneError` (missing file); other I/O errors pass through. A line over the cap
+   * is skipped: a placeholder message marks its place and `warnings` names it.
+   */
   read: () => Promise<TranscriptView>
 }
 
@@ -31,6 +35,7 @@ const MAX_SHAPE_WARNINGS = 20
 
 export function createTranscriptTail(path: string, options: TranscriptTailOptions = {}): TranscriptTail {
   const lines = createJsonlTail(path, options)
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
   let fold = createTranscriptFold(options)
   let nonObjects: string[] = []
   let nonObjectCount = 0
@@ -52,10 +57,13 @@ export function createTranscriptTail(path: string, options: TranscriptTailOption
           }
           fold.push(record.value)
         },
+        onOverCap: (skipped) => fold.placeholder(overCapPlaceholder(skipped, maxLineBytes)),
       })
+      const snapshot = fold.snapshot()
       const warnings = [...lines.warnings(), ...nonObjects]
       if (nonObjectCount > nonObjects.length) warnings.push(`${path}: ${nonObjectCount - nonObjects.length} more non-object lines skipped.`)
-      return { ...fold.snapshot(), cursor: result.cursor, warnings, ...(result.reset !== undefined ? { reset: result.reset } : {}) }
+      for (const warning of snapshot.warnings) warnings.push(`${path}: ${warning}`)
+      return { ...snapshot, cursor: result.cursor, warnings, ...(result.reset !== undefined ? { reset: result.reset } : {}) }
     },
   }
 }

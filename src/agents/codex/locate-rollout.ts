@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs'
 import { readdir, realpath } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
-import { Decompress } from 'fzstd'
+import { streamFile } from '../runstate/file-stream.js'
 import { classifyRolloutLine, stringField } from './rollout-line.js'
 import { parseRolloutFileName } from './rollout-file-name.js'
 
@@ -121,27 +120,22 @@ async function readSessionMeta(path: string, compressed: boolean): Promise<Recor
   }
 }
 
-/** Bytes from the start of the file up to its first newline (or `HEAD_LIMIT`), decompressed if needed. */
+/**
+ * Bytes from the start of the file up to its first newline (or `HEAD_LIMIT`), decompressed if
+ * needed. The file is closed before this resolves: the monitor counts this read against its
+ * open-file bound, and a stream closed after its caller moved on would hold a descriptor past it.
+ */
 async function readHead(path: string, compressed: boolean): Promise<Buffer> {
   const parts: Buffer[] = []
   let total = 0
-  let done = false
-  const take = (data: Uint8Array): void => {
-    if (done) return
-    const chunk = Buffer.from(data)
-    parts.push(chunk)
-    total += chunk.length
-    done = chunk.includes(0x0a) || total >= HEAD_LIMIT
-  }
-  const decoder = compressed ? new Decompress(take) : undefined
   try {
-    for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
-      if (decoder) decoder.push(chunk as Buffer)
-      else take(chunk as Buffer)
-      if (done) break
-    }
+    await streamFile(path, { compressed, maxBytes: HEAD_LIMIT }, (chunk) => {
+      parts.push(Buffer.from(chunk))
+      total += chunk.length
+      return !chunk.includes(0x0a) && total < HEAD_LIMIT
+    })
   } catch {
-    // unreadable or corrupt: whatever was read decides
+    // unreadable: whatever was read decides
   }
   return Buffer.concat(parts)
 }

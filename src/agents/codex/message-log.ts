@@ -1,4 +1,4 @@
-import type { AgentMessage, AgentTool } from '../runstate/agent-chat.js'
+import type { AgentMessage, AgentTool } from '../../contract/agent-chat.js'
 
 /**
  * The ordered message list of one rollout fold. Seqs come from a counter that never goes back:

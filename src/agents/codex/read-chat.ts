@@ -1,4 +1,4 @@
-import type { AgentChat } from '../runstate/agent-chat.js'
+import type { AgentChat } from '../../contract/agent-chat.js'
 import { createRolloutTail } from './rollout-tail.js'
 import type { RolloutTailOptions } from './rollout-tail.js'
 

@@ -1,4 +1,5 @@
-import type { AgentChat, AgentMessage, AgentUsage } from '../runstate/agent-chat.js'
+import type { AgentChat, AgentMessage, AgentUsage } from '../../contract/agent-chat.js'
+import { capDepth, MAX_VALUE_DEPTH } from '../runstate/cap-depth.js'
 import { isInjectedContext } from './injected-context.js'
 import { MessageLog } from './message-log.js'
 import { classifyRolloutLine, isObject, stringField } from './rollout-line.js'
@@ -26,6 +27,8 @@ import { TurnLifecycle, errorAffectsTurn } from './turn-lifecycle.js'
 export interface RolloutFold {
   /** Folds one parsed JSONL value (a line of the file). Never throws. */
   push: (value: unknown, line: number) => void
+  /** Marks, in file order, a line that could not be read (over the line cap): a system message; no state moves. */
+  placeholder: (text: string) => void
   /** The chat so far; `cursor` is the caller's (it knows the bytes). Does not change the fold. */
   snapshot: (cursor: AgentChat['cursor'], extraWarnings?: readonly string[]) => AgentChat
 }
@@ -54,6 +57,9 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
   let sessionId: string | undefined
   let usage: AgentUsage | undefined
   const maxOutput = options.maxToolOutputChars ?? 4096
+  const prefix = options.source === undefined ? '' : `${options.source}: `
+  /** The line being folded, for warnings raised deep in it. */
+  let currentLine = 0
 
   function warn(message: string): void {
     skipped += 1
@@ -85,7 +91,9 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
   function addTool(callId: string, name: string, input: unknown, at: string | undefined, status?: ToolPatch['status']): void {
     turns.activity()
     if (log.hasTool(callId)) return
-    log.append(withAt({ kind: 'tool', role: 'assistant', tool: { id: callId, name, input, status: 'running' } }, at))
+    const capped = capDepth(input)
+    if (capped.elided) warn(`${prefix}line ${currentLine}: the input of tool call ${callId} is nested deeper than ${MAX_VALUE_DEPTH} levels; the deeper part is elided.`)
+    log.append(withAt({ kind: 'tool', role: 'assistant', tool: { id: callId, name, input: capped.value, status: 'running' } }, at))
     const pending = earlyPatches.get(callId) ?? []
     earlyPatches.delete(callId)
     if (status) pending.unshift({ status })
@@ -204,7 +212,7 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
         if (isObject(event.item)) onTurnItem(event.item, at)
         return
       case 'token_count':
-        if (isObject(event.info)) usage = usageFrom(event.info.total_token_usage) ?? usage
+        if (isObject(event.info)) takeUsage(event.info.total_token_usage)
         return
       default: {
         const ended = patchFromEndEvent(event)
@@ -232,11 +240,20 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
     }
   }
 
+  /** A usage reading replaces the last one; an invalid one is left out, with a warning. */
+  function takeUsage(raw: unknown): void {
+    const next = usageFrom(raw)
+    if (next === undefined) return
+    if ('invalid' in next) warn(`${prefix}line ${currentLine}: token usage ${next.invalid}, not a non-negative integer; this reading is left out.`)
+    else usage = next
+  }
+
   function push(value: unknown, line: number): void {
+    currentLine = line
     const record = classifyRolloutLine(value)
     switch (record.kind) {
       case 'invalid':
-        warn(`${options.source === undefined ? '' : `${options.source}: `}line ${line}: ${record.reason}; skipped.`)
+        warn(`${prefix}line ${line}: ${record.reason}; skipped.`)
         return
       case 'session_meta':
         sessionId ??= stringField(record.meta, 'id')
@@ -251,7 +268,7 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
         addLifecycle('Context compacted', record.at)
         return
       case 'token_usage_record':
-        usage = usageFrom(record.record.thread_token_usage) ?? usage
+        takeUsage(record.record.thread_token_usage)
         return
       case 'other':
         return
@@ -273,7 +290,7 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
     }
   }
 
-  return { push, snapshot }
+  return { push, snapshot, placeholder: (text) => addLifecycle(text, undefined) }
 }
 
 function cut(text: string, max: number): string {

@@ -1,4 +1,4 @@
-import type { AgentMessage, NormalizedStatus, RunState } from '../runstate/agent-chat.js'
+import type { AgentMessage, NormalizedStatus, RunState } from '../../contract/agent-chat.js'
 import type { Turn } from './turn-lifecycle.js'
 
 /**

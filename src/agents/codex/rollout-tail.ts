@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs'
-import { open, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
 import { basename } from 'node:path'
-import type { AgentChat } from '../runstate/agent-chat.js'
+import type { AgentChat } from '../../contract/agent-chat.js'
 import { TranscriptGoneError } from '../runstate/errors.js'
-import { createJsonlTail } from '../runstate/jsonl-tail.js'
+import { openRegularFile } from '../runstate/regular-file.js'
+import { overCapPlaceholder } from '../runstate/jsonl-lines.js'
+import { createJsonlTail, DEFAULT_MAX_LINE_BYTES } from '../runstate/jsonl-tail.js'
 import type { JsonlTail } from '../runstate/jsonl-tail.js'
 import { fileSignature, isNotFound, readCompressedRollout } from './compressed-rollout.js'
 import { parseRolloutFileName } from './rollout-file-name.js'
@@ -23,7 +25,7 @@ import type { RolloutFold } from './rollout-fold.js'
  * whole whenever it changed.
  */
 export interface RolloutTailOptions {
-  /** A single line longer than this is an error, never a silently shorter chat (default 16 MiB). */
+  /** A line longer than this is skipped: a placeholder message and a warning say so (default 16 MiB). */
   maxLineBytes?: number
   /** Files at least this large are read through windows (default 128 MiB). */
   windowThresholdBytes?: number
@@ -33,13 +35,15 @@ export interface RolloutTailOptions {
   headWindowBytes?: number
   /** Tool outputs longer than this are cut (default 4096). */
   maxToolOutputChars?: number
+  /** `.zst` rollouts: decoding stops after this many decompressed bytes, with a warning (default 1 GiB). */
+  maxDecompressedBytes?: number
 }
 
 export interface RolloutTail {
   readonly path: string
   /**
    * Folds what was appended and returns the chat. Throws `TranscriptGoneError` when the file no
-   * longer exists and `JsonlLineTooLongError` for an over-cap line; other I/O errors pass through.
+   * longer exists; other I/O errors pass through. Over-cap lines are skipped, with a placeholder.
    * Calls must not overlap.
    */
   read: () => Promise<AgentChat>
@@ -67,9 +71,11 @@ export function createRolloutTail(path: string, options: RolloutTailOptions = {}
   async function start(): Promise<JsonlTail> {
     const size = await sizeOf(path)
     if (size < threshold) return createJsonlTail(path, jsonlOptions(0))
-    const meta = await readFirstLine(path, headWindow)
-    if (meta !== undefined) fold.push(meta, 1)
     const from = await lineStartNear(path, size - tailWindow)
+    // The first line, for the id: within the head window and the line cap (an over-cap line is
+    // never parsed), and only when the window does not hold it already.
+    const meta = from > 0 ? await readFirstLine(path, Math.min(headWindow, (options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES) + 1)) : undefined
+    if (meta !== undefined) fold.push(meta, 1)
     windowNote = `${path}: ${mib(size)} MiB rollout read through windows (the session_meta line and the last ${mib(size - from)} MiB); earlier messages are not shown and seqs count from the window.`
     return createJsonlTail(path, jsonlOptions(from))
   }
@@ -96,6 +102,7 @@ export function createRolloutTail(path: string, options: RolloutTailOptions = {}
           windowNote = undefined
         },
         onRecord: (record) => fold.push(record.value, record.line),
+        onOverCap: (skipped) => fold.placeholder(overCapPlaceholder(skipped, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES)),
       })
       return fold.snapshot(result.cursor, windowNote ? [windowNote, ...lines.warnings()] : lines.warnings())
     } catch (error) {
@@ -122,7 +129,7 @@ async function sizeOf(path: string): Promise<number> {
 
 /** The first line's JSON, when it ends within `limit` bytes and parses. */
 async function readFirstLine(path: string, limit: number): Promise<unknown> {
-  const handle = await open(path, 'r')
+  const handle = await openRegularFile(path)
   try {
     const buffer = Buffer.alloc(limit)
     const { bytesRead } = await handle.read(buffer, 0, limit, 0)
@@ -140,7 +147,7 @@ async function readFirstLine(path: string, limit: number): Promise<unknown> {
 
 /** The first line start at or after `position`; if the rest is one unfinished line, the start of that line. */
 async function lineStartNear(path: string, position: number): Promise<number> {
-  const handle = await open(path, 'r')
+  const handle = await openRegularFile(path)
   try {
     const size = (await handle.stat()).size
     const chunk = Buffer.alloc(64 * 1024)

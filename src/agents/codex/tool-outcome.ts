@@ -1,4 +1,4 @@
-import type { AgentTool } from '../runstate/agent-chat.js'
+import type { AgentTool } from '../../contract/agent-chat.js'
 import { isObject, stringField } from './rollout-line.js'
 import type { Json } from './rollout-line.js'
 

@@ -42,6 +42,11 @@ export function errorAffectsTurn(kind: string | undefined): boolean {
 
 export class TurnLifecycle {
   private readonly list: Turn[] = []
+  /**
+   * Turns by id, oldest first: finding "the last turn with this id" is a lookup, not a scan (a
+   * rollout of `task_complete` lines naming ids that never started made the fold quadratic).
+   */
+  private readonly byId = new Map<string, Turn[]>()
 
   get turns(): readonly Turn[] {
     return this.list
@@ -61,18 +66,22 @@ export class TurnLifecycle {
     const open = this.open
     if (open && !open.explicit && !open.active && open.status === 'running') {
       open.explicit = true
-      if (id !== undefined) open.id = id
+      if (id !== undefined && open.id !== id) {
+        this.unindex(open)
+        open.id = id
+        this.index(open)
+      }
       return
     }
     this.closeOpen()
-    this.list.push({ ...(id === undefined ? {} : { id }), explicit: true, open: true, status: 'running', firstSeq: nextSeq, active: false })
+    this.add({ ...(id === undefined ? {} : { id }), explicit: true, open: true, status: 'running', firstSeq: nextSeq, active: false })
   }
 
   /** A prompt: joins an open explicit turn (steering input), else opens an implicit one. */
   prompt(nextSeq: number): void {
     if (this.open?.explicit) return
     this.closeOpen()
-    this.list.push({ explicit: false, open: true, status: 'running', firstSeq: nextSeq, active: false })
+    this.add({ explicit: false, open: true, status: 'running', firstSeq: nextSeq, active: false })
   }
 
   complete(id: string | undefined, error: { message: string; kind?: string } | undefined, nextSeq: number): void {
@@ -120,6 +129,7 @@ export class TurnLifecycle {
     this.closeOpen()
     if (count <= 0 || this.list.length === 0) return undefined
     const dropped = this.list.splice(Math.max(0, this.list.length - count))
+    for (const turn of dropped) this.unindex(turn)
     return dropped[0]?.firstSeq
   }
 
@@ -138,7 +148,7 @@ export class TurnLifecycle {
    */
   private finishing(id: string | undefined, nextSeq: number): Turn | undefined {
     if (id !== undefined) {
-      const known = this.list.findLast((turn) => turn.id === id)
+      const known = this.byId.get(id)?.at(-1)
       if (known) return known.open ? known : undefined
     }
     return this.open ?? this.openImplicit(nextSeq, id)
@@ -147,8 +157,30 @@ export class TurnLifecycle {
   private openImplicit(nextSeq: number, id?: string): Turn {
     this.closeOpen()
     const turn: Turn = { ...(id === undefined ? {} : { id }), explicit: false, open: true, status: 'running', firstSeq: nextSeq, active: false }
-    this.list.push(turn)
+    this.add(turn)
     return turn
+  }
+
+  private add(turn: Turn): void {
+    this.list.push(turn)
+    this.index(turn)
+  }
+
+  private index(turn: Turn): void {
+    if (turn.id === undefined) return
+    const same = this.byId.get(turn.id)
+    if (same === undefined) this.byId.set(turn.id, [turn])
+    else same.push(turn)
+  }
+
+  /** Turns leave newest first (rollback) or keep their place (an id adopted): either way, find and cut. */
+  private unindex(turn: Turn): void {
+    if (turn.id === undefined) return
+    const same = this.byId.get(turn.id)
+    if (same === undefined) return
+    const at = same.lastIndexOf(turn)
+    if (at !== -1) same.splice(at, 1)
+    if (same.length === 0) this.byId.delete(turn.id)
   }
 
   private closeOpen(): void {

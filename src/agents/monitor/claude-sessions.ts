@@ -43,8 +43,8 @@ export function createClaudeSource(options: { home: string; counters: MonitorCou
   let registered = new Map<string, Registered>()
   const everAlive = new Set<string>()
 
-  async function scanRegistry(gate: FileGate): Promise<void> {
-    const names = (await listDirectory(gate, registryDir)).filter((d) => d.isFile() && d.name.endsWith('.json')).map((d) => join(registryDir, d.name))
+  async function scanRegistry(gate: FileGate, skipped: string[]): Promise<void> {
+    const names = (await listDirectory(gate, registryDir, skipped)).filter((d) => d.isFile() && d.name.endsWith('.json')).map((d) => join(registryDir, d.name))
     const present = new Set(names)
     for (const path of registryFiles.keys()) if (!present.has(path)) registryFiles.delete(path)
     await Promise.all(
@@ -77,13 +77,13 @@ export function createClaudeSource(options: { home: string; counters: MonitorCou
     return { process: known !== undefined || everAlive.has(sessionId) ? 'gone' : 'none' }
   }
 
-  async function scan(gate: FileGate): Promise<FoundSession[]> {
-    await scanRegistry(gate)
-    const projects = (await listDirectory(gate, projectsDir)).filter((d) => d.isDirectory())
+  async function scan(gate: FileGate, skipped: string[]): Promise<FoundSession[]> {
+    await scanRegistry(gate, skipped)
+    const projects = (await listDirectory(gate, projectsDir, skipped)).filter((d) => d.isDirectory())
     const listings = await Promise.all(
       projects.map(async (project) => {
         const dir = join(projectsDir, project.name)
-        return (await listDirectory(gate, dir)).filter((d) => d.isFile() && d.name.endsWith('.jsonl')).map((d) => join(dir, d.name))
+        return (await listDirectory(gate, dir, skipped)).filter((d) => d.isFile() && d.name.endsWith('.jsonl')).map((d) => join(dir, d.name))
       }),
     )
     const paths = listings.flat().sort()

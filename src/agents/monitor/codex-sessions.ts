@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { AgentChat } from '../runstate/agent-chat.js'
+import type { AgentChat } from '../../contract/agent-chat.js'
 import { readRolloutOrigin } from '../codex/locate-rollout.js'
 import type { RolloutOrigin } from '../codex/locate-rollout.js'
 import { emptyCodexChat } from '../codex/read-chat.js'
@@ -20,17 +20,18 @@ import type { FoundSession, SessionReader, SessionSource } from './session-sourc
 export function createCodexSource(options: { codexHome: string; counters: MonitorCounters }): SessionSource {
   const sessionsDir = join(options.codexHome, 'sessions')
 
-  async function rolloutPaths(gate: FileGate): Promise<string[]> {
-    const years = (await listDirectory(gate, sessionsDir)).filter((d) => d.isDirectory() && /^\d{4}$/.test(d.name)).map((d) => join(sessionsDir, d.name))
-    const months = (await Promise.all(years.map((dir) => subdirectories(gate, dir)))).flat()
-    const days = (await Promise.all(months.map((dir) => subdirectories(gate, dir)))).flat()
-    const files = await Promise.all([sessionsDir, ...days].map(async (dir) => (await listDirectory(gate, dir)).filter((d) => d.isFile()).map((d) => join(dir, d.name))))
+  async function rolloutPaths(gate: FileGate, skipped: string[]): Promise<string[]> {
+    const years = (await listDirectory(gate, sessionsDir, skipped)).filter((d) => d.isDirectory() && /^\d{4}$/.test(d.name)).map((d) => join(sessionsDir, d.name))
+    const months = (await Promise.all(years.map((dir) => subdirectories(gate, dir, skipped)))).flat()
+    const days = (await Promise.all(months.map((dir) => subdirectories(gate, dir, skipped)))).flat()
+    // The top folder was listed above (and any failure recorded): list it again only for its files.
+    const files = await Promise.all([sessionsDir, ...days].map(async (dir) => (await listDirectory(gate, dir, dir === sessionsDir ? [] : skipped)).filter((d) => d.isFile()).map((d) => join(dir, d.name))))
     return files.flat()
   }
 
-  async function scan(gate: FileGate): Promise<FoundSession[]> {
+  async function scan(gate: FileGate, skipped: string[]): Promise<FoundSession[]> {
     const byId = new Map<string, { path: string; compressed: boolean }>()
-    for (const path of (await rolloutPaths(gate)).sort()) {
+    for (const path of (await rolloutPaths(gate, skipped)).sort()) {
       const name = parseRolloutFileName(path.slice(path.lastIndexOf('/') + 1))
       if (name === undefined) continue
       const known = byId.get(name.id)
@@ -84,6 +85,6 @@ export function createCodexSource(options: { codexHome: string; counters: Monito
   return { agent: 'codex', watchRoots: () => [sessionsDir], scan, createReader }
 }
 
-async function subdirectories(gate: FileGate, dir: string): Promise<string[]> {
-  return (await listDirectory(gate, dir)).filter((d) => d.isDirectory() && /^\d{2}$/.test(d.name)).map((d) => join(dir, d.name))
+async function subdirectories(gate: FileGate, dir: string, skipped: string[]): Promise<string[]> {
+  return (await listDirectory(gate, dir, skipped)).filter((d) => d.isDirectory() && /^\d{2}$/.test(d.name)).map((d) => join(dir, d.name))
 }

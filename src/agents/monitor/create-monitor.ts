@@ -35,6 +35,11 @@ export interface MonitorState {
   watchStartedAt?: number
   /** Scan and listener failures, newest last (at most 50). */
   warnings: readonly string[]
+  /**
+   * Folders the last tick could not list, as `"<path> (<code>)"` (e.g. a day folder at mode 000):
+   * skipped, so the sessions elsewhere are still listed. Replaced by every tick.
+   */
+  skipped: readonly string[]
 }
 
 export interface Monitor {
@@ -74,7 +79,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const tracked = new Map<string, Tracked>()
   const listeners = new Set<(event: MonitorEvent) => void>()
   let entries = new Map<string, MonitorEntry>()
-  let state: MonitorState = { entries: [], warnings: [] }
+  let state: MonitorState = { entries: [], warnings: [], skipped: [] }
   let queue: Promise<unknown> = Promise.resolve()
   let timer: NodeJS.Timeout | undefined
   let debounce: NodeJS.Timeout | undefined
@@ -87,10 +92,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
   }
 
   /** Step 1: every source's sessions; a source whose scan failed keeps its sessions as they were. */
-  async function discover(): Promise<FoundSession[]> {
+  async function discover(skipped: string[]): Promise<FoundSession[]> {
     const results = await Promise.all(
       sources.map((source) =>
-        source.scan(gate).catch((error: unknown) => {
+        source.scan(gate, skipped).catch((error: unknown) => {
           warn(`listing ${source.agent} sessions failed: ${describe(error)}`)
           return [...tracked.values()].filter((t) => t.found.agent === source.agent).map((t) => t.found)
         }),
@@ -174,12 +179,15 @@ export function createMonitor(options: MonitorOptions): Monitor {
   async function runTick(): Promise<readonly MonitorEvent[]> {
     const now = config.clock()
     const watchStartedAt = state.watchStartedAt ?? now
-    const found = await readChanged(await discover(), now)
+    const skipped: string[] = []
+    const found = await readChanged(await discover(skipped), now)
     const events = derive(found, now, watchStartedAt)
     lastTickAt = now
     counters.ticks += 1
     const changed = events.some((event) => event.type !== 'notification') || state.watchStartedAt === undefined
-    state = { ...state, watchStartedAt, ...(changed ? { entries: sortedEntries(entries) } : {}) }
+    skipped.sort()
+    const sameSkipped = skipped.length === state.skipped.length && skipped.every((path, index) => path === state.skipped[index])
+    state = { ...state, watchStartedAt, ...(changed ? { entries: sortedEntries(entries) } : {}), ...(sameSkipped ? {} : { skipped }) }
     for (const event of events) emit(event)
     if (started) watcher?.sync(sources.flatMap((source) => source.watchRoots()))
     return events

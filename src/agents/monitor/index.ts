@@ -22,5 +22,5 @@ export type { ProcessEvidence, ReaderVerdict, SessionState, SessionStateInput } 
 export { formatAge, sessionRows, sortByAttention, splitRecent, stateLabel } from './session-rows.js'
 export type { SessionRow } from './session-rows.js'
 export { SESSION_COLUMNS, sessionTableLines } from './session-table-text.js'
-export type { AgentKind, NormalizedStatus, RunState } from '../runstate/agent-chat.js'
-export type { Dialog } from '../runstate/dialog.js'
+export type { AgentKind, NormalizedStatus, RunState } from '../../contract/agent-chat.js'
+export type { Dialog } from '../../contract/dialog.js'

@@ -1,5 +1,5 @@
-import type { AgentKind, NormalizedStatus, RunState } from '../runstate/agent-chat.js'
-import type { Dialog } from '../runstate/dialog.js'
+import type { AgentKind, NormalizedStatus, RunState } from '../../contract/agent-chat.js'
+import type { Dialog } from '../../contract/dialog.js'
 
 /**
  * One session as the monitor reports it: the reader's verdict passed through the monitor's

@@ -1,4 +1,4 @@
-import type { AgentMessage } from '../runstate/agent-chat.js'
+import type { AgentMessage } from '../../contract/agent-chat.js'
 import type { SessionActivity } from './monitor-entry.js'
 
 const MAX_LABEL = 60

@@ -9,7 +9,7 @@ import { shorten } from './session-activity.js'
  */
 export interface SessionRow {
   key: string
-  agent: 'claude' | 'codex'
+  agent: 'claude' | 'codex' | 'opencode'
   /** The working directory's last segment, `-` when unknown. */
   project: string
   title: string
@@ -35,7 +35,7 @@ export function sortByAttention(entries: readonly MonitorEntry[]): MonitorEntry[
 export function sessionRows(entries: readonly MonitorEntry[], now: number): SessionRow[] {
   return sortByAttention(entries).map((entry) => ({
     key: entry.key,
-    agent: entry.agent === 'claude-code' ? 'claude' : 'codex',
+    agent: entry.agent === 'claude-code' ? 'claude' : entry.agent,
     project: entry.cwd === undefined || entry.cwd === '' ? '-' : basename(entry.cwd),
     title: shorten(entry.title ?? '', 50),
     state: stateLabel(entry),

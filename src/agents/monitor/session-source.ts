@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
-import type { AgentChat, AgentKind, AgentMessage } from '../runstate/agent-chat.js'
-import type { Dialog } from '../runstate/dialog.js'
+import type { AgentChat, AgentKind, AgentMessage } from '../../contract/agent-chat.js'
+import type { Dialog } from '../../contract/dialog.js'
 import type { FileGate } from './file-gate.js'
 import type { ProcessEvidence, ReaderVerdict } from './session-state.js'
 
@@ -14,17 +14,26 @@ export interface SessionSource {
   readonly agent: AgentKind
   /** Directories whose changes should wake the monitor (file-system events). */
   watchRoots: () => string[]
-  /** The sessions present now: directory listings, stats and (Claude) small registry files only. */
-  scan: (gate: FileGate) => Promise<FoundSession[]>
+  /**
+   * The sessions present now: directory listings, stats and (Claude) small registry files only. A
+   * folder that cannot be listed (e.g. `EACCES`) is skipped and pushed to `skipped` as
+   * `"<path> (<code>)"`, so one unreadable folder never hides the others.
+   */
+  scan: (gate: FileGate, skipped: string[]) => Promise<FoundSession[]>
   /** A reader for one session, created once and kept while the session is listed. */
   createReader: (found: FoundSession) => SessionReader
 }
 
-/** Identity of a file's bytes as far as tailing goes: same inode and size and mtime → nothing new. */
+/**
+ * Identity of a file's bytes as far as tailing goes: same inode, size, mtime and ctime → nothing
+ * new. ctime is there because a writer can set mtime back (utimes) but not ctime: a same-size
+ * rewrite in place still changes the stamp, and the tail then sees the rewrite.
+ */
 export interface FileStamp {
   ino: number
   size: number
   mtimeMs: number
+  ctimeMs: number
 }
 
 export interface FoundSession {
@@ -64,20 +73,25 @@ export interface SessionReader {
   /**
    * Folds what was appended since the previous call, through `gate` (one descriptor at a time,
    * closed before it resolves). Called only when the file's stamp changed. Throws what the agent's
-   * reader throws (`TranscriptGoneError`, `JsonlLineTooLongError`, I/O errors); the monitor records it.
+   * reader throws (`TranscriptGoneError`, I/O errors); the monitor records it.
    */
   read: (gate: FileGate, found: FoundSession) => Promise<void>
   /** The verdict now, from the last read and the source's current process evidence. No I/O. */
   observe: (found: FoundSession) => SessionObservation
 }
 
-/** Entries of a directory through the gate; a missing directory has none. */
-export async function listDirectory(gate: FileGate, dir: string): Promise<Dirent[]> {
+/**
+ * Entries of a directory through the gate; a missing directory has none. Any other failure
+ * (`EACCES`, `EIO`, …) is recorded in `skipped` as `"<dir> (<code>)"` and reads as empty.
+ */
+export async function listDirectory(gate: FileGate, dir: string, skipped: string[]): Promise<Dirent[]> {
   try {
     return await gate.run(() => readdir(dir, { withFileTypes: true }))
   } catch (error) {
     if (isMissing(error)) return []
-    throw error
+    const code = (error as { code?: unknown } | null)?.code
+    skipped.push(`${dir} (${typeof code === 'string' ? code : 'unreadable'})`)
+    return []
   }
 }
 
@@ -85,7 +99,7 @@ export async function listDirectory(gate: FileGate, dir: string): Promise<Dirent
 export async function stampOf(path: string): Promise<FileStamp | undefined> {
   try {
     const info = await stat(path)
-    return info.isFile() ? { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs } : undefined
+    return info.isFile() ? { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs } : undefined
   } catch (error) {
     if (isMissing(error)) return undefined
     throw error
@@ -93,7 +107,7 @@ export async function stampOf(path: string): Promise<FileStamp | undefined> {
 }
 
 export function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
-  return a !== undefined && b !== undefined && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs
+  return a !== undefined && b !== undefined && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs
 }
 
 export function isMissing(error: unknown): boolean {
@@ -109,11 +123,13 @@ export function messageMark(lastMessage: AgentMessage | undefined, transcriptAt:
 /**
  * The agent-neutral part of an observation, from an `AgentChat`-shaped reading: the verdict, the
  * pending dialog (the live one, else an unanswered dialog that is the chat's last message while it
- * is in `question`), and the newest message.
+ * is in `question`; system notes after it, such as a skipped over-cap line's placeholder, do not
+ * count), and the newest message.
  */
 export function observeChat(chat: Pick<AgentChat, 'state' | 'status' | 'detail' | 'pendingDialog' | 'messages'>): Pick<SessionObservation, 'verdict' | 'pendingDialog' | 'lastMessage'> {
   const lastMessage = chat.messages.at(-1)
-  const open = chat.state === 'question' && lastMessage?.dialog !== undefined && lastMessage.dialog.outcome === undefined ? lastMessage.dialog : undefined
+  const lastDialog = chat.state === 'question' ? chat.messages.findLast((message) => message.kind !== 'lifecycle')?.dialog : undefined
+  const open = lastDialog !== undefined && lastDialog.outcome === undefined ? lastDialog : undefined
   const pendingDialog = chat.pendingDialog ?? open
   return {
     verdict: { state: chat.state, status: chat.status, ...(chat.detail !== undefined ? { detail: chat.detail } : {}) },

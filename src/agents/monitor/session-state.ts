@@ -1,4 +1,4 @@
-import type { NormalizedStatus, RunState } from '../runstate/agent-chat.js'
+import type { NormalizedStatus, RunState } from '../../contract/agent-chat.js'
 import { isTerminalStatus } from './monitor-entry.js'
 import type { EndedBy } from './monitor-entry.js'
 

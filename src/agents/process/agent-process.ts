@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { isGroupAlive, isSameProcessAlive, listDescendants, signalProcessTree } from './kill-process-tree.js'
+import { randomUUID } from 'node:crypto'
+import { isGroupAlive, isSameProcessAlive, listDescendants, signalEach, signalProcessTree } from './kill-process-tree.js'
 import type { SeenProcess } from './kill-process-tree.js'
 import { createStderrTail } from './stderr-tail.js'
+import { leaderIdReused, scanTurnTree, TURN_MARKER_VARIABLE, turnTree } from './turn-tree.js'
+import type { TurnTree } from './turn-tree.js'
 
 /**
  * One agent CLI run as a child process: spawned from an argument array (never a shell, so no user
@@ -12,10 +15,13 @@ import { createStderrTail } from './stderr-tail.js'
  * a grace period; if this Node process exits first, every live tree is killed on the way out, so
  * no agent process outlives its owner.
  *
- * "The whole tree" is more than today's descendants: while the child runs, its descendants are
- * sampled (every `TREE_SAMPLE_MS`, from `/proc`), so a process whose parent abandoned it mid-turn
- * (re-parented to init, e.g. a shell profile's background job) is still ended. Each is recorded
- * with its start time, so a reused pid is never signalled.
+ * "The whole tree" is every process started under the turn, also those that left it: the child's
+ * environment carries a per-turn marker (turn-tree.ts) that `setsid` and double-fork orphans keep,
+ * and on terminate `/proc` is scanned by marker, session, group and ancestry, again and again until
+ * nothing of the turn runs, so a child spawned while the abort is under way is ended too. While the
+ * child runs, its descendants are also sampled (every `TREE_SAMPLE_MS`), so an orphan that cleared
+ * its environment is still known by ancestry. Each process is recorded with its start time, so a
+ * reused pid is never signalled.
  */
 
 export interface AgentProcessOptions {
@@ -64,11 +70,12 @@ function installExitHook(): void {
 
 export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
   const stderr = createStderrTail()
+  const markerId = randomUUID()
   let child: ChildProcessWithoutNullStreams
   try {
     child = spawn(options.bin, [...options.args], {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: { ...(options.env ?? process.env), [TURN_MARKER_VARIABLE]: markerId },
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
       detached: true,
@@ -88,6 +95,7 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
   }
 
   const pid = child.pid
+  const tree: TurnTree | undefined = pid === undefined ? undefined : turnTree(pid, markerId)
   const seen = new Map<number, SeenProcess>()
   /** Records the descendants of the child and of every process seen so far (orphans included). */
   const sample = (): void => {
@@ -96,12 +104,21 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
     const roots = [pid, ...seen.keys()]
     for (const process of listDescendants(roots)) seen.set(process.pid, process)
   }
-  const trackedAlive = (): number[] => [...seen.values()].filter(isSameProcessAlive).map((process) => process.pid)
-  const killTree = (): void => {
-    if (pid === undefined) return
-    sample()
-    signalProcessTree(pid, 'SIGKILL', trackedAlive())
+  /** Every process of the turn running now (the full scan), remembered for the next scan. */
+  const scan = (): number[] => {
+    if (tree === undefined) return []
+    const found = scanTurnTree(tree, seen.values())
+    for (const process of found) seen.set(process.pid, process)
+    return found.map((process) => process.pid)
   }
+  /** The group (while its id is still the turn's, see turn-tree.ts) and each of `members`. */
+  const signalTurn = (signal: NodeJS.Signals, members: readonly number[]): void => {
+    if (pid === undefined) return
+    if (tree !== undefined && leaderIdReused(tree)) signalEach(members, signal)
+    else signalProcessTree(pid, signal, members)
+  }
+  const groupAlive = (): boolean => pid !== undefined && !(tree !== undefined && leaderIdReused(tree)) && isGroupAlive(pid)
+  const killTree = (): void => signalTurn('SIGKILL', scan())
   const sampler = pid === undefined ? undefined : setInterval(sample, TREE_SAMPLE_MS)
   sampler?.unref()
   if (pid !== undefined) {
@@ -157,29 +174,36 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
     exited,
     terminate(graceMs = DEFAULT_TERMINATE_GRACE_MS) {
       if (pid === undefined) return exited
-      terminating ??= endTree(pid, graceMs)
+      terminating ??= endTree(graceMs)
       return terminating
     },
   }
 
   /**
-   * SIGTERM to the group and every descendant, then wait until the child exited and its group is
-   * empty; whatever is still alive when the grace period ends gets SIGKILL.
+   * SIGTERM to the group and every process of the turn, then rescan until the child exited and no
+   * process of the turn runs: one spawned meanwhile (a tool starting as the abort lands) is found
+   * by the next scan and signalled too. When the grace period ends, everything left gets SIGKILL.
    */
-  async function endTree(leader: number, graceMs: number): Promise<AgentProcessExit> {
+  async function endTree(graceMs: number): Promise<AgentProcessExit> {
     inputOpen = false
     clearInterval(sampler)
     sample()
-    signalProcessTree(leader, 'SIGTERM', trackedAlive())
+    const termed = new Set<number>()
     const deadline = Date.now() + graceMs
     let killed = false
     for (;;) {
-      if (settled !== undefined && !isGroupAlive(leader) && trackedAlive().length === 0) break
-      if (!killed && Date.now() >= deadline) {
-        killed = true
-        killTree()
+      const running = scan()
+      if (settled !== undefined && running.length === 0 && !groupAlive()) break
+      if (!killed && Date.now() >= deadline) killed = true
+      if (killed) {
+        signalTurn('SIGKILL', running)
+      } else {
+        const fresh = running.filter((member) => !termed.has(member))
+        if (termed.size === 0 || fresh.length > 0) signalTurn('SIGTERM', fresh)
+        for (const member of fresh) termed.add(member)
       }
-      // SIGKILL cannot be ignored; only a zombie nobody reaps could still answer, so stop waiting.
+      // SIGKILL cannot be ignored; only a zombie nobody reaps or a process stuck in the kernel could
+      // still answer, so stop waiting.
       if (killed && settled !== undefined && Date.now() >= deadline + 1000) break
       await delay(25)
     }

@@ -8,31 +8,35 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
  * only the group is reached.
  */
 
-interface ProcStat {
+export interface ProcStat {
   pid: number
   parent: number
   group: number
+  /** Session id: `setsid` leaves the CLI's session, nothing else does. */
+  session: number
   /** `R`, `S`, `D`, `Z` (zombie: exited, not reaped yet), … */
   state: string
   /** Start time in clock ticks since boot: with the pid, identifies a process across pid reuse. */
   start: string
 }
 
-function readStat(pid: string): ProcStat | undefined {
+export function readStat(pid: string): ProcStat | undefined {
   try {
     // The command name (field 2) is in parentheses and may hold spaces or ')': parse after the last ')'.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const parent = Number(fields[1])
     const group = Number(fields[2])
-    if (!Number.isInteger(parent) || !Number.isInteger(group)) return undefined
-    return { pid: Number(pid), parent, group, state: fields[0] ?? '?', start: fields[19] ?? '' }
+    const session = Number(fields[3])
+    if (!Number.isInteger(parent) || !Number.isInteger(group) || !Number.isInteger(session)) return undefined
+    return { pid: Number(pid), parent, group, session, state: fields[0] ?? '?', start: fields[19] ?? '' }
   } catch {
     return undefined
   }
 }
 
-function readAllStats(): ProcStat[] | undefined {
+/** Every process in `/proc`; `undefined` where there is no `/proc`. */
+export function readAllStats(): ProcStat[] | undefined {
   let entries: string[]
   try {
     entries = readdirSync('/proc')
@@ -130,6 +134,11 @@ export function signalProcessTree(pid: number, signal: NodeJS.Signals, extraPids
   trySignal(-pid, signal)
   trySignal(pid, signal)
   for (const extra of extraPids) trySignal(extra, signal)
+}
+
+/** Sends `signal` to each pid (never to a group). Never throws. */
+export function signalEach(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) trySignal(pid, signal)
 }
 
 function trySignal(pid: number, signal: NodeJS.Signals): void {

@@ -106,6 +106,9 @@ export function createProcessStreamSource(options: ProcessStreamOptions): Stream
       if (command.stdinText !== undefined) started.write(command.stdinText)
       if (command.closeStdin !== false) started.endInput()
       exit = await Promise.race([started.exited, terminalTimeout(started)])
+      // After an abort the CLI itself may exit first while the rest of its tree is still being
+      // ended: the turn is over only when terminate() says the whole tree is gone.
+      if (aborted) exit = await started.terminate(graceMs)
       if (!aborted && !terminal) emit(options.handlers.onExit(exit))
     } catch (error) {
       // A bug in a handler must still end the stream as data, never as a throw (A9).

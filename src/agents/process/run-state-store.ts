@@ -1,4 +1,4 @@
-import type { AgentSnapshot } from '../runstate/live.js'
+import type { AgentSnapshot } from '../../contract/agent-snapshot.js'
 
 /**
  * Holds an adapter's live `AgentSnapshot` and notifies subscribers once per change. `set` with an

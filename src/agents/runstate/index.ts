@@ -1,21 +1,12 @@
-export type {
-  AgentChat,
-  AgentCursor,
-  AgentKind,
-  AgentMessage,
-  AgentMessageKind,
-  AgentTool,
-  AgentToolStatus,
-  AgentUsage,
-  NormalizedStatus,
-  RunState,
-} from './agent-chat.js'
-export type { Dialog, DialogAnswer, DialogOption, DialogOutcome, DialogQuestion } from './dialog.js'
+// The shared reading machinery. The agent vocabulary (AgentChat, Dialog, AgentSnapshot,
+// LiveAgentAdapter) is in src/contract: the conversation layer uses it without importing agents.
 export { TranscriptGoneError } from './errors.js'
 export { JsonlLineTooLongError } from './jsonl-line-too-long-error.js'
+export { NotARegularFileError } from './regular-file.js'
 export { createJsonlTail, DEFAULT_MAX_LINE_BYTES } from './jsonl-tail.js'
 export type {
   JsonlCursor,
+  JsonlOverCapLine,
   JsonlReadHandlers,
   JsonlReadResult,
   JsonlRecord,
@@ -23,11 +14,3 @@ export type {
   JsonlTail,
   JsonlTailOptions,
 } from './jsonl-tail.js'
-export { isLiveAgentAdapter } from './live.js'
-export type {
-  AgentRunStateSource,
-  AgentSnapshot,
-  DialogAnswerInput,
-  DialogAnswerResult,
-  LiveAgentAdapter,
-} from './live.js'

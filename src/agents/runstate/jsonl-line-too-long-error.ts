@@ -1,8 +1,9 @@
 import { ChatrailError, markErrorClass } from '../../contract/errors.js'
 
 /**
- * One JSONL line longer than the reader's cap. Readers refuse the file rather than serve a chat
- * that silently lost a record (its cursor would otherwise move past bytes it never understood).
+ * One JSONL line longer than the reader's cap. The readers no longer throw it: an over-cap line
+ * is skipped with a placeholder message and a warning, by full and incremental reads alike
+ * (jsonl-lines.ts; issue 15 item 4). Kept exported so code that checks for it still compiles.
  */
 export class JsonlLineTooLongError extends ChatrailError {
   readonly path: string

@@ -1,7 +1,11 @@
-import { open } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
 import { TranscriptGoneError } from './errors.js'
-import { JsonlLineTooLongError } from './jsonl-line-too-long-error.js'
+import { openRegularFile } from './regular-file.js'
+import { DEFAULT_MAX_LINE_BYTES, JsonlLineReader } from './jsonl-lines.js'
+import type { JsonlLineHandlers, JsonlOverCapLine, JsonlRecord } from './jsonl-lines.js'
+
+export { DEFAULT_MAX_LINE_BYTES }
+export type { JsonlOverCapLine, JsonlRecord }
 
 /**
  * An incremental reader for an append-only JSONL file (a Claude Code transcript, a Codex rollout).
@@ -10,31 +14,25 @@ import { JsonlLineTooLongError } from './jsonl-line-too-long-error.js'
  * file is streamed in fixed-size chunks and only the current line is ever held. A partial last
  * line (no newline yet) is buffered until its newline arrives, so any split of the same bytes into
  * appends yields exactly the records one full read yields, in the same order, with the same line
- * numbers and the same warnings. A file that was truncated, replaced (new inode) or rewritten in
- * place is detected and read again from byte 0 after `onReset` fires.
+ * numbers and the same warnings. A line longer than `maxLineBytes` is skipped, reported to
+ * `onOverCap` and named in `warnings`, by full and incremental reads alike (jsonl-lines.ts). A file
+ * that was truncated, replaced (new inode) or rewritten in place is detected and read again from
+ * byte 0 after `onReset` fires. "Rewritten" is checked on every read: the first 256 bytes and the
+ * last 256 bytes read must be unchanged, and a file that did not grow must keep the mtime and
+ * ctime it had (an append-only writer only changes them by growing it). A rewrite that keeps the
+ * length, both ends and both times (within the file system's timestamp granularity) is not seen.
  */
-
-export interface JsonlRecord {
-  /** The parsed JSON value of the line (any JSON; callers check its shape). */
-  value: unknown
-  /** 1-based line number in the file. */
-  line: number
-  /** Byte offset where the line starts. */
-  offset: number
-}
 
 export type JsonlResetReason = 'truncated' | 'replaced' | 'rewritten'
 
 export interface JsonlCursor {
   /** Bytes consumed: always the end of the last complete line. */
   offset: number
-  /** Complete lines consumed (blank and malformed ones included). */
+  /** Complete lines consumed (blank, malformed and over-cap ones included). */
   lines: number
 }
 
-export interface JsonlReadHandlers {
-  /** Called once per well-formed line, in file order. */
-  onRecord: (record: JsonlRecord) => void
+export interface JsonlReadHandlers extends JsonlLineHandlers {
   /** Called before any record when the file no longer continues what was read; drop derived state. */
   onReset?: (reason: JsonlResetReason) => void
 }
@@ -49,7 +47,7 @@ export interface JsonlReadResult {
 }
 
 export interface JsonlTailOptions {
-  /** A line longer than this is a `JsonlLineTooLongError` (default 16 MiB). */
+  /** A line longer than this is skipped and reported, never parsed or held (default 16 MiB). */
   maxLineBytes?: number
   /** Read size (default 1 MiB). */
   chunkBytes?: number
@@ -67,106 +65,81 @@ export interface JsonlTail {
   readonly path: string
   /**
    * Reads what was appended since the last call. Throws `TranscriptGoneError` when the file does not
-   * exist and `JsonlLineTooLongError` for an over-cap line; other I/O errors pass through.
+   * exist; other I/O errors pass through. Over-cap lines are skipped (`onOverCap`, `warnings`).
    * Calls must not overlap (await each one).
    */
   read: (handlers: JsonlReadHandlers) => Promise<JsonlReadResult>
   cursor: () => JsonlCursor
-  /** Malformed lines skipped so far, described; cumulative since the last reset. */
+  /** Malformed and over-cap lines skipped so far, described; cumulative since the last reset. */
   warnings: () => string[]
   /** Count of malformed lines skipped since the last reset. */
   malformedLines: () => number
+  /** Count of over-cap lines skipped since the last reset. */
+  overCapLines: () => number
 }
 
-export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
 const DEFAULT_CHUNK_BYTES = 1024 * 1024
-const HEAD_FINGERPRINT_BYTES = 256
-const NEWLINE = 0x0a
+const FINGERPRINT_BYTES = 256
 
 interface TailState {
-  /** End of the last complete line. */
-  offset: number
-  lines: number
-  /** Bytes read from the file so far (offset + pending). */
+  lines: JsonlLineReader
+  /** Bytes read from the file so far (the lines' offset + the unfinished line). */
   readOffset: number
-  pending: Buffer[]
-  pendingBytes: number
   identity?: { dev: number; ino: number }
+  /** The first bytes of the file, and the last bytes of complete lines read, as read. */
   head: Buffer
-  malformed: number
-  details: string[]
-}
-
-function freshState(start = 0): TailState {
-  return { offset: start, lines: 0, readOffset: start, pending: [], pendingBytes: 0, head: Buffer.alloc(0), malformed: 0, details: [] }
+  end: Buffer
+  /** The times the file had when it was last read (a file that did not grow must keep them). */
+  times?: { mtimeMs: number; ctimeMs: number }
 }
 
 export function createJsonlTail(path: string, options: JsonlTailOptions = {}): JsonlTail {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES
-  const maxDetailed = options.maxDetailedWarnings ?? 20
+  const maxDetailedWarnings = options.maxDetailedWarnings ?? 20
+  const freshState = (startOffset = 0): TailState => ({
+    lines: new JsonlLineReader({ source: path, maxLineBytes, maxDetailedWarnings, startOffset }),
+    readOffset: startOffset,
+    head: Buffer.alloc(0),
+    end: Buffer.alloc(0),
+  })
   let state = freshState(options.startOffset ?? 0)
 
-  function consumeLine(bytes: Buffer, handlers: JsonlReadHandlers): boolean {
-    const line = state.lines + 1
-    const offset = state.offset
-    state.lines = line
-    state.offset += bytes.length + 1
-    if (isBlank(bytes)) return false
-    let text = bytes.toString('utf8')
-    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1)
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch {
-      state.malformed += 1
-      if (state.details.length < maxDetailed) {
-        state.details.push(`${path}: line ${line} (at byte ${offset}) is not valid JSON; skipped (${describeBad(bytes)}).`)
-      }
-      return false
-    }
-    handlers.onRecord({ value, line, offset })
-    return true
-  }
-
-  function tooLong(): JsonlLineTooLongError {
-    return new JsonlLineTooLongError({ path, line: state.lines + 1, offset: state.offset, limit: maxLineBytes })
-  }
-
-  async function detectReset(handle: FileHandle, size: number, dev: number, ino: number): Promise<JsonlResetReason | undefined> {
+  async function detectReset(handle: FileHandle, stat: { size: number; dev: number; ino: number; mtimeMs: number; ctimeMs: number }): Promise<JsonlResetReason | undefined> {
     if (state.identity === undefined) return undefined
-    if (state.identity.dev !== dev || state.identity.ino !== ino) return 'replaced'
-    if (size < state.readOffset) return 'truncated'
-    if (state.head.length > 0) {
-      const now = Buffer.alloc(state.head.length)
-      await readFully(handle, now, 0)
-      if (!now.equals(state.head)) return 'rewritten'
-    }
-    if (state.offset > 0) {
-      const last = Buffer.alloc(1)
-      await readFully(handle, last, state.offset - 1)
-      if (last[0] !== NEWLINE) return 'rewritten'
-    }
+    if (state.identity.dev !== stat.dev || state.identity.ino !== stat.ino) return 'replaced'
+    if (stat.size < state.readOffset) return 'truncated'
+    if (stat.size === state.readOffset && state.times !== undefined && (stat.mtimeMs !== state.times.mtimeMs || stat.ctimeMs !== state.times.ctimeMs)) return 'rewritten'
+    if (!(await unchanged(handle, state.head, 0))) return 'rewritten'
+    if (!(await unchanged(handle, state.end, state.lines.offset - state.end.length))) return 'rewritten'
     return undefined
   }
 
   async function read(handlers: JsonlReadHandlers): Promise<JsonlReadResult> {
     let handle: FileHandle
     try {
-      handle = await open(path, 'r')
+      handle = await openRegularFile(path)
     } catch (error) {
       if (isNotFound(error)) throw new TranscriptGoneError(path, error)
       throw error
     }
     try {
       const stat = await handle.stat()
-      const reset = await detectReset(handle, stat.size, stat.dev, stat.ino)
+      const reset = await detectReset(handle, stat)
       if (reset !== undefined) {
         state = freshState()
         handlers.onReset?.(reset)
       }
       state.identity = { dev: stat.dev, ino: stat.ino }
+      state.times = { mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs }
       let records = 0
+      const counting: JsonlLineHandlers = {
+        onRecord: (record) => {
+          records += 1
+          handlers.onRecord(record)
+        },
+        ...(handlers.onOverCap === undefined ? {} : { onOverCap: handlers.onOverCap }),
+      }
       // Read only up to the size seen now: bytes appended meanwhile belong to the next read.
       const end = stat.size
       const chunk = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, end - state.readOffset)))
@@ -175,67 +148,49 @@ export function createJsonlTail(path: string, options: JsonlTailOptions = {}): J
         const { bytesRead } = await handle.read(chunk, 0, want, state.readOffset)
         if (bytesRead === 0) break
         state.readOffset += bytesRead
-        let start = 0
-        for (;;) {
-          const nl = chunk.indexOf(NEWLINE, start)
-          if (nl === -1 || nl >= bytesRead) break
-          let bytes = chunk.subarray(start, nl)
-          if (state.pendingBytes > 0) {
-            if (state.pendingBytes + bytes.length > maxLineBytes) throw tooLong()
-            bytes = Buffer.concat([...state.pending, bytes])
-            state.pending = []
-            state.pendingBytes = 0
-          } else if (bytes.length > maxLineBytes) {
-            throw tooLong()
-          }
-          if (consumeLine(bytes, handlers)) records += 1
-          start = nl + 1
-        }
-        if (start < bytesRead) {
-          const rest = bytesRead - start
-          if (state.pendingBytes + rest > maxLineBytes) throw tooLong()
-          // Copy: `chunk` is reused by the next read.
-          state.pending.push(Buffer.from(chunk.subarray(start, bytesRead)))
-          state.pendingBytes += rest
-        }
+        state.lines.push(chunk.subarray(0, bytesRead), counting)
       }
-      if (state.head.length < HEAD_FINGERPRINT_BYTES && state.offset > state.head.length) {
-        const head = Buffer.alloc(Math.min(HEAD_FINGERPRINT_BYTES, state.offset))
-        await readFully(handle, head, 0)
-        state.head = head
-      }
-      return { ...(reset ? { reset } : {}), records, cursor: cursorOf(state), pendingBytes: state.pendingBytes }
+      await takeFingerprints(handle)
+      return { ...(reset ? { reset } : {}), records, cursor: cursorOf(state), pendingBytes: state.lines.pendingBytes }
     } finally {
       await handle.close()
     }
+  }
+
+  /** The first bytes of the file and the last bytes of the complete lines read, to compare next time. */
+  async function takeFingerprints(handle: FileHandle): Promise<void> {
+    const complete = state.lines.offset
+    if (state.head.length < FINGERPRINT_BYTES && complete > state.head.length) {
+      const head = Buffer.alloc(Math.min(FINGERPRINT_BYTES, complete))
+      await readFully(handle, head, 0)
+      state.head = head
+    }
+    const endLength = Math.min(FINGERPRINT_BYTES, complete)
+    const end = Buffer.alloc(endLength)
+    await readFully(handle, end, complete - endLength)
+    state.end = end
   }
 
   return {
     path,
     read,
     cursor: () => cursorOf(state),
-    warnings: () => {
-      const extra = state.malformed - state.details.length
-      return extra > 0 ? [...state.details, `${path}: ${extra} more malformed lines skipped.`] : [...state.details]
-    },
-    malformedLines: () => state.malformed,
+    warnings: () => state.lines.warnings(),
+    malformedLines: () => state.lines.malformedLines(),
+    overCapLines: () => state.lines.overCapLines(),
   }
 }
 
 function cursorOf(state: TailState): JsonlCursor {
-  return { offset: state.offset, lines: state.lines }
+  return { offset: state.lines.offset, lines: state.lines.lines }
 }
 
-function isBlank(bytes: Buffer): boolean {
-  for (const byte of bytes) {
-    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false
-  }
-  return true
-}
-
-function describeBad(bytes: Buffer): string {
-  const head = bytes.subarray(0, 40).toString('utf8').replace(/\s+/g, ' ')
-  return `${bytes.length} bytes starting ${JSON.stringify(head)}`
+/** True when the file still holds `expected` at `position`. */
+async function unchanged(handle: FileHandle, expected: Buffer, position: number): Promise<boolean> {
+  if (expected.length === 0) return true
+  const now = Buffer.alloc(expected.length)
+  await readFully(handle, now, position)
+  return now.equals(expected)
 }
 
 async function readFully(handle: FileHandle, into: Buffer, position: number): Promise<void> {

@@ -26,5 +26,10 @@ export async function loadAgentAdapter<Ctx extends JsonObject>(
       const { codexAdapter } = await import('../../agents/codex/index.js')
       return codexAdapter({ cwd, sandbox: 'read-only', skipGitRepoCheck: true, ...(choice.bin === undefined ? {} : { bin: choice.bin }) })
     }
+    case 'opencode': {
+      // OpenCode's own permission config decides which tools ask; unanswered asks wait in its run state.
+      const { opencodeAdapter } = await import('../../agents/opencode/index.js')
+      return opencodeAdapter({ cwd, ...(choice.bin === undefined ? {} : { bin: choice.bin }) })
+    }
   }
 }

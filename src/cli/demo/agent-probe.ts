@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { runBounded } from './bounded-run.js'
 import type { BoundedRunResult } from './bounded-run.js'
 
@@ -97,4 +99,52 @@ export async function probeCodex(bin: string, options: ProbeOptions): Promise<Pr
     ? (error as { message: string }).message
     : `exit ${run.code}`
   return { ...unanswered(run, options.timeoutMs, message), durationMs }
+}
+
+/**
+ * `opencode run --format json` with the prompt on stdin (its own configured provider and model);
+ * answered = a `text` event and exit 0. OpenCode prints `{"type":"error","error":{"data":{"message"}}}`
+ * when the provider refuses (e.g. no key), which is the detail.
+ */
+export async function probeOpencode(bin: string, options: ProbeOptions): Promise<ProbeResult> {
+  // An unconfigured OpenCode does not fail fast (it waits on the network for its model list), so a
+  // local look comes first, like `codex login status`: no config and no credentials, no probe.
+  if (!opencodeConfigured(options.env, options.cwd)) {
+    return { answers: false, detail: 'not configured (no opencode.json, OPENCODE_CONFIG* or auth.json)', durationMs: 0 }
+  }
+  const run = await runBounded(bin, ['run', '--format', 'json'], {
+    input: probePrompt,
+    timeoutMs: options.timeoutMs,
+    env: options.env,
+    cwd: options.cwd,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  })
+  const events = jsonLines(run.stdout)
+  if (run.ending === 'exit' && run.code === 0 && events.some((event) => event.type === 'text')) {
+    return { answers: true, detail: `answered in ${seconds(run.durationMs)}`, durationMs: run.durationMs }
+  }
+  const error = events.find((event) => event.type === 'error')?.error
+  const data = typeof error === 'object' && error !== null ? (error as { data?: unknown }).data : undefined
+  const message = typeof data === 'object' && data !== null && typeof (data as { message?: unknown }).message === 'string' ? (data as { message: string }).message : undefined
+  const stderr = run.stderr.trim().split('\n').at(-1)
+  return unanswered(run, options.timeoutMs, message ?? (stderr === undefined || stderr === '' ? `exit ${run.code}` : stderr))
+}
+
+/**
+ * True when OpenCode has something to run with, found locally: a config named by `OPENCODE_CONFIG`,
+ * `OPENCODE_CONFIG_CONTENT` or `OPENCODE_CONFIG_DIR`, an `opencode.json[c]` in the global config
+ * folder or the project, or stored credentials (`auth.json`). Reads no file, only checks presence.
+ */
+export function opencodeConfigured(env: NodeJS.ProcessEnv, cwd: string): boolean {
+  if (env.OPENCODE_CONFIG || env.OPENCODE_CONFIG_CONTENT || env.OPENCODE_CONFIG_DIR) return true
+  const home = env.HOME ?? ''
+  const configHome = env.XDG_CONFIG_HOME || (home === '' ? undefined : join(home, '.config'))
+  const dataHome = env.XDG_DATA_HOME || (home === '' ? undefined : join(home, '.local', 'share'))
+  const candidates = [
+    ...(configHome === undefined ? [] : [join(configHome, 'opencode', 'opencode.json'), join(configHome, 'opencode', 'opencode.jsonc')]),
+    ...(dataHome === undefined ? [] : [join(dataHome, 'opencode', 'auth.json')]),
+    join(cwd, 'opencode.json'),
+    join(cwd, 'opencode.jsonc'),
+  ]
+  return candidates.some((path) => existsSync(path))
 }

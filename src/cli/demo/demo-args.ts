@@ -1,3 +1,4 @@
+import { closestName } from '../../conversation/did-you-mean.js'
 import { demoAgents } from './resolve-demo-agent.js'
 import type { DemoAgent } from './resolve-demo-agent.js'
 
@@ -10,18 +11,18 @@ export type DemoArgs =
 
 export const defaultProbeTimeoutMs = 8000
 
-export const demoHelp = `usage: chatrail demo [--agent claude-code|codex|offline] [--probe-timeout MS]
+export const demoHelp = `usage: chatrail demo [--agent claude-code|codex|opencode|offline] [--probe-timeout MS]
 
 The support-bot workflow in your terminal. Known input is answered by the workflow's routes
 (deterministic: no model call); anything else falls through to a coding agent.
 
 Which agent answers unmatched input:
   default        Claude Code if \`claude\` is on PATH and answers a probe, else Codex if \`codex\`
-                 answers one, else the built-in offline adapter. A probe sends one tiny prompt
+                 answers one, else OpenCode if \`opencode\` does, else the built-in offline adapter. A probe sends one tiny prompt
                  ("Reply with the single word: ready") and waits at most --probe-timeout
-                 (default ${defaultProbeTimeoutMs} ms); both probes run at once. Installed is not enough: a
+                 (default ${defaultProbeTimeoutMs} ms); the probes run at once. Installed is not enough: a
                  signed-out or offline CLI does not count. The choice is printed before the demo.
-  --agent NAME   Use NAME without probing: claude-code, codex, or offline. The offline adapter
+  --agent NAME   Use NAME without probing: claude-code, codex, opencode, or offline. The offline adapter
                  makes no network call; it says that no agent is connected and lists what the
                  workflow understands.
   CHATRAIL_DEMO_AGENT=NAME   The same as --agent (the flag wins).
@@ -29,30 +30,15 @@ Which agent answers unmatched input:
 Keys:
   Enter send · Esc stop · ↑ edit your last message · Ctrl+R retry · Ctrl+G regenerate
   Alt+1…9 send one of the current state's events · Tab reopen a closed agent dialog
-  Ctrl+C (or Ctrl+D on an empty line) quit
+  ←/→ Home/End Ctrl+A/E move · Ctrl+W delete a word · Ctrl+U/K delete before/after the cursor
+  PgUp/PgDn scroll a long agent plan · Ctrl+C (or Ctrl+D on an empty line) quit
   Lines starting with / are the workflow's own commands (try /help), never lifecycle actions.
 `
 
-/** Levenshtein distance, for "did you mean" on a mistyped agent name or flag. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i += 1) {
-    let diagonal = row[0] ?? 0
-    row[0] = i
-    for (let j = 1; j <= b.length; j += 1) {
-      const above = row[j] ?? 0
-      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1))
-      diagonal = above
-    }
-  }
-  return row[b.length] ?? 0
-}
-
-/** The nearest candidate (or the one `value` starts), as a " (did you mean …?)" suffix. */
+/** The nearest candidate (or the one `value` abbreviates), as a " (did you mean …?)" suffix. */
 function suggest(value: string, candidates: readonly string[]): string {
-  const prefixed = value.length >= 3 ? candidates.find((candidate) => candidate.startsWith(value)) : undefined
-  const best = prefixed ?? [...candidates].sort((x, y) => distance(value, x) - distance(value, y))[0]
-  return best !== undefined && (prefixed !== undefined || distance(value, best) <= Math.max(1, Math.floor(value.length / 3))) ? ` (did you mean ${best}?)` : ''
+  const best = closestName(value, candidates)
+  return best === undefined ? '' : ` (did you mean ${best}?)`
 }
 
 function isDemoAgent(value: string | undefined): value is DemoAgent {

@@ -8,6 +8,9 @@ import { createSupportBot, supportBot } from '../../../examples/support-bot/defi
 
 export const demoRoutes = supportBot.conversation.routes
 
+/** What the event keys say (the buttons' labels in examples/react-support). */
+export const demoEventLabels: Readonly<Record<string, string>> = { confirm: 'Reship it', escalate: 'Talk to a person', resolve: 'Mark as solved' }
+
 export function demoDefinition(adapter: AdapterFactory) {
   return createSupportBot(adapter)
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { readChat } from '../../../src/agents/claude-code/read-chat.js'
 import { detectAgent, runInspect } from '../../../src/cli/inspect.js'
 import { recordedFixture } from './recorded-fixtures.js'
-import { askInput, tempDir, transcript } from './transcript-builder.js'
+import { askInput, SESSION, tempDir, transcript } from './transcript-builder.js'
 
 /** `chatrail inspect`: the human view, `--json` (exactly the AgentChat), detection and errors. */
 
@@ -21,6 +21,19 @@ describe('chatrail inspect', () => {
     const { code, out } = await inspect([f.transcript, '--json', '--registry', f.registry ?? '', '--runtime-dir', f.signals ?? '', '--run-id', f.runId])
     expect(code).toBe(0)
     expect(JSON.parse(out)).toEqual(await readChat({ runId: f.runId, runtimeDir: f.signals ?? '', transcriptPath: f.transcript, registry: f.registry ?? '' }))
+  })
+
+  it('--registry applies to a transcript whose file name differs from its session id', async () => {
+    const tmp = tempDir()
+    try {
+      const path = tmp.write('renamed.jsonl', transcript().prompt('hi').text('hello').jsonl())
+      const entry = tmp.write('4242.json', JSON.stringify({ pid: 4242, sessionId: SESSION, cwd: '/w', status: 'busy' }))
+      const { code, out } = await inspect([path, '--json', '--registry', entry])
+      expect(code).toBe(0)
+      expect(JSON.parse(out)).toMatchObject({ sessionId: SESSION, state: 'working', status: 'running', detail: 'the CLI reports busy' })
+    } finally {
+      tmp.cleanup()
+    }
   })
 
   it('shows state, status, detail, the pending question as a card and the last messages', async () => {

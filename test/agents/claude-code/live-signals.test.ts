@@ -48,7 +48,7 @@ describe('setupLiveSignals', () => {
     expect(settings.hooks.PostToolUse?.[0]?.matcher).toBe('AskUserQuestion|ExitPlanMode')
     for (const event of ['Notification', 'Stop', 'StopFailure']) expect(settings.hooks[event]?.[0]?.matcher).toBeUndefined()
     const pre = commandOf(settings, 'PreToolUse')
-    expect(pre).toMatch(/^mkdir -p .* && cat > .*\.tmp' && mv -f /)
+    expect(pre).toMatch(/^umask 077; mkdir -p .* && t=\$\(mktemp '.*\.pre\.tmp\.XXXXXX'\) && \{ cat > "\$t" && mv -f "\$t" /)
     expect(pre).not.toMatch(/exit 2/)
     expect(commandOf(settings, 'PostToolUse')).toBe(`rm -f ${shellQuote(setup.spoolPath)} || true`)
   })
@@ -120,6 +120,7 @@ describe('signalDigest and sweepLiveSignals', () => {
     writeFileSync(old, 'x')
     writeFileSync(fresh, 'x')
     utimesSync(old, (now - 180_000) / 1000, (now - 180_000) / 1000)
+    utimesSync(fresh, now / 1000, now / 1000) // the kernel's clock is not the test's under a shifted clock
     const removed = sweepLiveSignals({ runtimeDir, keepRunIds: ['keep'], now })
     expect(removed.sort()).toEqual([join(runtimeDir, 'dialogs', 'drop.json'), old, join(runtimeDir, 'settings.drop.json'), join(runtimeDir, 'state', 'drop.json')].sort())
     expect(existsSync(fresh)).toBe(true)

@@ -262,6 +262,16 @@ describe('readChat: markers and the registry', () => {
     }
   })
 
+  it('takes the registry of the session the transcript\'s lines name, whatever the file is called', async () => {
+    // A transcript copied or renamed (a fixture, a backup): its lines still carry SESSION.
+    const renamed = writeTranscript(transcript().prompt('hi').text('hello'), 'copied-transcript')
+    expect(await readChat({ runId, runtimeDir: '', transcriptPath: renamed, registry: registry('busy') })).toMatchObject({ sessionId: SESSION, state: 'working', status: 'running' })
+    const file = tmp.write('123.json', JSON.stringify(registry('waiting', { waitingFor: 'permission prompt' })))
+    expect(await readChat({ runId, runtimeDir: '', transcriptPath: renamed, registry: file })).toMatchObject({ state: 'needs_input', detail: 'permission prompt' })
+    // Neither the file name nor the lines name the entry's session: still ignored.
+    expect((await readChat({ runId, runtimeDir: '', transcriptPath: renamed, registry: registry('busy', { sessionId: 'rotated-away' }) })).state).toBe('needs_input')
+  })
+
   it('reads the registry from a file path', async () => {
     const path = writeTranscript(transcript().prompt('hi').text('hello'))
     const file = tmp.write('123.json', JSON.stringify(registry('busy')))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readChat } from '../../../src/agents/claude-code/read-chat.js'
-import type { AgentChat } from '../../../src/agents/runstate/agent-chat.js'
+import type { AgentChat } from '../../../src/contract/agent-chat.js'
 import { PLAN_MARKDOWN } from './cli-scenarios.js'
 import { recordedFixture, recordedFixtureNames } from './recorded-fixtures.js'
 

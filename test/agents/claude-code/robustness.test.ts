@@ -4,7 +4,6 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readChat } from '../../../src/agents/claude-code/read-chat.js'
-import { JsonlLineTooLongError } from '../../../src/agents/runstate/jsonl-line-too-long-error.js'
 import { generateTranscript } from './generate-transcript.js'
 import { tempDir, transcript } from './transcript-builder.js'
 import type { TempDir } from './transcript-builder.js'
@@ -42,13 +41,18 @@ describe('readChat robustness', () => {
     expect(chat.messages.map((m) => m.text)).toEqual(['hi', 'hello'])
   })
 
-  it('a single line over the cap is a clear error, never a truncated chat', async () => {
-    const path = tmp.write('huge-line.jsonl', `${JSON.stringify(transcript().prompt('hi').lines[0])}\n`)
-    appendFileSync(path, `${JSON.stringify({ type: 'user', message: { content: 'y'.repeat(4096) } })}\n`)
-    const error = await readChat({ runId: 'r', runtimeDir: '', transcriptPath: path, maxLineBytes: 1024 }).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(JsonlLineTooLongError)
-    expect((error as JsonlLineTooLongError).line).toBe(2)
-    expect((error as Error).message).toContain('line 2')
+  it('a single line over the cap is skipped with a placeholder message and a warning, and the lines after it are read', async () => {
+    const lines = transcript().prompt('hi').text('hello').lines
+    const path = tmp.write('huge-line.jsonl', `${JSON.stringify(lines[0])}\n`)
+    appendFileSync(path, `${JSON.stringify({ type: 'user', message: { content: 'y'.repeat(4096) } })}\n${JSON.stringify(lines[1])}\n`)
+    const chat = await readChat({ runId: 'r', runtimeDir: '', transcriptPath: path, maxLineBytes: 1024 })
+    expect(chat.messages.map((m) => [m.kind, m.text])).toEqual([
+      ['text', 'hi'],
+      ['lifecycle', expect.stringMatching(/^Line 2 \(\d+ bytes\) is longer than the 1024 bytes line cap and was skipped/)],
+      ['text', 'hello'],
+    ])
+    expect(chat).toMatchObject({ state: 'needs_input', status: 'completed' })
+    expect(chat.warnings).toEqual([expect.stringContaining('line 2 (at byte')])
   })
 
   it('cuts long tool outputs in messages (display only) and says how much was cut', async () => {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readChat } from '../../../src/agents/claude-code/read-chat.js'
-import type { AgentChat } from '../../../src/agents/runstate/agent-chat.js'
+import type { AgentChat } from '../../../src/contract/agent-chat.js'
 
 /**
  * Real transcripts from other public projects (CLI 1.0.51 – 2.1.258) in ../shared/fixtures/claude-code,

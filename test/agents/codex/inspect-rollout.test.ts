@@ -28,7 +28,7 @@ describe('chatrail inspect on Codex rollouts', () => {
     expect(JSON.parse(result.out)).toEqual(JSON.parse(JSON.stringify(await readChat({ runId: 'inspect', runtimeDir: '', transcriptPath: path }))))
   })
 
-  it('reads a .jsonl.zst rollout with --agent codex (compressed bytes cannot be detected)', async () => {
+  it('reads a .jsonl.zst rollout with --agent codex (detection through the decompressed head: inspect-untrusted.test.ts)', async () => {
     const result = await inspect(join(fixtures, 'resume.rollout.jsonl.zst'), '--agent', 'codex')
     expect(result.code).toBe(0)
     expect(result.out).toContain('-now show the notes, café ✓')

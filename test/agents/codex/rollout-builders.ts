@@ -1,6 +1,6 @@
 import { createRolloutFold } from '../../../src/agents/codex/rollout-fold.js'
 import type { RolloutFoldOptions } from '../../../src/agents/codex/rollout-fold.js'
-import type { AgentChat } from '../../../src/agents/runstate/agent-chat.js'
+import type { AgentChat } from '../../../src/contract/agent-chat.js'
 
 /**
  * Builders for synthetic rollout lines, shaped exactly like the recorded ones (fixtures in

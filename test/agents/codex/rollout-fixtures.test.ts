@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createRolloutFold, isRolloutContent, parseRolloutFileName, readChat } from '../../../src/agents/codex/index.js'
-import type { AgentChat } from '../../../src/agents/runstate/agent-chat.js'
+import type { AgentChat } from '../../../src/contract/agent-chat.js'
 import { outline } from './rollout-builders.js'
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -4,7 +4,6 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createRolloutTail, readChat } from '../../../src/agents/codex/index.js'
-import { JsonlLineTooLongError } from '../../../src/agents/runstate/jsonl-line-too-long-error.js'
 import { TranscriptGoneError } from '../../../src/agents/runstate/errors.js'
 import { agentItem, outline, sessionMeta, taskComplete, taskStarted, userItem } from './rollout-builders.js'
 
@@ -62,7 +61,7 @@ describe('createRolloutTail', () => {
     expect([emptied.state, emptied.messages.length]).toEqual(['idle', 0])
   })
 
-  it('throws TranscriptGoneError once the file is gone, and a line-cap error for an over-long line', async () => {
+  it('throws TranscriptGoneError once the file is gone; an over-long line is skipped with a placeholder and a warning', async () => {
     const path = join(dir, 'rollout.jsonl')
     writeFileSync(path, fixture('plain-turn'))
     const tail = createRolloutTail(path)
@@ -70,7 +69,10 @@ describe('createRolloutTail', () => {
     unlinkSync(path)
     await expect(tail.read()).rejects.toSatisfy(TranscriptGoneError.isInstance)
     writeFileSync(path, `${sessionMeta()}\n${JSON.stringify({ type: 'event_msg', payload: { type: 'user_message', message: 'x'.repeat(5000) } })}\n`)
-    await expect(createRolloutTail(path, { maxLineBytes: 1024 }).read()).rejects.toSatisfy(JsonlLineTooLongError.isInstance)
+    const chat = await createRolloutTail(path, { maxLineBytes: 1024 }).read()
+    expect(chat.messages.map((m) => m.kind)).toEqual(['lifecycle'])
+    expect(chat.messages[0]?.text).toMatch(/^Line 2 \(\d+ bytes\) is longer than the 1024 bytes line cap/)
+    expect(chat.warnings).toEqual([expect.stringContaining('line 2 (at byte')])
   })
 
   it('follows a rollout compressed in place (plain file gone, .zst sibling present)', async () => {

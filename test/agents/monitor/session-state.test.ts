@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { NormalizedStatus, RunState } from '../../../src/agents/runstate/agent-chat.js'
+import type { NormalizedStatus, RunState } from '../../../src/contract/agent-chat.js'
 import { isTerminalStatus } from '../../../src/agents/monitor/monitor-entry.js'
 import { deriveSessionState, formatWindow } from '../../../src/agents/monitor/session-state.js'
 import type { ProcessEvidence, SessionStateInput } from '../../../src/agents/monitor/session-state.js'

@@ -31,17 +31,18 @@ beforeAll(() => {
 afterAll(() => home.cleanup())
 
 describe('chatrail sessions', () => {
-  it('--json prints the entries, the one that needs you first; sessions ended days ago only with --all', () => {
+  it('--json prints { entries, warnings }: the entries, the one that needs you first; sessions ended days ago only with --all', () => {
     const result = chatrail('--json', '--home', home.home)
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
-    const entries = JSON.parse(result.stdout) as MonitorEntry[]
+    const { entries, warnings } = JSON.parse(result.stdout) as { entries: MonitorEntry[]; warnings: string[] }
+    expect(warnings).toEqual([])
     expect(entries.map((entry) => entry.key)).toEqual([waiting.key, done.key, running.key])
     expect(entries[0]).toMatchObject({ agent: 'claude-code', state: 'needs_input', status: 'waiting_for_approval', detail: 'permission prompt (Bash)', pid: process.pid, cwd: waiting.cwd })
     expect(entries[1]).toMatchObject({ agent: 'codex', status: 'completed', endedBy: 'turn', title: 'Say hello.' })
     expect(entries[2]).toMatchObject({ agent: 'codex', state: 'working', status: 'running' })
 
-    const all = JSON.parse(chatrail('--json', '--all', '--home', home.home).stdout) as MonitorEntry[]
+    const all = (JSON.parse(chatrail('--json', '--all', '--home', home.home).stdout) as { entries: MonitorEntry[] }).entries
     // Finished sessions sort before active ones, the most recent first.
     expect(all.map((entry) => entry.key)).toEqual([waiting.key, done.key, old.key, running.key])
     expect(all[2]).toMatchObject({ state: 'ended', status: 'completed', endedBy: 'turn' })

@@ -4,7 +4,6 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { TranscriptGoneError } from '../../../src/agents/runstate/errors.js'
-import { JsonlLineTooLongError } from '../../../src/agents/runstate/jsonl-line-too-long-error.js'
 import { createJsonlTail } from '../../../src/agents/runstate/jsonl-tail.js'
 import type { JsonlRecord, JsonlResetReason, JsonlTail } from '../../../src/agents/runstate/jsonl-tail.js'
 
@@ -64,15 +63,17 @@ describe('createJsonlTail', () => {
     expect(tail.warnings()[2]).toContain('3 more malformed lines skipped')
   })
 
-  it('refuses a line over the cap with a clear error naming the line, complete or still partial', async () => {
-    writeFileSync(file, `{"a":1}\n{"big":"${'x'.repeat(100)}"}\n`)
-    const error = await createJsonlTail(file, { maxLineBytes: 50, chunkBytes: 16 }).read({ onRecord: () => undefined }).catch((e: unknown) => e)
-    expect(JsonlLineTooLongError.isInstance(error)).toBe(true)
-    expect(error).toMatchObject({ code: 'JSONL_LINE_TOO_LONG', line: 2, offset: 8, limit: 50 })
-    expect(String(error)).toContain('maxLineBytes')
+  it('skips a line over the cap with a warning naming the line, and reads on (policy: over-cap-lines.test.ts)', async () => {
+    writeFileSync(file, `{"a":1}\n{"big":"${'x'.repeat(100)}"}\n{"c":3}\n`)
+    const tail = createJsonlTail(file, { maxLineBytes: 50, chunkBytes: 16 })
+    const { records } = await drain(tail)
+    expect(records.map((r) => r.line)).toEqual([1, 3])
+    expect(tail.overCapLines()).toBe(1)
+    expect(tail.warnings()).toEqual([expect.stringContaining('line 2 (at byte 8) is 110 bytes, over the 50-byte line cap; skipped')])
 
     writeFileSync(file, `{"a":"${'y'.repeat(100)}`)
-    await expect(createJsonlTail(file, { maxLineBytes: 50, chunkBytes: 16 }).read({ onRecord: () => undefined })).rejects.toBeInstanceOf(JsonlLineTooLongError)
+    const partial = createJsonlTail(file, { maxLineBytes: 50, chunkBytes: 16 })
+    await expect(partial.read({ onRecord: () => undefined })).resolves.toMatchObject({ records: 0, pendingBytes: 106, cursor: { offset: 0, lines: 0 } })
   })
 
   it('throws TranscriptGoneError for a missing file', async () => {

@@ -1,7 +1,8 @@
 // Not a test of its own: test/testing/adapter-contract-detects.test.ts runs this file in a child
 // vitest and checks that each deliberately broken adapter fails exactly the invariants it breaks.
 import type { AdapterFactory, AdapterRequest, StreamChunk, StreamSource } from '../../../src/index.js'
-import { errorChunk, runAdapterContract } from '../../../src/testing/index.js'
+import { errorChunk } from '../../../src/testing/index.js'
+import { runAdapterContract } from '../../../src/testing/vitest.js'
 
 type Breakage = 'eager' | 'two-terminals' | 'abort-throws' | 'mutates' | 'ignores-abort' | 'bad-chunk' | 'partial-args' | 'throws'
 

@@ -1,3 +1,5 @@
+import { assertAgentId } from '../../runstate/agent-id.js'
+
 /**
  * The argument array for one `claude` turn. Pure. The prompt is never an argument: it goes on stdin
  * as a stream-json user message, so text starting with `-` can never be read as a flag. Values that
@@ -22,7 +24,8 @@ export function buildClaudeArgs(turn: ClaudeTurnArgs): string[] {
   // as control requests on stdout and are answered on stdin.
   args.push('--permission-prompt-tool', 'stdio')
   if (turn.includePartialMessages) args.push('--include-partial-messages')
-  if (turn.resumeId !== undefined) args.push(`--resume=${turn.resumeId}`)
+  // The id comes from the CLI's own output: checked again here, and in the `=` form it is never a flag.
+  if (turn.resumeId !== undefined) args.push(`--resume=${assertAgentId(turn.resumeId, 'The Claude Code session id')}`)
   if (turn.model !== undefined) args.push(`--model=${turn.model}`)
   if (turn.permissionMode !== undefined) args.push(`--permission-mode=${turn.permissionMode}`)
   if (turn.allowedTools !== undefined && turn.allowedTools.length > 0) args.push(`--allowedTools=${turn.allowedTools.join(',')}`)

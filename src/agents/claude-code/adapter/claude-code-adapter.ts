@@ -3,8 +3,8 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { AdapterRequest } from '../../../contract/adapter.js'
 import type { StreamSource } from '../../../contract/stream.js'
-import type { AgentChat } from '../../runstate/agent-chat.js'
-import type { LiveAgentAdapter } from '../../runstate/live.js'
+import type { AgentChat } from '../../../contract/agent-chat.js'
+import type { LiveAgentAdapter } from '../../../contract/live-agent-adapter.js'
 import { agentErrorChunk } from '../../process/agent-error-chunk.js'
 import { childEnv } from '../../process/child-env.js'
 import { exitErrorChunk } from '../../process/agent-exit-chunk.js'
@@ -14,6 +14,7 @@ import { createLiveRunState, outcomeOfChunk, turnOutcomeOf } from '../../process
 import { createProcessStreamSource } from '../../process/process-stream-source.js'
 import { staticStreamSource } from '../../process/static-stream-source.js'
 import { turnPrompt } from '../../process/turn-prompt.js'
+import { isAgentId } from '../../runstate/agent-id.js'
 import { projectSlug } from '../locate.js'
 import { createChatReader } from '../read-chat.js'
 import { buildClaudeArgs, claudeUserMessageLine } from './claude-args.js'
@@ -68,6 +69,8 @@ export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): ClaudeCode
     agent: 'claude-code',
     pollMs: options.pollMs ?? 200,
     openReader: (sessionId) => {
+      // Never a path from an id that is not a UUID (`../../x` would leave ~/.claude).
+      if (!isAgentId(sessionId)) return undefined
       const path = transcriptPath(options.cwd, env, sessionId)
       return existsSync(path) ? createChatReader({ runId: sessionId, runtimeDir: '', transcriptPath: path }) : undefined
     },

@@ -1,6 +1,6 @@
 import { ChatrailError } from '../../../contract/errors.js'
-import type { Dialog } from '../../runstate/dialog.js'
-import type { AgentSnapshot, DialogAnswerInput, DialogAnswerResult } from '../../runstate/live.js'
+import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../../contract/dialog.js'
+import type { AgentSnapshot } from '../../../contract/agent-snapshot.js'
 import type { JsonRecord } from '../../process/json-value.js'
 import { dialogFromToolUse, isDialogTool } from '../dialog-mapping.js'
 import { questionState } from '../derive-state.js'

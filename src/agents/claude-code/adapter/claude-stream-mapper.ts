@@ -1,5 +1,6 @@
 import type { StreamChunk, TokenUsage } from '../../../contract/stream.js'
 import { agentErrorChunk } from '../../process/agent-error-chunk.js'
+import { isAgentId } from '../../runstate/agent-id.js'
 import { arrayField, isRecord, numberField, recordField, stringField } from '../../process/json-value.js'
 import type { JsonRecord } from '../../process/json-value.js'
 
@@ -147,7 +148,7 @@ export function createClaudeStreamMapper(): ClaudeStreamMapper {
     const details = {
       agent: 'claude-code',
       subtype,
-      sessionId: stringField(event, 'session_id') ?? sessionId,
+      sessionId,
       terminalReason: stringField(event, 'terminal_reason'),
       stopReason: stringField(event, 'stop_reason'),
     }
@@ -182,7 +183,9 @@ export function createClaudeStreamMapper(): ClaudeStreamMapper {
 
   return {
     map(event) {
-      sessionId = stringField(event, 'session_id') ?? sessionId
+      // The id becomes a transcript path and a `--resume` value: only a UUID is taken (issue 15 item 10).
+      const id = stringField(event, 'session_id')
+      if (id !== undefined && isAgentId(id)) sessionId = id
       if (finished) return []
       // Sub-agent traffic belongs to its Task tool call, not to this chat's text.
       const parent = event.parent_tool_use_id

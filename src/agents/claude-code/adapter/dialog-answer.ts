@@ -1,6 +1,5 @@
 import { ChatrailError } from '../../../contract/errors.js'
-import type { Dialog } from '../../runstate/dialog.js'
-import type { DialogAnswerInput } from '../../runstate/live.js'
+import type { Dialog, DialogAnswerInput } from '../../../contract/dialog.js'
 import type { JsonRecord } from '../../process/json-value.js'
 import type { PermissionDecision } from './claude-control-request.js'
 

@@ -1,5 +1,6 @@
 import type { StreamChunk, TokenUsage } from '../../../contract/stream.js'
 import { agentErrorChunk } from '../../process/agent-error-chunk.js'
+import { isAgentId } from '../../runstate/agent-id.js'
 import { arrayField, isRecord, numberField, recordField, stringField } from '../../process/json-value.js'
 import type { JsonRecord } from '../../process/json-value.js'
 
@@ -155,9 +156,13 @@ export function createCodexStreamMapper(options: CodexStreamMapperOptions = {}):
     map(event) {
       if (finished) return []
       switch (event.type) {
-        case 'thread.started':
-          threadId = stringField(event, 'thread_id') ?? threadId
+        case 'thread.started': {
+          // The id becomes a file lookup and a `resume` argument: only a UUID is taken (issue 15 item 10).
+          const id = stringField(event, 'thread_id')
+          if (id !== undefined && isAgentId(id)) threadId = id
+          else if (id !== undefined) warnings.push(`Ignored a thread_id that is not a UUID: ${JSON.stringify(id.slice(0, 80))}; this thread cannot be resumed or tracked.`)
           return []
+        }
         case 'item.started':
         case 'item.updated': {
           const item = recordField(event, 'item')

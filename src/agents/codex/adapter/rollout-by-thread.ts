@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { isAgentId } from '../../runstate/agent-id.js'
 import { parseRolloutFileName } from '../rollout-file-name.js'
 
 /**
@@ -12,6 +13,8 @@ import { parseRolloutFileName } from '../rollout-file-name.js'
 export function findRolloutByThread(codexHome: string, threadId: string): string | undefined {
   const sessions = join(codexHome, 'sessions')
   if (!existsSync(sessions)) return undefined
+  // Only a UUID can be a thread id: anything else names no rollout (and is never a path part).
+  if (!isAgentId(threadId)) return undefined
   return search(sessions, threadId.toLowerCase(), 0)
 }
 

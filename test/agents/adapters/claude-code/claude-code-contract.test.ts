@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import { claudeCodeAdapter } from '../../../../src/agents/claude-code/adapter/claude-code-adapter.js'
-import { runAdapterContract } from '../../../../src/testing/adapter-contract.js'
+import { runAdapterContract } from '../../../../src/testing/vitest.js'
 import { startAnthropicServer } from '../../../support/anthropic-server.js'
 import type { AnthropicServer } from '../../../support/anthropic-server.js'
 import { CLAUDE_BIN, claudeEnv, makeClaudeHome } from '../../../support/claude-cli.js'

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createChatController } from '../../../../src/controller/index.js'
 import { commandRoute, createChatSession, defineChat } from '../../../../src/index.js'
-import type { AgentSnapshot } from '../../../../src/agents/runstate/live.js'
+import type { AgentSnapshot } from '../../../../src/contract/agent-snapshot.js'
 import { startClaudeRig } from '../support/claude-harness.js'
 import type { ClaudeRig } from '../support/claude-harness.js'
 import { waitForSnapshot } from '../support/harness.js'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createClaudeLiveDialogs } from '../../../../src/agents/claude-code/adapter/claude-live-dialogs.js'
 import type { CanUseToolRequest, PermissionDecision } from '../../../../src/agents/claude-code/adapter/claude-control-request.js'
 import { parseCanUseToolRequest } from '../../../../src/agents/claude-code/adapter/claude-control-request.js'
-import type { AgentSnapshot } from '../../../../src/agents/runstate/live.js'
+import type { AgentSnapshot } from '../../../../src/contract/agent-snapshot.js'
 import { OWN_CLAUDE_CAPTURES, ownCapture } from '../support/captures.js'
 
 const working: AgentSnapshot = { agent: 'claude-code', state: 'working', status: 'running', detail: 'running AskUserQuestion' }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { answerAsNextTurn, decisionForAnswer } from '../../../../src/agents/claude-code/adapter/dialog-answer.js'
-import type { Dialog } from '../../../../src/agents/runstate/dialog.js'
+import type { Dialog } from '../../../../src/contract/dialog.js'
 
 const question: Dialog = { toolId: 'toolu_1', kind: 'question', prompt: 'Which color?', options: [{ label: 'Red' }, { label: 'Blue' }], multiSelect: false, answerable: true }
 const plan: Dialog = { toolId: 'toolu_2', kind: 'plan', prompt: '# Plan', options: [], multiSelect: false, answerable: true }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import { codexAdapter } from '../../../../src/agents/codex/adapter/codex-adapter.js'
-import { runAdapterContract } from '../../../../src/testing/adapter-contract.js'
+import { runAdapterContract } from '../../../../src/testing/vitest.js'
 import { codexBin, createCodexWorkspace } from '../../../support/codex-cli.js'
 import type { CodexWorkspace } from '../../../support/codex-cli.js'
 import { respond, say, startOpenAIServer } from '../../../support/openai-server.js'

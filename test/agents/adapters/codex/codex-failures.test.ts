@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ChatrailError } from '../../../../src/contract/errors.js'
 import { codexAdapter } from '../../../../src/agents/codex/adapter/codex-adapter.js'
@@ -6,6 +7,17 @@ import { respond, run } from '../../../support/openai-server.js'
 import { startCodexRig } from '../support/codex-harness.js'
 import type { CodexRig } from '../support/codex-harness.js'
 import { alive, collect, descendantsRunning, typesOf, userMessage, waitForSnapshot, waitUntil } from '../support/harness.js'
+
+/** A survivor as its command line and `/proc` stat (state, parent, group, session), for the failure message. */
+function describeProcess(pid: number): string {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim()
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return `${pid} ${cmdline} [${stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(0, 4).join(' ')}]`
+  } catch {
+    return `${pid} (gone while described)`
+  }
+}
 
 /** How turns of the real Codex CLI fail: abort, API errors, a missing binary, a CLI that exits early. */
 
@@ -30,7 +42,7 @@ describe('codexAdapter failures (real CLI)', () => {
     source.abort()
     expect(await rest).toEqual([])
     expect(Date.now() - started).toBeLessThan(1500 + 3000)
-    expect(alive(tree)).toEqual([])
+    expect(alive(tree).map(describeProcess)).toEqual([])
     expect(descendantsRunning('sleep 319')).toEqual([])
     await waitForSnapshot(rig.adapter.agentRunState, (snapshot) => snapshot.status === 'stopped', 5000)
   }, 90_000)

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createChatController } from '../../../../src/controller/index.js'
 import { commandRoute, createChatSession, defineChat } from '../../../../src/index.js'
-import type { AgentSnapshot } from '../../../../src/agents/runstate/live.js'
+import type { AgentSnapshot } from '../../../../src/contract/agent-snapshot.js'
 import { run, say } from '../../../support/openai-server.js'
 import { startCodexRig } from '../support/codex-harness.js'
 import type { CodexRig } from '../support/codex-harness.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { AgentChat } from '../../../../src/agents/runstate/agent-chat.js'
-import type { AgentSnapshot } from '../../../../src/agents/runstate/live.js'
+import type { AgentChat } from '../../../../src/contract/agent-chat.js'
+import type { AgentSnapshot } from '../../../../src/contract/agent-snapshot.js'
 import { createLiveRunState } from '../../../../src/agents/process/live-run-state.js'
 
 /** The scheduling and settling rules of the live run state, with a transcript reader whose answers the test sets. */
@@ -9,6 +9,9 @@ function chat(offset: number, fields: Partial<AgentChat>): AgentChat {
   return { agent: 'codex', state: 'working', status: 'running', messages: [], cursor: { offset, lines: offset }, warnings: [], ...fields }
 }
 
+/** Poll attempts (opens tried and reads) of the live state, so settling waits for polls, not for time. */
+let attempts = 0
+
 function setup() {
   let next: AgentChat | Error | undefined
   let opened = 0
@@ -16,9 +19,15 @@ function setup() {
     agent: 'codex',
     pollMs: 5,
     openReader: () => {
+      attempts += 1
       if (next === undefined) return undefined
       opened += 1
-      return { read: async () => (next instanceof Error ? Promise.reject(next) : (next as AgentChat)) }
+      return {
+        read: async () => {
+          attempts += 1
+          return next instanceof Error ? Promise.reject(next) : (next as AgentChat)
+        },
+      }
     },
   })
   const seen: AgentSnapshot[] = []
@@ -26,7 +35,16 @@ function setup() {
   return { live, seen, set: (value: AgentChat | Error | undefined) => (next = value), opened: () => opened }
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
+/**
+ * At least three poll attempts after now (so whatever was set has been read), however loaded the
+ * machine; where polling has stopped (after a turn ended) it gives up after 2 s, which the
+ * assertions that follow then judge.
+ */
+async function settle(): Promise<void> {
+  const target = attempts + 3
+  const deadline = Date.now() + 2000
+  while (attempts < target && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+}
 
 describe('createLiveRunState', () => {
   it('is undefined before any turn, working as soon as a turn starts, then follows the transcript', async () => {

@@ -1,6 +1,7 @@
 import type { Message } from '../../../../src/contract/message.js'
 import type { StreamChunk, StreamSource } from '../../../../src/contract/stream.js'
-import type { AgentRunStateSource, AgentSnapshot } from '../../../../src/agents/runstate/live.js'
+import type { AgentRunStateSource } from '../../../../src/contract/live-agent-adapter.js'
+import type { AgentSnapshot } from '../../../../src/contract/agent-snapshot.js'
 import { isProcessAlive, listDescendantPids } from '../../../../src/agents/process/kill-process-tree.js'
 import { readFileSync } from 'node:fs'
 

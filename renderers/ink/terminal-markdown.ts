@@ -1,0 +1,268 @@
+import { RuleType, parser } from 'markdown-to-jsx'
+import type { MarkdownToJSX } from 'markdown-to-jsx'
+
+/**
+ * Markdown for the terminal: the parser is markdown-to-jsx's (the library `chatrail/react` renders
+ * with), the layout is ours, as styled lines that Ink prints with `<Text>` props. Headings are
+ * bold (level 1 also underlined), emphasis is bold / italic / struck through, inline code and code
+ * blocks are coloured (a block under a dim language label), lists keep their bullets or numbers
+ * with a hanging indent, quotes get a bar. Raw HTML is never interpreted (its text is shown as
+ * typed) and terminal control characters are dropped.
+ * Pure functions; `wrapLines` breaks between words and only cuts a word longer than the width.
+ */
+
+export interface Span {
+  text: string
+  bold?: boolean
+  italic?: boolean
+  underline?: boolean
+  strikethrough?: boolean
+  dim?: boolean
+  color?: string
+}
+
+export interface StyledLine {
+  spans: Span[]
+  /** Columns a wrapped continuation of this line is indented by (a list item's text column). */
+  indent: number
+}
+
+type Node = MarkdownToJSX.ASTNode
+type Style = Omit<Span, 'text'>
+
+const CODE_COLOR = 'yellow'
+
+/**
+ * Control characters an agent's text could carry (ESC starts terminal commands: colours, cursor
+ * moves, window titles, clipboard writes); only line breaks and tabs are kept.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g
+
+/** The markdown source as logical lines (not yet wrapped), blocks separated by a blank line. */
+export function markdownLines(source: string): StyledLine[] {
+  const nodes = parser(source.replace(CONTROL_CHARACTERS, ''), { disableParsingRawHTML: true, disableFrontmatter: true })
+  return trimBlank(blocks(nodes, 0))
+}
+
+/** The first heading's text, else the first non-blank line: what names a plan in one line. */
+export function markdownTitle(source: string): string {
+  const heading = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/m.exec(source)?.[1]
+  const line = heading ?? source.split('\n').find((candidate) => candidate.trim() !== '') ?? ''
+  return line.replace(/[*_`~]/g, '').replace(/^\s*(?:[-+*]|\d+[.)])\s+/, '').trim()
+}
+
+function blocks(nodes: readonly Node[], indent: number): StyledLine[] {
+  const lines: StyledLine[] = []
+  for (const node of nodes) {
+    const block = blockLines(node, indent)
+    if (block.length === 0) continue
+    if (lines.length > 0) lines.push({ spans: [], indent: 0 })
+    lines.push(...block)
+  }
+  return lines
+}
+
+function blockLines(node: Node, indent: number): StyledLine[] {
+  switch (node.type) {
+    case RuleType.heading: {
+      const style: Style = node.level === 1 ? { bold: true, underline: true } : node.level === 2 ? { bold: true } : { bold: true, dim: true }
+      return inlineLines(node.children, style, indent)
+    }
+    case RuleType.paragraph:
+      return inlineLines(node.children, {}, indent)
+    case RuleType.codeBlock: {
+      const label: StyledLine[] = node.lang === undefined || node.lang === '' ? [] : [{ spans: [{ text: node.lang, dim: true }], indent }]
+      const code = node.text.replace(/\n$/, '').split('\n').map((text) => ({ spans: [{ text: `  ${text}`, color: CODE_COLOR }], indent: indent + 2 }))
+      return [...label, ...code]
+    }
+    case RuleType.blockQuote:
+      return blocks(node.children, indent).map((line) => ({ spans: [{ text: '│ ', dim: true }, ...line.spans.map((span) => ({ ...span, italic: true }))], indent: line.indent + 2 }))
+    case RuleType.orderedList:
+      return listLines(node.items, indent, (index) => `${(node.start ?? 1) + index}. `)
+    case RuleType.unorderedList:
+      return listLines(node.items, indent, () => '• ')
+    case RuleType.breakThematic:
+      return [{ spans: [{ text: '────────', dim: true }], indent }]
+    case RuleType.table:
+      return [
+        { spans: tableRow(node.header, { bold: true }), indent },
+        ...node.cells.map((row) => ({ spans: tableRow(row, {}), indent })),
+      ]
+    case RuleType.htmlBlock:
+    case RuleType.htmlSelfClosing:
+      return 'children' in node && node.children !== undefined ? blocks(node.children, indent) : []
+    case RuleType.frontmatter:
+    case RuleType.footnote:
+    case RuleType.ref:
+    case RuleType.refCollection:
+    case RuleType.htmlComment:
+      return []
+    default:
+      // An inline node at block level (loose text): one line of it.
+      return inlineLines([node], {}, indent)
+  }
+}
+
+function listLines(items: readonly Node[][], indent: number, marker: (index: number) => string): StyledLine[] {
+  const lines: StyledLine[] = []
+  items.forEach((item, index) => {
+    const bullet = marker(index)
+    const inner = indent + bullet.length
+    // An item holds inline nodes, then possibly blocks (a nested list, a paragraph).
+    const inline: Node[] = []
+    const rest: StyledLine[] = []
+    for (const node of item) {
+      if (isBlock(node)) rest.push(...blockLines(node, inner))
+      else inline.push(node)
+    }
+    const first = inline.length > 0 ? inlineLines(inline, {}, inner) : []
+    const body = [...first, ...rest]
+    const [head, ...tail] = body.length > 0 ? body : [{ spans: [], indent: inner }]
+    lines.push({ spans: [{ text: `${' '.repeat(indent)}${bullet}`, dim: true }, ...stripIndent(head?.spans ?? [], inner)], indent: inner })
+    lines.push(...tail)
+  })
+  return lines
+}
+
+/** Nested blocks carry their indent as leading spaces; the first line of an item gets the bullet instead. */
+function stripIndent(spans: Span[], indent: number): Span[] {
+  const [first, ...rest] = spans
+  if (first === undefined || !first.text.startsWith(' '.repeat(indent))) return spans
+  return [{ ...first, text: first.text.slice(indent) }, ...rest]
+}
+
+function isBlock(node: Node): boolean {
+  return node.type === RuleType.paragraph || node.type === RuleType.orderedList || node.type === RuleType.unorderedList
+    || node.type === RuleType.codeBlock || node.type === RuleType.blockQuote || node.type === RuleType.heading
+    || node.type === RuleType.table || node.type === RuleType.breakThematic
+}
+
+function tableRow(cells: readonly Node[][], style: Style): Span[] {
+  const spans: Span[] = []
+  cells.forEach((cell, index) => {
+    if (index > 0) spans.push({ text: ' │ ', dim: true })
+    spans.push(...inline(cell, style))
+  })
+  return spans
+}
+
+/** Inline nodes as lines: a hard line break starts a new one. Indented by `indent` spaces. */
+function inlineLines(nodes: readonly Node[], style: Style, indent: number): StyledLine[] {
+  const lines: StyledLine[] = [{ spans: [], indent }]
+  for (const span of inline(nodes, style)) {
+    const parts = span.text.split('\n')
+    parts.forEach((text, index) => {
+      if (index > 0) lines.push({ spans: [], indent })
+      if (text !== '') lines.at(-1)?.spans.push({ ...span, text })
+    })
+  }
+  const pad = ' '.repeat(indent)
+  return lines.map((line) => (indent === 0 ? line : { ...line, spans: [{ text: pad }, ...line.spans] }))
+}
+
+function inline(nodes: readonly Node[], style: Style): Span[] {
+  return nodes.flatMap((node): Span[] => {
+    switch (node.type) {
+      case RuleType.text:
+        return [{ ...style, text: node.text }]
+      case RuleType.textFormatted:
+        return inline(node.children, { ...style, ...formatStyle(node.tag) })
+      case RuleType.codeInline:
+        return [{ ...style, text: node.text, color: CODE_COLOR }]
+      case RuleType.link: {
+        const text = inline(node.children, { ...style, underline: true })
+        const shown = text.map((span) => span.text).join('')
+        return node.target === null || node.target === shown ? text : [...text, { text: ` (${node.target})`, dim: true }]
+      }
+      case RuleType.image:
+        return [{ ...style, text: `[image${node.alt === undefined || node.alt === '' ? '' : `: ${node.alt}`}]`, dim: true }]
+      case RuleType.breakLine:
+        return [{ text: '\n' }]
+      case RuleType.gfmTask:
+        return [{ ...style, text: node.completed ? '[x] ' : '[ ] ' }]
+      case RuleType.footnoteReference:
+        return [{ ...style, text: `[${node.text}]` }]
+      case RuleType.htmlBlock:
+      case RuleType.htmlSelfClosing:
+        return 'children' in node && node.children !== undefined ? inline(node.children, style) : []
+      default:
+        // A block inside inline content (rare): flatten its lines.
+        return blockLines(node, 0).flatMap((line, index) => (index === 0 ? line.spans : [{ text: '\n' }, ...line.spans]))
+    }
+  })
+}
+
+function formatStyle(tag: string): Style {
+  if (tag === 'strong' || tag === 'b') return { bold: true }
+  if (tag === 'em' || tag === 'i') return { italic: true }
+  if (tag === 'del' || tag === 's') return { strikethrough: true }
+  return {}
+}
+
+function trimBlank(lines: StyledLine[]): StyledLine[] {
+  const blank = (line: StyledLine | undefined) => line !== undefined && line.spans.every((span) => span.text.trim() === '')
+  while (blank(lines[0])) lines.shift()
+  while (blank(lines.at(-1))) lines.pop()
+  return lines
+}
+
+/** A span's width in columns: one per code point (wide characters are rare in plans). */
+function width(text: string): number {
+  return [...text].length
+}
+
+/**
+ * Wraps each line to `columns`, breaking between words; a continuation starts at the line's
+ * indent. A word longer than the room left on an empty line is cut (nothing else fits it). Pure.
+ */
+export function wrapLines(lines: readonly StyledLine[], columns: number): StyledLine[] {
+  const room = Math.max(columns, 8)
+  return lines.flatMap((line) => wrapLine(line, room))
+}
+
+function wrapLine(line: StyledLine, columns: number): StyledLine[] {
+  const indent = Math.min(line.indent, Math.floor(columns / 2))
+  const out: StyledLine[] = []
+  let current: Span[] = []
+  let used = 0
+  const startContinuation = (): void => {
+    out.push({ spans: current, indent: line.indent })
+    current = indent > 0 ? [{ text: ' '.repeat(indent) }] : []
+    used = indent
+  }
+  for (const span of line.spans) {
+    // Words and the blanks between them, each kept with its span's style.
+    for (const piece of span.text.match(/\s+|\S+/g) ?? []) {
+      const blank = /^\s/.test(piece)
+      if (blank) {
+        if (used + width(piece) > columns) startContinuation()
+        else if (used > indent || current.length === 0 || out.length === 0) {
+          current.push({ ...span, text: piece })
+          used += width(piece)
+        }
+        continue
+      }
+      let word = piece
+      if (used + width(word) > columns && used > indent) startContinuation()
+      while (width(word) > columns - used) {
+        const cut = [...word].slice(0, columns - used).join('')
+        current.push({ ...span, text: cut })
+        word = [...word].slice(columns - used).join('')
+        startContinuation()
+      }
+      if (word !== '') {
+        current.push({ ...span, text: word })
+        used += width(word)
+      }
+    }
+  }
+  out.push({ spans: current, indent: line.indent })
+  return out.map((wrapped) => ({ ...wrapped, spans: trimTrailingBlank(wrapped.spans) }))
+}
+
+function trimTrailingBlank(spans: Span[]): Span[] {
+  const result = [...spans]
+  while (result.length > 0 && (result.at(-1)?.text.trim() ?? '') === '' && result.length > 1) result.pop()
+  return result
+}

@@ -1,0 +1,14 @@
+import type { ReactNode } from 'react'
+
+/** Inline 16 px stroke icons (no icon font, no request); decorative: the button carries the name. */
+function Icon({ d }: { d: string }): ReactNode {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d={d} />
+    </svg>
+  )
+}
+
+export const CopyIcon = (): ReactNode => <Icon d="M9 9h11v11H9zM5 15H4V4h11v1" />
+export const CheckIcon = (): ReactNode => <Icon d="M5 13l4 4L19 7" />
+export const EditIcon = (): ReactNode => <Icon d="M4 20h4L19 9l-4-4L4 16zM14 6l4 4" />

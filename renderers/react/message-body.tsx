@@ -1,0 +1,118 @@
+import { useRef, useState } from 'react'
+import type { KeyboardEvent, ReactNode } from 'react'
+import type { Message } from '../../src/contract/message.js'
+import { uiEventOf } from '../../src/conversation/index.js'
+import { CopyButton } from './copy-button.js'
+import { EditIcon } from './icons.js'
+import { MarkdownContent } from './markdown-content.js'
+
+const ROLE_LABEL: Record<Message['role'], string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
+
+/** Enter saves, Shift+Enter breaks the line, Esc cancels; the box has the focus as it opens. */
+function EditForm({ message, onSave, onCancel }: {
+  message: Message
+  onSave: (content: string) => void
+  onCancel: () => void
+}): ReactNode {
+  const [draft, setDraft] = useState(message.content)
+  const save = (): void => { if (draft.trim() !== '') onSave(draft) }
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (event.key === 'Escape') { event.preventDefault(); onCancel() }
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) { event.preventDefault(); save() }
+  }
+  return (
+    <form data-chatrail-edit="" onSubmit={(event) => { event.preventDefault(); save() }}>
+      <textarea
+        aria-label="Edit message"
+        data-chatrail-input=""
+        rows={2}
+        value={draft}
+        autoFocus
+        onFocus={(event) => event.currentTarget.setSelectionRange(draft.length, draft.length)}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div data-chatrail-edit-buttons="">
+        <button type="submit" data-chatrail-save="" disabled={draft.trim() === ''}>Save and resend</button>
+        <button type="button" data-chatrail-cancel="" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  )
+}
+
+/** Focus moves to the chat's composer (after an edit was sent, the reply is what comes next). */
+function focusComposer(from: Element | null): void {
+  from?.closest('[data-chatrail-chat]')?.querySelector<HTMLElement>('[data-chatrail-composer] [data-chatrail-input]')?.focus()
+}
+
+export interface MessageBodyProps {
+  message: Message
+  /** A part of the message (layoutStream splits a reply around a dialog it hosted): its text. */
+  text?: string
+  part?: 'before' | 'after' | 'fallback'
+  /** Tool calls rendered as dialog cards instead of chips. */
+  hiddenToolIds: ReadonlySet<string>
+  canEdit: boolean
+  onEdit: (messageId: string, content: string) => void
+  /** The user stopped this reply: it keeps its text and says "Stopped". */
+  stopped: boolean
+}
+
+/**
+ * One chat message, as the message UI chunk renders it (`<MessageItem>` in the entry shows it as
+ * plain text until then): `article[data-chatrail-message][data-chatrail-role][data-chatrail-status]`.
+ * Assistant text is markdown, the user's is plain text. Below the bubble,
+ * quiet icon actions that show on hover or focus (their space is always kept, so nothing jumps):
+ * Copy on every message, Edit on the user's own (not UI events), which resends it. A reply the user
+ * stopped before any text came is not shown at all.
+ */
+export function MessageBody({ message, text = message.content, part, hiddenToolIds, canEdit, onEdit, stopped }: MessageBodyProps): ReactNode {
+  const [editing, setEditing] = useState(false)
+  const article = useRef<HTMLElement>(null)
+  const editButton = useRef<HTMLButtonElement>(null)
+  const event = uiEventOf(message)
+  const toolCalls = part === 'before' ? [] : (message.toolCalls ?? []).filter((call) => !hiddenToolIds.has(call.id))
+  const streaming = message.status === 'streaming' && part !== 'before'
+  if (stopped && message.content === '' && toolCalls.length === 0) return null
+  const waiting = streaming && text === '' && toolCalls.length === 0
+  const editable = canEdit && event === undefined && message.role === 'user'
+  return (
+    <article
+      ref={article}
+      data-chatrail-message=""
+      data-chatrail-role={message.role}
+      data-chatrail-status={streaming ? 'streaming' : part === 'before' ? 'complete' : message.status}
+      data-chatrail-event={event}
+      data-chatrail-stopped={stopped && part !== 'before' ? '' : undefined}
+      data-chatrail-fallback={part === 'fallback' ? '' : undefined}
+      aria-label={ROLE_LABEL[message.role]}
+    >
+      {editing
+        ? <EditForm
+          message={message}
+          onCancel={() => { setEditing(false); setTimeout(() => editButton.current?.focus()) }}
+          onSave={(content) => { setEditing(false); focusComposer(article.current); onEdit(message.id, content) }}
+        />
+        : <div data-chatrail-content="">
+          {message.role === 'assistant' ? <MarkdownContent source={text} streaming={streaming} headingLevel={3} CopyButton={CopyButton} /> : text}
+          {waiting && <span data-chatrail-typing="" role="img" aria-label="Thinking">…</span>}
+        </div>}
+      {toolCalls.length > 0 && (
+        <ul data-chatrail-tool-calls="">
+          {toolCalls.map((call) => <li key={call.id} data-chatrail-tool-call={call.status}>{call.name} · {call.status}</li>)}
+        </ul>
+      )}
+      {!editing && !streaming && part !== 'before' && (
+        <div data-chatrail-message-actions="">
+          {stopped && <span data-chatrail-stopped-mark="">Stopped</span>}
+          {text !== '' && <CopyButton text={text} label="Copy message" />}
+          {editable && (
+            <button ref={editButton} type="button" data-chatrail-edit-button="" data-chatrail-icon-button="" aria-label="Edit message" title="Edit message" onClick={() => setEditing(true)}>
+              <EditIcon />
+            </button>
+          )}
+        </div>
+      )}
+    </article>
+  )
+}

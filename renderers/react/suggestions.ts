@@ -1,0 +1,32 @@
+import type { Route } from '../../src/conversation/index.js'
+import { eventButtonsOf } from './event-routes.js'
+
+/** What the user can say now: a command to send as text, or a UI event to fire. */
+export type Suggestion =
+  | { kind: 'command'; text: string; description?: string }
+  | { kind: 'event'; uiEvent: string; event: string; description?: string }
+
+/**
+ * Pure: the suggestions for `state`, from the definition itself (no other chat UI knows what the
+ * user can say): every `commandRoute` whose machine event is allowed now (`events`, and its
+ * `states` if it names some), then every eligible `eventRoute` UI event (`eventButtonsOf`), in
+ * route order, each command and UI event once, with the route's `description`.
+ */
+export function suggestionsOf(routes: readonly Route[], state: string, events: readonly string[]): Suggestion[] {
+  const commands: Suggestion[] = []
+  for (const route of routes) {
+    if (route.kind !== 'command' || !events.includes(route.event) || (route.states !== undefined && !route.states.includes(state))) continue
+    if (!commands.some((known) => known.kind === 'command' && known.text === route.command)) {
+      commands.push({ kind: 'command', text: route.command, ...(route.description === undefined ? {} : { description: route.description }) })
+    }
+  }
+  const described = (uiEvent: string): string | undefined =>
+    routes.find((route) => route.kind === 'event' && route.uiEvent === uiEvent)?.description
+  return [
+    ...commands,
+    ...eventButtonsOf(routes, state, events).map(({ uiEvent, event }): Suggestion => {
+      const description = described(uiEvent)
+      return { kind: 'event', uiEvent, event, ...(description === undefined ? {} : { description }) }
+    }),
+  ]
+}

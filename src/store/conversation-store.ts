@@ -1,0 +1,124 @@
+import type { Message } from '../contract/message.js'
+
+/**
+ * The `ConversationStore` port: a durable, concurrency-safe home for a conversation's history.
+ *
+ * A conversation is an append-only log of messages plus a `version` that every successful write
+ * increments. Writes are compare-and-swap on that version (a conflict is `StoreConflictError`,
+ * never a silent overwrite), cost O(the messages written), not O(history), and are atomic: a write
+ * either lands whole or not at all. A turn can be fenced by a lease (`claim`): its token travels
+ * with the write, and a write carrying a token that was superseded is refused (`StoreLeaseError`).
+ * Every implementation passes `describeStoreContract` (chatrail/testing/vitest).
+ */
+
+/** Which definition a conversation was written under (`ChatDefinition.id` and `.revision`). */
+export interface DefinitionRef {
+  readonly id: string
+  readonly revision: number
+}
+
+export interface StoredConversation {
+  readonly conversationId: string
+  /** The log, oldest first; `createdAt` is a `Date` again. */
+  readonly messages: Message[]
+  /** Increments on every successful write; 0 means "absent" in a write's `expectedVersion`. */
+  readonly version: number
+  readonly definition: DefinitionRef
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** A conversation in a listing: everything but its messages. */
+export interface ConversationSummary {
+  readonly conversationId: string
+  readonly version: number
+  readonly definition: DefinitionRef
+  readonly messageCount: number
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** A turn lease: the token fences writes (a later claim gets a larger token). */
+export interface Lease {
+  readonly conversationId: string
+  readonly turnId: string
+  readonly token: number
+  readonly expiresAt: Date
+}
+
+export type ClaimResult =
+  | { readonly status: 'claimed'; readonly lease: Lease }
+  | { readonly status: 'busy'; readonly turnId: string; readonly expiresAt: Date }
+
+/** How a turn ended, kept with the lease for whoever looks next. */
+export type LeaseOutcome = 'completed' | 'failed' | 'abandoned'
+
+export interface AppendInput {
+  /** The version the caller last saw (0: the conversation must not exist yet). */
+  readonly expectedVersion: number
+  readonly messages: readonly Message[]
+  /** The definition the messages were produced under; required to create, checked on every write. */
+  readonly definition: DefinitionRef
+  /**
+   * Edit / regenerate / retry: drop every message after this id before appending (`null`: drop all).
+   * Omitted: a plain append.
+   */
+  readonly truncateAfter?: string | null
+  /** The caller's turn lease; the write is refused when it is no longer current. */
+  readonly lease?: Pick<Lease, 'turnId' | 'token'>
+  /** Release the lease in the same write (one round trip for "commit the turn and let go"). */
+  readonly release?: LeaseOutcome
+}
+
+export type AppendResult =
+  | { readonly status: 'appended'; readonly version: number }
+  /**
+   * The first message's id is already stored (a network retry of a turn that already ran): nothing
+   * was written; `messages` is what is stored from that message on (the turn's stored outcome).
+   */
+  | { readonly status: 'duplicate'; readonly version: number; readonly messages: Message[] }
+
+export interface ListOptions {
+  readonly definitionId?: string
+  /** Only conversations last written before this time. */
+  readonly updatedBefore?: Date
+  /** Default 100, at most 1000. */
+  readonly limit?: number
+  /** `nextCursor` of the previous page. */
+  readonly cursor?: string
+}
+
+export interface ListPage {
+  /** Oldest `updatedAt` first (ties by id). */
+  readonly conversations: ConversationSummary[]
+  /** Present when there may be more. */
+  readonly nextCursor?: string
+}
+
+export interface ConversationStore {
+  /** Which implementation (`memory`, `pglite`, `postgres`, or a third party's). */
+  readonly kind: string
+  load: (conversationId: string) => Promise<StoredConversation | undefined>
+  append: (conversationId: string, input: AppendInput) => Promise<AppendResult>
+  /** Takes the conversation's turn lease, or reports who holds it. An expired lease can be taken over. */
+  claim: (conversationId: string, turnId: string, options: { leaseMs: number }) => Promise<ClaimResult>
+  /** Extends a lease still current (even if past its expiry, as long as nobody took it over); else `StoreLeaseError`. */
+  renew: (lease: Lease, options: { leaseMs: number }) => Promise<Lease>
+  /** Ends a lease; false when it was no longer current (taken over or already released). */
+  release: (lease: Pick<Lease, 'conversationId' | 'token'>, outcome: LeaseOutcome) => Promise<boolean>
+  /** Deletes a conversation and its lease; false when there was none. */
+  delete: (conversationId: string) => Promise<boolean>
+  list: (options?: ListOptions) => Promise<ListPage>
+  /** Deletes conversations idle for longer than `idleMs` (and not under an unexpired lease); returns how many. */
+  expire: (options: { idleMs: number }) => Promise<number>
+  /** Releases connections (a pool the store created, an embedded database). */
+  close: () => Promise<void>
+}
+
+/** Options every store takes. */
+export interface StoreOptions {
+  /** Milliseconds since the epoch; inject one in tests (leases and expiry read it). Default `Date.now`. */
+  clock?: () => number
+  /** The largest message (its JSON, in UTF-8 bytes) a write accepts. Default 1 MiB. */
+  maxMessageBytes?: number
+}

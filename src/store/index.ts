@@ -1,0 +1,42 @@
+// chatrail/store: the ConversationStore port, its three stores, and the glue that lets a session
+// and a controller persist through one. pg and PGlite are optional peers loaded by their store only.
+export { memoryStore } from './memory-store.js'
+export { pgliteStore } from './pglite-store.js'
+export type { PgliteStoreOptions } from './pglite-store.js'
+export { postgresStore } from './postgres-store.js'
+export type { PostgresStoreOptions } from './postgres-store.js'
+export type {
+  AppendInput,
+  AppendResult,
+  ClaimResult,
+  ConversationStore,
+  ConversationSummary,
+  DefinitionRef,
+  Lease,
+  LeaseOutcome,
+  ListOptions,
+  ListPage,
+  StoredConversation,
+  StoreOptions,
+} from './conversation-store.js'
+export { DEFAULT_MAX_MESSAGE_BYTES } from './message-codec.js'
+export {
+  DefinitionMismatchError,
+  isDefinitionMismatchError,
+  isRevisionMismatchError,
+  isStoreConflictError,
+  isStoreCorruptRowError,
+  isStoreLeaseError,
+  isStoreUnavailableError,
+  RevisionMismatchError,
+  StoreConflictError,
+  StoreCorruptRowError,
+  StoreLeaseError,
+  StoreUnavailableError,
+} from './store-errors.js'
+export { storeMemory } from './store-memory.js'
+export type { StoreMemory, StoreMemoryOptions } from './store-memory.js'
+export { openStoredChat } from './open-stored-chat.js'
+export type { ChatControllerLike, OpenStoredChatOptions, RevisionPolicy, StoredChat } from './open-stored-chat.js'
+export { rederive } from './rederive.js'
+export type { Rederivation } from './rederive.js'

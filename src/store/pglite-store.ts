@@ -1,0 +1,46 @@
+import type { PGlite } from '@electric-sql/pglite'
+import { configIssue, ChatrailConfigError } from '../conversation/config-error.js'
+import type { ConversationStore, StoreOptions } from './conversation-store.js'
+import { sqlStore } from './sql/sql-store.js'
+import { pgliteDriver } from './sql/pglite-driver.js'
+import { missingPeer, schemaOf } from './store-config.js'
+
+export interface PgliteStoreOptions extends StoreOptions {
+  /** A directory for the database files (created if missing; survives a restart). Omitted: in memory. */
+  dataDir?: string
+  /** An open PGlite database to use instead (the store will not close it). */
+  db?: PGlite
+  /** The Postgres schema for chatrail's tables. Default `public`. */
+  schema?: string
+}
+
+/**
+ * `pgliteStore({ dataDir })`: the embedded default. PGlite is Postgres compiled to WASM, so this
+ * store runs the very schema and statements `postgresStore` runs, in-process, with no server. One
+ * process owns a data dir at a time; for several processes or machines use `postgresStore`.
+ * `@electric-sql/pglite` is an optional peer dependency, loaded on first use.
+ */
+export function pgliteStore(options: PgliteStoreOptions = {}): ConversationStore {
+  if (options.dataDir !== undefined && options.db !== undefined) {
+    throw new ChatrailConfigError([configIssue('conflicting_options', ['pgliteStore'], 'pgliteStore: pass either dataDir or db, not both.', 'Use dataDir to let the store open (and close) the database; db to share one you opened.')])
+  }
+  if (options.dataDir !== undefined && (typeof options.dataDir !== 'string' || options.dataDir === '')) {
+    throw new ChatrailConfigError([configIssue('invalid_data_dir', ['pgliteStore', 'dataDir'], `pgliteStore: dataDir must be a directory path, got ${JSON.stringify(options.dataDir)}.`, 'e.g. pgliteStore({ dataDir: "./data/chat" }).')])
+  }
+  const schema = schemaOf('pgliteStore', options.schema)
+  return sqlStore({
+    ...options,
+    kind: 'pglite',
+    schema,
+    async driver() {
+      if (options.db) return pgliteDriver(options.db, false)
+      let PGliteClass: typeof PGlite
+      try {
+        PGliteClass = (await import('@electric-sql/pglite')).PGlite
+      } catch (error) {
+        throw missingPeer('pgliteStore', '@electric-sql/pglite', error)
+      }
+      return pgliteDriver(await PGliteClass.create(options.dataDir), true)
+    },
+  })
+}

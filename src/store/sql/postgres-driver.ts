@@ -1,0 +1,33 @@
+import type { Pool, PoolClient, QueryResult } from 'pg'
+import type { SqlDriver, SqlRow } from './sql-driver.js'
+
+/**
+ * A `pg` pool as a `SqlDriver`. Text without parameters goes through the simple protocol, which
+ * runs several statements (migrations) and answers with one result per statement.
+ */
+export function postgresDriver(pool: Pool, owned: boolean): SqlDriver {
+  const run = async (q: Pool | PoolClient, sql: string, params?: readonly unknown[]): Promise<SqlRow[]> => {
+    const result = (params === undefined ? await q.query(sql) : await q.query(sql, params as unknown[])) as QueryResult<SqlRow> | QueryResult<SqlRow>[]
+    return (Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows)
+  }
+  return {
+    query: (sql, params) => run(pool, sql, params),
+    async transaction(work) {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await work((sql, params) => run(client, sql, params))
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined)
+        throw error
+      } finally {
+        client.release()
+      }
+    },
+    async close() {
+      if (owned) await pool.end()
+    },
+  }
+}

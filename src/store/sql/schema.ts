@@ -1,0 +1,185 @@
+/**
+ * The one schema and the one set of statements both SQL stores run (PGlite is Postgres compiled to
+ * WASM, so they speak the same dialect). Every write is a single statement: `chatrail_append` is a
+ * PL/pgSQL function that checks idempotency, the version (CAS), the definition and the lease
+ * (fencing), truncates, inserts and bumps the version atomically, so one turn costs one round trip
+ * to commit and nothing is ever half-written. Times are milliseconds from the store's clock.
+ *
+ * Migrations are versioned here and applied in order, once, inside a transaction holding a
+ * Postgres advisory lock, so instances starting together never race (see `migrate.ts`). Never edit
+ * a shipped migration: append a new one.
+ */
+
+/** A schema name goes into SQL text (it cannot be a parameter): lowercase identifiers only. */
+export const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
+
+export interface Migration {
+  readonly version: number
+  readonly name: string
+  readonly sql: (schema: string) => string
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'conversations, messages, leases, chatrail_append',
+    sql: (s) => `
+CREATE TABLE ${s}.chatrail_conversations (
+  id text PRIMARY KEY,
+  definition_id text NOT NULL,
+  definition_revision integer NOT NULL,
+  version bigint NOT NULL,
+  message_count integer NOT NULL,
+  next_seq bigint NOT NULL,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL
+);
+CREATE INDEX chatrail_conversations_updated ON ${s}.chatrail_conversations (updated_at, id);
+CREATE INDEX chatrail_conversations_definition ON ${s}.chatrail_conversations (definition_id, updated_at, id);
+
+-- One row per message; body is the message's JSON text, kept verbatim (read back byte-identical).
+CREATE TABLE ${s}.chatrail_messages (
+  conversation_id text NOT NULL REFERENCES ${s}.chatrail_conversations (id) ON DELETE CASCADE,
+  seq bigint NOT NULL,
+  message_id text NOT NULL,
+  body text NOT NULL,
+  PRIMARY KEY (conversation_id, seq),
+  UNIQUE (conversation_id, message_id)
+);
+
+-- One lease per conversation. The token only grows, so a stale holder is recognised; the row may
+-- exist before the conversation does (the first turn claims before it writes).
+CREATE TABLE ${s}.chatrail_leases (
+  conversation_id text PRIMARY KEY,
+  turn_id text NOT NULL,
+  token bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  released boolean NOT NULL DEFAULT false,
+  outcome text
+);
+
+CREATE FUNCTION ${s}.chatrail_append(
+  p_id text, p_expected bigint, p_definition_id text, p_revision integer,
+  p_ids text, p_bodies text, p_truncate boolean, p_truncate_after text,
+  p_turn_id text, p_token bigint, p_release text, p_now bigint
+) RETURNS TABLE (status text, version bigint, detail text, outcome text)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  c ${s}.chatrail_conversations%ROWTYPE;
+  l ${s}.chatrail_leases%ROWTYPE;
+  first_id text := p_ids::json->>0;
+  dup_seq bigint;
+  cut_seq bigint;
+  added integer := json_array_length(p_ids::json);
+BEGIN
+  SELECT * INTO c FROM ${s}.chatrail_conversations WHERE id = p_id FOR UPDATE;
+  -- Idempotency before CAS: a retried turn whose first message is stored gets the stored outcome.
+  IF FOUND AND NOT p_truncate AND first_id IS NOT NULL THEN
+    SELECT seq INTO dup_seq FROM ${s}.chatrail_messages WHERE conversation_id = p_id AND message_id = first_id;
+    IF FOUND THEN
+      -- The stored outcome, read in this statement: a writer committing right after cannot change it.
+      RETURN QUERY SELECT 'duplicate'::text, c.version, dup_seq::text,
+        (SELECT json_agg(json_build_array(m.seq, m.message_id, m.body) ORDER BY m.seq)::text
+           FROM ${s}.chatrail_messages m WHERE m.conversation_id = p_id AND m.seq >= dup_seq);
+      RETURN;
+    END IF;
+  END IF;
+  IF coalesce(c.version, 0) <> p_expected THEN
+    RETURN QUERY SELECT 'conflict'::text, coalesce(c.version, 0::bigint), NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  IF c.id IS NOT NULL AND c.definition_id <> p_definition_id THEN
+    RETURN QUERY SELECT 'definition'::text, c.version, c.definition_id, NULL::text;
+    RETURN;
+  END IF;
+  SELECT * INTO l FROM ${s}.chatrail_leases WHERE conversation_id = p_id FOR UPDATE;
+  IF p_token IS NOT NULL THEN
+    IF l.conversation_id IS NULL OR l.released OR l.token <> p_token OR l.turn_id <> p_turn_id THEN
+      RETURN QUERY SELECT 'fenced'::text, coalesce(c.version, 0::bigint), l.token::text, NULL::text;
+      RETURN;
+    END IF;
+  ELSIF l.conversation_id IS NOT NULL AND NOT l.released AND l.expires_at > p_now THEN
+    RETURN QUERY SELECT 'busy'::text, coalesce(c.version, 0::bigint), l.token::text, NULL::text;
+    RETURN;
+  END IF;
+  IF c.id IS NULL THEN
+    INSERT INTO ${s}.chatrail_conversations VALUES (p_id, p_definition_id, p_revision, 0, 0, 1, p_now, p_now)
+      ON CONFLICT (id) DO NOTHING;
+    IF NOT FOUND THEN
+      -- Another writer created it between our read and our insert: that is a lost CAS race.
+      RETURN QUERY SELECT 'conflict'::text, (SELECT x.version FROM ${s}.chatrail_conversations x WHERE x.id = p_id), NULL::text, NULL::text;
+      RETURN;
+    END IF;
+    SELECT * INTO c FROM ${s}.chatrail_conversations WHERE id = p_id FOR UPDATE;
+  END IF;
+  IF p_truncate THEN
+    IF p_truncate_after IS NULL THEN
+      cut_seq := 0;
+    ELSE
+      SELECT seq INTO cut_seq FROM ${s}.chatrail_messages WHERE conversation_id = p_id AND message_id = p_truncate_after;
+      IF NOT FOUND THEN
+        RETURN QUERY SELECT 'conflict'::text, c.version, 'truncate'::text, NULL::text;
+        RETURN;
+      END IF;
+    END IF;
+    DELETE FROM ${s}.chatrail_messages WHERE conversation_id = p_id AND seq > cut_seq;
+  -- Driven by the new ids (a few), one index probe each: never a scan of the conversation.
+  ELSIF EXISTS (SELECT 1 FROM json_array_elements_text(p_ids::json) AS x (id)
+                WHERE EXISTS (SELECT 1 FROM ${s}.chatrail_messages m WHERE m.conversation_id = p_id AND m.message_id = x.id)) THEN
+    RETURN QUERY SELECT 'conflict'::text, c.version, 'duplicate-id'::text, NULL::text;
+    RETURN;
+  END IF;
+  INSERT INTO ${s}.chatrail_messages (conversation_id, seq, message_id, body)
+    SELECT p_id, c.next_seq + i.ord - 1, i.id, b.body
+    FROM json_array_elements_text(p_ids::json) WITH ORDINALITY AS i (id, ord)
+    JOIN json_array_elements_text(p_bodies::json) WITH ORDINALITY AS b (body, ord) ON b.ord = i.ord;
+  UPDATE ${s}.chatrail_conversations SET
+    version = c.version + 1,
+    next_seq = c.next_seq + added,
+    message_count = (CASE WHEN p_truncate THEN (SELECT count(*) FROM ${s}.chatrail_messages WHERE conversation_id = p_id) ELSE c.message_count + added END),
+    definition_revision = p_revision,
+    updated_at = p_now
+  WHERE id = p_id;
+  IF p_release IS NOT NULL THEN
+    UPDATE ${s}.chatrail_leases SET released = true, outcome = p_release WHERE conversation_id = p_id;
+  END IF;
+  RETURN QUERY SELECT 'appended'::text, c.version + 1, NULL::text, NULL::text;
+END
+$fn$;
+`,
+  },
+]
+
+/** The statements, for one schema. Parameters are positional ($1…), identical for both drivers. */
+export function statements(s: string) {
+  return {
+    load: `SELECT c.definition_id, c.definition_revision, c.version, c.created_at, c.updated_at, m.seq, m.message_id, m.body
+      FROM ${s}.chatrail_conversations c LEFT JOIN ${s}.chatrail_messages m ON m.conversation_id = c.id
+      WHERE c.id = $1 ORDER BY m.seq`,
+    append: `SELECT status, version, detail, outcome FROM ${s}.chatrail_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    // Vercel state-pg's pattern: take the row when it is free or expired, in one statement.
+    claim: `INSERT INTO ${s}.chatrail_leases AS l (conversation_id, turn_id, token, expires_at, released) VALUES ($1, $2, 1, $3, false)
+      ON CONFLICT (conversation_id) DO UPDATE SET turn_id = excluded.turn_id, token = l.token + 1, expires_at = excluded.expires_at, released = false, outcome = NULL
+      WHERE l.released OR l.expires_at <= $4
+      RETURNING token`,
+    holder: `SELECT turn_id, expires_at FROM ${s}.chatrail_leases WHERE conversation_id = $1`,
+    renew: `UPDATE ${s}.chatrail_leases SET expires_at = $3 WHERE conversation_id = $1 AND token = $2 AND NOT released RETURNING token`,
+    currentToken: `SELECT token FROM ${s}.chatrail_leases WHERE conversation_id = $1`,
+    release: `UPDATE ${s}.chatrail_leases SET released = true, outcome = $3 WHERE conversation_id = $1 AND token = $2 AND NOT released RETURNING token`,
+    delete: `WITH gone AS (DELETE FROM ${s}.chatrail_leases WHERE conversation_id = $1)
+      DELETE FROM ${s}.chatrail_conversations WHERE id = $1 RETURNING id`,
+    list: `SELECT id, definition_id, definition_revision, version, message_count, created_at, updated_at FROM ${s}.chatrail_conversations
+      WHERE ($1::text IS NULL OR definition_id = $1)
+        AND ($2::bigint IS NULL OR updated_at < $2)
+        AND ($3::bigint IS NULL OR (updated_at, id) > ($3, $4::text))
+      ORDER BY updated_at, id LIMIT $5`,
+    expire: `WITH gone AS (
+        DELETE FROM ${s}.chatrail_conversations c WHERE c.updated_at < $1
+          AND NOT EXISTS (SELECT 1 FROM ${s}.chatrail_leases l WHERE l.conversation_id = c.id AND NOT l.released AND l.expires_at > $2)
+        RETURNING c.id),
+      leases AS (DELETE FROM ${s}.chatrail_leases WHERE conversation_id IN (SELECT id FROM gone))
+      SELECT count(*)::integer AS n FROM gone`,
+  }
+}
+
+export type Statements = ReturnType<typeof statements>

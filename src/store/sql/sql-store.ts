@@ -1,0 +1,199 @@
+import type { Message } from '../../contract/message.js'
+import type { AppendInput, AppendResult, ClaimResult, ConversationStore, ConversationSummary, Lease, ListPage, StoreOptions } from '../conversation-store.js'
+import { decodeRow, DEFAULT_MAX_MESSAGE_BYTES, encodeMessages } from '../message-codec.js'
+import { checkAppendInput, checkConversationId, checkLeaseMs, checkTtl, decodeCursor, encodeCursor, pageSize } from '../store-input.js'
+import { DefinitionMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from '../store-errors.js'
+import { migrate } from './migrate.js'
+import { statements } from './schema.js'
+import type { SqlDriver, SqlRow } from './sql-driver.js'
+
+/**
+ * The port over SQL, shared by `pgliteStore` and `postgresStore`: they differ only in the driver.
+ * The schema is migrated on first use (once per store object; concurrent first calls share it).
+ * Driver failures (a refused connection, a server that went away) surface as
+ * `StoreUnavailableError`; because each write is one statement, a failed write wrote nothing.
+ */
+
+export interface SqlStoreConfig extends StoreOptions {
+  readonly kind: string
+  readonly driver: () => Promise<SqlDriver>
+  readonly schema: string
+}
+
+const num = (value: unknown): number => Number(value)
+
+/** Driver errors become `StoreUnavailableError`; chatrail's own errors (thrown inside `work`) pass through. */
+async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && Symbol.for('chatrail.error') in error) throw error
+    throw new StoreUnavailableError(operation, error)
+  }
+}
+
+export function sqlStore(config: SqlStoreConfig): ConversationStore {
+  const clock = config.clock ?? Date.now
+  const maxBytes = config.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
+  const sql = statements(config.schema)
+  let ready: Promise<SqlDriver> | undefined
+  let closed = false
+
+  /** The driver, migrated. A failed start is not cached: the next call tries again (the database may be back). */
+  const db = (): Promise<SqlDriver> => {
+    if (closed) return Promise.reject(new Error('the store is closed'))
+    if (!ready) {
+      const starting = (async () => {
+        const driver = await config.driver()
+        try {
+          await migrate(driver, config.schema)
+        } catch (error) {
+          await driver.close().catch(() => undefined)
+          throw error
+        }
+        return driver
+      })()
+      ready = starting
+      starting.catch(() => {
+        if (ready === starting) ready = undefined
+      })
+    }
+    return ready
+  }
+  const query = async (text: string, params: readonly unknown[]): Promise<SqlRow[]> => (await db()).query(text, params)
+
+  const decodeRows = (conversationId: string, rows: readonly SqlRow[]): Message[] =>
+    rows.map((row) => decodeRow(conversationId, num(row.seq), row.message_id as string, row.body as string))
+
+  /** A duplicate's stored outcome, which chatrail_append returns as JSON `[[seq, message_id, body], …]`. */
+  const decodeOutcome = (conversationId: string, outcome: string): Message[] =>
+    (JSON.parse(outcome) as [number, string, string][]).map(([seq, messageId, body]) => decodeRow(conversationId, num(seq), messageId, body))
+
+  const summaryOf = (row: SqlRow): ConversationSummary => ({
+    conversationId: row.id as string,
+    version: num(row.version),
+    definition: { id: row.definition_id as string, revision: num(row.definition_revision) },
+    messageCount: num(row.message_count),
+    createdAt: new Date(num(row.created_at)),
+    updatedAt: new Date(num(row.updated_at)),
+  })
+
+  return {
+    kind: config.kind,
+
+    async load(conversationId) {
+      checkConversationId(conversationId, 'load')
+      return guarded('load', async () => {
+        const rows = await query(sql.load, [conversationId])
+        const head = rows[0]
+        if (!head) return undefined
+        const messages = decodeRows(conversationId, head.seq === null ? [] : rows)
+        return {
+          conversationId,
+          messages,
+          version: num(head.version),
+          definition: { id: head.definition_id as string, revision: num(head.definition_revision) },
+          createdAt: new Date(num(head.created_at)),
+          updatedAt: new Date(num(head.updated_at)),
+        }
+      })
+    },
+
+    async append(conversationId, input: AppendInput): Promise<AppendResult> {
+      checkConversationId(conversationId, 'append')
+      checkAppendInput(conversationId, input)
+      const encoded = encodeMessages(conversationId, input.messages, maxBytes)
+      return guarded('append', async () => {
+        const truncate = input.truncateAfter !== undefined
+        const [row] = await query(sql.append, [
+          conversationId, input.expectedVersion, input.definition.id, input.definition.revision,
+          JSON.stringify(encoded.map((m) => m.id)), JSON.stringify(encoded.map((m) => m.body)),
+          truncate, truncate ? input.truncateAfter : null,
+          input.lease?.turnId ?? null, input.lease?.token ?? null, input.release ?? null, clock(),
+        ])
+        const version = num(row?.version)
+        const detail = (row?.detail ?? undefined) as string | undefined
+        switch (row?.status) {
+          case 'appended':
+            return { status: 'appended', version }
+          case 'duplicate':
+            return { status: 'duplicate', version, messages: decodeOutcome(conversationId, row.outcome as string) }
+          case 'conflict':
+            throw new StoreConflictError(conversationId, input.expectedVersion, version)
+          case 'definition':
+            throw new DefinitionMismatchError(conversationId, detail ?? '', input.definition.id)
+          case 'fenced':
+          case 'busy':
+            throw new StoreLeaseError(conversationId, row.status, input.lease?.token, detail === undefined ? undefined : num(detail))
+          default:
+            throw new Error(`chatrail_append returned ${JSON.stringify(row)}`)
+        }
+      })
+    },
+
+    async claim(conversationId, turnId, options): Promise<ClaimResult> {
+      checkConversationId(conversationId, 'claim')
+      checkLeaseMs(options?.leaseMs, 'claim')
+      return guarded('claim', async () => {
+        const now = clock()
+        const expiresAt = now + options.leaseMs
+        const [row] = await query(sql.claim, [conversationId, turnId, expiresAt, now])
+        if (row) return { status: 'claimed', lease: { conversationId, turnId, token: num(row.token), expiresAt: new Date(expiresAt) } }
+        const [holder] = await query(sql.holder, [conversationId])
+        return { status: 'busy', turnId: (holder?.turn_id as string | undefined) ?? '', expiresAt: new Date(num(holder?.expires_at ?? now)) }
+      })
+    },
+
+    async renew(lease: Lease, options): Promise<Lease> {
+      checkConversationId(lease.conversationId, 'renew')
+      checkLeaseMs(options?.leaseMs, 'renew')
+      return guarded('renew', async () => {
+        const expiresAt = clock() + options.leaseMs
+        const [row] = await query(sql.renew, [lease.conversationId, lease.token, expiresAt])
+        if (row) return { ...lease, expiresAt: new Date(expiresAt) }
+        const [current] = await query(sql.currentToken, [lease.conversationId])
+        throw new StoreLeaseError(lease.conversationId, 'fenced', lease.token, current ? num(current.token) : undefined)
+      })
+    },
+
+    async release(lease, outcome) {
+      checkConversationId(lease.conversationId, 'release')
+      return guarded('release', async () => (await query(sql.release, [lease.conversationId, lease.token, outcome])).length > 0)
+    },
+
+    async delete(conversationId) {
+      checkConversationId(conversationId, 'delete')
+      return guarded('delete', async () => (await query(sql.delete, [conversationId])).length > 0)
+    },
+
+    async list(options): Promise<ListPage> {
+      const limit = pageSize(options)
+      const after = decodeCursor(options?.cursor)
+      return guarded('list', async () => {
+        const rows = await query(sql.list, [
+          options?.definitionId ?? null, options?.updatedBefore?.getTime() ?? null,
+          after?.updatedAt ?? null, after?.conversationId ?? null, limit + 1,
+        ])
+        const page = rows.slice(0, limit).map(summaryOf)
+        const last = page.at(-1)
+        return { conversations: page, ...(rows.length > limit && last ? { nextCursor: encodeCursor(last.updatedAt.getTime(), last.conversationId) } : {}) }
+      })
+    },
+
+    async expire({ idleMs }) {
+      checkTtl(idleMs)
+      return guarded('expire', async () => {
+        const now = clock()
+        const [row] = await query(sql.expire, [now - idleMs, now])
+        return num(row?.n ?? 0)
+      })
+    },
+
+    async close() {
+      closed = true
+      const pending = ready
+      ready = undefined
+      if (pending) await (await pending.catch(() => undefined))?.close()
+    },
+  }
+}

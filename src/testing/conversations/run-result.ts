@@ -1,0 +1,60 @@
+import type { Message } from '../../contract/message.js'
+import type { StreamStatus } from '../../contract/stream.js'
+import type { ChatrailController } from '../../controller/index.js'
+import type { ChatSession, JsonObject, SessionSnapshot, TurnTrace } from '../../index.js'
+import type { ConversationStep } from './step.js'
+import type { AdapterCall } from '../recording-adapter.js'
+
+/** What one step of `runConversation` produced. */
+export interface TurnResult<Ctx extends JsonObject = JsonObject> {
+  /** 1-based position in the step list. */
+  number: number
+  step: ConversationStep
+  /** `user "/start"`, `regenerate`, … (see `describeStep`). */
+  label: string
+  /** The assistant text this step produced; `''` when it produced none. */
+  reply: string
+  /** Id of the assistant message holding `reply`. */
+  replyMessageId: string | undefined
+  /** The last trace the step produced (a step normally produces exactly one). */
+  trace: TurnTrace | undefined
+  traces: TurnTrace[]
+  /** The session snapshot after the step. */
+  snapshot: SessionSnapshot<Ctx>
+  /** Calls this step made to the agentic adapter (model calls). */
+  adapterCalls: AdapterCall[]
+  /** The controller's status and error after the step. */
+  status: StreamStatus
+  error: string | undefined
+}
+
+/** One deterministic turn whose regeneration did not reproduce it. */
+export interface ReplayMismatch {
+  /** The turn (1-based) that was replayed. */
+  turn: number
+  label: string
+  /** `regenerate` for the in-place replay from the decision cache, `rerun` for the fresh run under a shifted clock. */
+  check: 'regenerate' | 'rerun'
+  /** What differed, one line each: `reply: "a" ≠ "b"`, `trace.toState: menu ≠ idle`. */
+  differences: string[]
+}
+
+export interface ReplayCheckReport {
+  /** How many deterministic turns were checked. */
+  checked: number
+  mismatches: ReplayMismatch[]
+}
+
+/** Everything `runConversation` observed. The session and controller stay usable afterwards. */
+export interface ConversationRun<Ctx extends JsonObject = JsonObject> {
+  turns: TurnResult<Ctx>[]
+  /** Every trace of the run in order (without the replay check's own turns). */
+  traces: TurnTrace[]
+  adapterCalls: AdapterCall[]
+  snapshot: SessionSnapshot<Ctx>
+  messages: Message[]
+  /** Present when `replayCheck` was on. */
+  replayCheck?: ReplayCheckReport
+  session: ChatSession<Ctx>
+  controller: ChatrailController
+}

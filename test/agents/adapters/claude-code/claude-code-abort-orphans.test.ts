@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createChatController } from '../../../../src/controller/index.js'
+import { startClaudeRig } from '../support/claude-harness.js'
+import type { ClaudeRig } from '../support/claude-harness.js'
+import { collect, userMessage, waitUntil } from '../support/harness.js'
+
+/**
+ * Issue 15 item 2: processes the agent's Bash tool detaches from the turn (`setsid`, or a subshell
+ * that exits at once) are re-parented away from the CLI, so neither the CLI's process group nor
+ * its descendants reach them. Aborting the turn must still end them.
+ */
+
+/** Every process on the machine whose argv is exactly `argv` (orphans are nobody's descendants). */
+function processesRunning(...argv: string[]): number[] {
+  const wanted = `${argv.join('\0')}\0`
+  const pids: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') !== wanted) continue
+      if (/\)\s+Z\s/.test(readFileSync(`/proc/${entry}/stat`, 'utf8'))) continue
+      pids.push(Number(entry))
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  return pids
+}
+
+const COMMAND = '(setsid sleep 404 &); (sleep 405 &); sleep 400'
+
+let rig: ClaudeRig | undefined
+afterEach(async () => {
+  await rig?.close()
+  rig = undefined
+})
+
+describe('claudeCodeAdapter abort (real CLI): detached processes of the turn', () => {
+  it.skipIf(process.platform !== 'linux')('abort() ends setsid and re-parented orphans the Bash tool started', async () => {
+    rig = await startClaudeRig([{ content: [{ type: 'tool_use', name: 'Bash', input: { command: COMMAND, description: 'Start orphans' } }] }], { allowedTools: ['Bash'] })
+    const source = rig.adapter.createSource({ messages: [userMessage('Start them')] })
+    const iterator = source.stream()
+    const rest = collect({ stream: () => iterator, abort: () => undefined })
+    await waitUntil(() => ['404', '405', '400'].every((n) => processesRunning('sleep', n).length > 0), 45_000, 'all three sleeps running')
+    const orphans = [...processesRunning('sleep', '404'), ...processesRunning('sleep', '405')]
+    // They really escaped: neither is a descendant of this worker any more.
+    for (const pid of orphans) expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).not.toMatch(new RegExp(`\\) \\S+ ${process.pid} `))
+    source.abort()
+    expect(await rest).toEqual([])
+    expect({ 404: processesRunning('sleep', '404'), 405: processesRunning('sleep', '405'), 400: processesRunning('sleep', '400') }).toEqual({ 404: [], 405: [], 400: [] })
+  }, 90_000)
+
+  it.skipIf(process.platform !== 'linux')('a controller stop() mid-tool ends them too (stop aborts the turn)', async () => {
+    rig = await startClaudeRig([{ content: [{ type: 'tool_use', name: 'Bash', input: { command: COMMAND, description: 'Start orphans' } }] }], { allowedTools: ['Bash'] })
+    const controller = createChatController({ adapter: rig.adapter })
+    const sending = controller.send('Start them')
+    await waitUntil(() => ['404', '405', '400'].every((n) => processesRunning('sleep', n).length > 0), 45_000, 'all three sleeps running')
+    controller.stop()
+    await sending
+    // stop() returns at once; the tree is ended within the grace period (1.5 s in the rig) and a scan.
+    await waitUntil(() => ['404', '405', '400'].every((n) => processesRunning('sleep', n).length === 0), 5000, 'every sleep of the stopped turn to end')
+  }, 90_000)
+})

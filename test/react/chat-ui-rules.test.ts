@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import { supportBot } from '../../examples/support-bot/definition.js'
+import { suggestionsOf } from '../../renderers/react/suggestions.js'
+import { statusWordsOf } from '../../renderers/react/state-badge.js'
+import { finishedReplies } from '../../renderers/react/reply-announcer.js'
+import { failureOf } from '../../renderers/react/error-banner-content.js'
+import { layoutStream } from '../../renderers/react/stream-layout.js'
+import { observePending } from '../../renderers/react/dialog-log.js'
+import type { TurnTrace } from '../../src/conversation/index.js'
+import { message, planDialog, questionDialog } from './dialogs.js'
+
+const eventsOf = (state: string): string[] => Object.keys(supportBot.conversation.states[state]?.on ?? {})
+
+describe('suggestionsOf (the support-bot definition)', () => {
+  const routes = supportBot.conversation.routes
+  it('the commands and UI events allowed in the state, with their descriptions', () => {
+    expect(suggestionsOf(routes, 'greeting', eventsOf('greeting'))).toEqual([
+      { kind: 'command', text: '/help', description: 'List what you can do here.' },
+      { kind: 'command', text: '/start', description: 'Start an order lookup.' },
+      { kind: 'command', text: '/human', description: 'Talk to a person.' },
+      { kind: 'event', uiEvent: 'escalate', event: 'escalate', description: 'The Talk to a person button.' },
+    ])
+    // collecting has no `start` event: no /start chip; `cancel` is allowed there.
+    expect(suggestionsOf(routes, 'collecting', eventsOf('collecting')).map((s) => (s.kind === 'command' ? s.text : s.uiEvent)))
+      .toEqual(['/help', '/cancel', '/human', 'escalate'])
+    expect(suggestionsOf(routes, 'resolved', eventsOf('resolved'))).toEqual([])
+  })
+})
+
+describe('statusWordsOf', () => {
+  it('says what the user needs, never a raw state or a turn kind', () => {
+    expect(statusWordsOf('idle', undefined, false)).toBe('Ready')
+    expect(statusWordsOf('streaming', undefined, false)).toBe('Working…')
+    expect(statusWordsOf('error', undefined, false)).toBe('Something went wrong')
+    expect(statusWordsOf('idle', undefined, true)).toBe('Finished')
+    // A pending dialog holds the turn open (streaming), but what matters is the answer.
+    expect(statusWordsOf('streaming', questionDialog('t1'), false)).toBe('Waiting for your answer')
+    expect(statusWordsOf('streaming', planDialog('p1', '# P'), false)).toBe('Waiting for your review')
+    expect(statusWordsOf('streaming', questionDialog('t1', { answerable: false }), false)).toBe('Waiting for an answer in the agent’s window')
+  })
+})
+
+describe('finishedReplies (the live region reads a reply once, whole)', () => {
+  it('only assistant replies that stopped streaming and were not read yet', () => {
+    const messages = [message('u', 'user', 'q'), message('a1', 'assistant', 'done'), message('a2', 'assistant', 'half', { status: 'streaming' }), message('a3', 'assistant', '')]
+    expect(finishedReplies(messages, new Set()).map((m) => m.id)).toEqual(['a1'])
+    expect(finishedReplies(messages, new Set(['a1']))).toEqual([])
+  })
+})
+
+describe('failureOf', () => {
+  const trace = (extra: Partial<TurnTrace>): TurnTrace => ({ kind: 'agentic', outcome: 'ok', fromState: 's', toState: 's', sessionId: 'x', turnId: 't', replayed: false, at: '', durationMs: 0, ...extra })
+  it('the chat error first, else a fallback that answered for a failed agent (not for a missing one)', () => {
+    const error = new Error('model unavailable')
+    expect(failureOf(error, [])).toEqual({ key: error, message: 'model unavailable' })
+    const fallback = trace({ kind: 'fallback', errorClass: 'TypeError' })
+    expect(failureOf(null, [fallback])?.key).toBe(fallback)
+    expect(failureOf(null, [trace({ kind: 'fallback', errorClass: 'MissingAdapter' })])).toBeUndefined()
+    expect(failureOf(null, [trace({})])).toBeUndefined()
+  })
+})
+
+describe('layoutStream splits a reply where something happened inside it', () => {
+  const user = message('u1', 'user', 'ask me')
+  it('the text that came after a hosted dialog reads after its Q→A summary', () => {
+    const dialog = { ...questionDialog('t1'), outcome: { dismissed: false, approved: false, results: [{ question: 'Which plan are you on?', chosen: ['Pro'] }] } }
+    const reply = message('a1', 'assistant', 'One question first. Thanks — Pro.', { toolCalls: [{ id: 't1', name: 'AskUserQuestion', args: {}, status: 'complete' }] })
+    const log = [{ dialog, anchor: 'a1', answering: false, offset: 'One question first.'.length }]
+    expect(layoutStream([user, reply], log).map((item) => (item.kind === 'dialog' ? `dialog:${item.dialog.toolId}` : `${item.key}:${item.text ?? item.message.content}`))).toEqual([
+      'u1:ask me', 'a1:One question first.', 'dialog:t1', 'a1:after: Thanks — Pro.',
+    ])
+    // Nothing after the dialog yet (or an unknown offset): the message stays whole, the dialog after it.
+    expect(layoutStream([user, { ...reply, content: 'One question first.' }], log).map((item) => item.key)).toEqual(['u1', 'a1', 'dialog:t1'])
+  })
+
+  it('a fallback answer after a failed agent is its own part', () => {
+    const reply = message('a1', 'assistant', 'Let me check… Sorry, I cannot answer that right now.')
+    const items = layoutStream([user, reply], [], new Map([['a1', 'Let me check… '.length]]))
+    expect(items.map((item) => (item.kind === 'message' ? [item.part, item.text] : []))).toEqual([
+      [undefined, undefined], ['before', 'Let me check… '], ['fallback', 'Sorry, I cannot answer that right now.'],
+    ])
+  })
+
+  it('observePending records where the host message’s text stood when the dialog arrived', () => {
+    expect(observePending([], questionDialog('t1'), 'a1', 19)[0]?.offset).toBe(19)
+    expect(observePending([], questionDialog('t1'), null)[0]).not.toHaveProperty('offset')
+  })
+})
