@@ -32,8 +32,8 @@ options:
   --codex-home <dir> Codex's home (default: $CODEX_HOME, or <dir>/.codex when --home is given)
   --all              include sessions that ended more than a day ago
   --opencode-url <url> also list the sessions of this running OpenCode server (e.g.
-                     http://127.0.0.1:4096; one pass, not with --watch). When it cannot be
-                     read: OpenCode's stored sessions under <home>/.local/share/opencode, as unknown
+                     http://127.0.0.1:4096). One pass: when it cannot be read, OpenCode's stored
+                     sessions under <home>/.local/share/opencode instead, as unknown
   -h, --help         show this help`
 
 export interface SessionsIo {
@@ -89,13 +89,10 @@ export async function runSessions(args: readonly string[], io: SessionsIo = proc
   const hideOlderThanMs = values.all ? undefined : DEFAULT_ENDED_WINDOW_MS
   let monitor: Monitor
   try {
-    monitor = createMonitor({ home, codexHome: resolve(codexHome) })
+    // Watching follows the OpenCode server as a monitor source; one pass also falls back to its files (below).
+    monitor = createMonitor({ home, codexHome: resolve(codexHome), ...(values.watch && values['opencode-url'] !== undefined ? { opencodeUrl: values['opencode-url'] } : {}) })
   } catch (error) {
     io.stderr(`chatrail sessions: ${ChatrailError.isInstance(error) ? error.toString() : String(error)}`)
-    return 2
-  }
-  if (values.watch && values['opencode-url'] !== undefined) {
-    io.stderr(`chatrail sessions: --opencode-url lists OpenCode's sessions once; it does not go with --watch yet\n\n${sessionsUsage}`)
     return 2
   }
   if (values.watch) return watch(monitor, { json: values.json === true, hideOlderThanMs }, io)

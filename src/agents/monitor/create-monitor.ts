@@ -1,6 +1,7 @@
 import { TranscriptGoneError } from '../runstate/errors.js'
 import { createClaudeSource } from './claude-sessions.js'
 import { createCodexSource } from './codex-sessions.js'
+import { createOpencodeSource } from './opencode-source.js'
 import { createFileGate } from './file-gate.js'
 import type { MonitorEntry } from './monitor-entry.js'
 import { diffEntries } from './monitor-events.js'
@@ -76,6 +77,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const counters = createCounters()
   const gate = createFileGate(config.maxOpenFiles)
   const sources: SessionSource[] = [createClaudeSource({ home: config.home, counters }), createCodexSource({ codexHome: config.codexHome, counters })]
+  if (config.opencodeUrl !== undefined) sources.push(createOpencodeSource({ baseUrl: config.opencodeUrl }))
   const tracked = new Map<string, Tracked>()
   const listeners = new Set<(event: MonitorEvent) => void>()
   let entries = new Map<string, MonitorEntry>()

@@ -6,6 +6,8 @@ export interface MonitorOptions {
   home: string
   /** `CODEX_HOME` (default `<home>/.codex`): rollouts are under `<codexHome>/sessions`. */
   codexHome?: string
+  /** A running OpenCode server (`opencode serve`), e.g. `http://127.0.0.1:4096`: its sessions are listed too. */
+  opencodeUrl?: string
   /** Silence after which a running or streaming session reads `idle` (non-terminal). Default 5 min. */
   liveWindowMs?: number
   /** Silence after which a session without a live process is presumed ended (`completed`). Default 24 h. */
@@ -25,6 +27,7 @@ export interface MonitorOptions {
 export interface ResolvedMonitorOptions {
   home: string
   codexHome: string
+  opencodeUrl?: string
   liveWindowMs: number
   endedWindowMs: number
   settleMs: number
@@ -61,9 +64,13 @@ export function resolveMonitorOptions(options: MonitorOptions): ResolvedMonitorO
   if (options.codexHome !== undefined && (typeof options.codexHome !== 'string' || options.codexHome === '')) {
     throw new MonitorOptionsError('codexHome', `codexHome must be a directory path (got ${JSON.stringify(options.codexHome)})`, 'Omit it to use <home>/.codex, or pass process.env.CODEX_HOME when it is set.')
   }
+  if (options.opencodeUrl !== undefined && !/^https?:\/\/\S+$/.test(options.opencodeUrl)) {
+    throw new MonitorOptionsError('opencodeUrl', `opencodeUrl must be an http(s) URL (got ${JSON.stringify(options.opencodeUrl)})`, 'Pass the address `opencode serve` prints, e.g. http://127.0.0.1:4096.')
+  }
   const resolved: ResolvedMonitorOptions = {
     home: options.home,
     codexHome: options.codexHome ?? join(options.home, '.codex'),
+    ...(options.opencodeUrl !== undefined ? { opencodeUrl: options.opencodeUrl } : {}),
     liveWindowMs: duration(options, 'liveWindowMs', DEFAULT_LIVE_WINDOW_MS, 1),
     endedWindowMs: duration(options, 'endedWindowMs', DEFAULT_ENDED_WINDOW_MS, 1),
     settleMs: duration(options, 'settleMs', DEFAULT_SETTLE_MS, 0),

@@ -79,8 +79,11 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
       return chat === undefined ? { agent: options.agent, state: 'idle', status: 'idle' } : snapshotOf(chat)
     }
     const snapshot = snapshotOf(chat)
-    // After the process is gone, a transcript that still says `working` is overruled by the outcome.
-    const unsettled = snapshot.state === 'working' || snapshot.status === 'unknown'
+    // Once the turn has ended, a transcript read that still says `working` is overruled by the
+    // outcome; so is a dialog it still shows open when the turn completed (the CLI answered it live
+    // and finished before the next read). An aborted turn keeps its open dialog: the next turn's
+    // text answers it.
+    const unsettled = snapshot.state === 'working' || snapshot.status === 'unknown' || (outcome?.kind === 'completed' && snapshot.pendingDialog !== undefined)
     return !running && outcome !== undefined && unsettled ? fromOutcome(outcome) : snapshot
   }
 

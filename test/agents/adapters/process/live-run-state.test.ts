@@ -113,4 +113,28 @@ describe('createLiveRunState', () => {
     expect(opened()).toBeGreaterThan(1)
     await live.turnEnded({ kind: 'completed' })
   })
+
+  it('a completed turn overrules a dialog its last read still showed open; an aborted one keeps it', async () => {
+    const dialog = { toolId: 'toolu_q', kind: 'question' as const, prompt: 'Tabs?', options: [], multiSelect: false, answerable: true }
+    const asking = chat(10, { state: 'question', status: 'waiting_for_input', messages: [{ seq: 1, kind: 'dialog', dialog }] })
+    // The CLI answered the dialog live and finished the turn before the next poll read the transcript.
+    const completed = setup()
+    completed.set(asking)
+    completed.live.runKnown('t')
+    completed.live.turnStarted()
+    await settle()
+    completed.set(new Error('not read again yet'))
+    completed.live.turnFinishing({ kind: 'completed' })
+    expect(completed.live.source.getSnapshot()).toEqual({ agent: 'codex', state: 'needs_input', status: 'completed' })
+    await completed.live.turnEnded({ kind: 'completed' })
+    // An abort leaves the dialog open: the next turn's text answers it.
+    const aborted = setup()
+    aborted.set(asking)
+    aborted.live.runKnown('t')
+    aborted.live.turnStarted()
+    await settle()
+    aborted.live.turnFinishing({ kind: 'aborted' })
+    expect(aborted.live.source.getSnapshot()?.pendingDialog).toEqual(dialog)
+    await aborted.live.turnEnded({ kind: 'aborted' })
+  })
 })

@@ -1,0 +1,107 @@
+import { createServer } from 'node:net'
+import { startAgentProcess } from '../../process/agent-process.js'
+import type { AgentProcessExit } from '../../process/agent-process.js'
+import { OpencodeServerError } from '../opencode-errors.js'
+
+/**
+ * Starts `opencode serve --hostname 127.0.0.1 --port <free port>` as a child in its own process group
+ * (src/agents/process/agent-process.ts: argument array, no shell, the whole tree ended on `stop()`
+ * and when this Node process exits). Resolves once the server prints
+ * `opencode server listening on http://127.0.0.1:<port>`. `--port 0` is not "any port" to
+ * OpenCode 1.18 (it means its default, 4096), so a free port is found first by binding port 0 here;
+ * if another process takes it in between, the server exits and the start is tried again (3 times).
+ */
+
+export interface StartServerOptions {
+  bin: string
+  cwd: string
+  env: NodeJS.ProcessEnv
+  /** More `opencode` arguments before `serve` (trusted configuration, never user text). */
+  extraArgs?: readonly string[]
+  /** Default 30 s (a cold start on a busy two-core machine takes 2–5 s). */
+  startTimeoutMs?: number
+  /** SIGTERM → SIGKILL grace on stop (default 3 s). */
+  graceMs?: number
+}
+
+export interface OpencodeServerProcess {
+  readonly url: string
+  readonly pid: number | undefined
+  /** Resolves when the server process exited (by itself or stopped). */
+  readonly exited: Promise<AgentProcessExit>
+  /** Ends the server and every process it started. Idempotent; never throws. */
+  stop: () => Promise<void>
+}
+
+const LISTENING = /listening on (https?:\/\/\S+)/
+
+export async function startOpencodeServer(options: StartServerOptions): Promise<OpencodeServerProcess> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(options, await freePort())
+    } catch (error) {
+      const portTaken = OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_EXITED' && /EADDRINUSE|address already in use|port .* in use/i.test(error.message)
+      if (!portTaken || attempt >= 3) throw error
+    }
+  }
+}
+
+/** A port nothing listens on right now (the kernel's pick for port 0). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+async function startOnce(options: StartServerOptions, port: number): Promise<OpencodeServerProcess> {
+  let announce: (url: string) => void = () => undefined
+  const announced = new Promise<string>((resolve) => (announce = resolve))
+  const child = startAgentProcess({
+    bin: options.bin,
+    args: [...(options.extraArgs ?? []), 'serve', '--hostname', '127.0.0.1', '--port', String(port)],
+    cwd: options.cwd,
+    env: options.env,
+    onLine: (line) => {
+      const match = LISTENING.exec(line)
+      if (match?.[1]) announce(match[1].replace(/\/+$/, ''))
+    },
+  })
+  const timeoutMs = options.startTimeoutMs ?? 30_000
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const outcome = await Promise.race([
+    announced.then((url) => ({ kind: 'ready' as const, url })),
+    child.exited.then((exit) => ({ kind: 'exited' as const, exit })),
+    new Promise<{ kind: 'timeout' }>((resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs))),
+  ])
+  clearTimeout(timer)
+  const stop = async (): Promise<void> => {
+    await child.terminate(options.graceMs)
+  }
+  if (outcome.kind === 'ready') return { url: outcome.url, pid: child.pid, exited: child.exited, stop }
+  await stop()
+  if (outcome.kind === 'timeout') {
+    throw new OpencodeServerError({ code: 'OPENCODE_START_TIMEOUT', message: `\`${options.bin} serve\` did not start listening within ${timeoutMs} ms.`, hint: 'Raise startTimeoutMs, or start the server yourself and pass baseUrl.', url: '' })
+  }
+  const exit = outcome.exit
+  if (exit.kind === 'spawn-failed') {
+    const missing = exit.code === 'ENOENT'
+    throw new OpencodeServerError({
+      code: missing ? 'OPENCODE_NOT_FOUND' : 'OPENCODE_SPAWN_FAILED',
+      message: missing ? `The OpenCode CLI \`${options.bin}\` was not found.` : `\`${options.bin}\` could not be started: ${exit.message}`,
+      hint: missing ? 'Install it with `npm install -g opencode-ai` (or as a devDependency), or pass `bin`.' : 'Check that `bin` is an executable file.',
+      url: '',
+    })
+  }
+  throw new OpencodeServerError({
+    code: 'OPENCODE_EXITED',
+    message: `\`${options.bin} serve\` exited (${exit.signal ?? `code ${exit.code ?? '?'}`}) before it listened.${exit.stderr ? `\n${exit.stderr.trim()}` : ''}`,
+    hint: 'Run `opencode serve` by hand with the same environment to see why.',
+    url: '',
+  })
+}

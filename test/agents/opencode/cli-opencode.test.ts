@@ -1,0 +1,120 @@
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { freePort } from '../../../src/agents/opencode/adapter/opencode-server.js'
+import { runInspect } from '../../../src/cli/inspect.js'
+import { runSessions } from '../../../src/cli/sessions.js'
+import { createMonitor } from '../../../src/agents/monitor/create-monitor.js'
+import type { AgentChat } from '../../../src/contract/agent-chat.js'
+import { events, eventsPath, messagesJson, OPENCODE_FIXTURES } from './fixture-files.js'
+import type { MonitorEntry } from '../../../src/agents/monitor/monitor-entry.js'
+
+/** `chatrail inspect` and `chatrail sessions` on OpenCode without the binary: a recorded event stream, and the server options' errors. */
+
+async function inspect(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const code = await runInspect(args, { stdout: (text) => (out += `${text}\n`), stderr: (text) => (err += `${text}\n`) })
+  return { code, out, err }
+}
+
+describe('chatrail inspect, OpenCode', () => {
+  it('detects a recorded event stream and shows its state and messages', async () => {
+    const { code, out } = await inspect([eventsPath('turn-completes')])
+    expect(code).toBe(0)
+    expect(out).toMatch(/^opencode · /)
+    expect(out).toContain('status  completed')
+    expect(out).toContain('Hello from OpenCode — café ✓')
+  })
+
+  it('--json prints exactly the AgentChat', async () => {
+    const { code, out } = await inspect(['--json', eventsPath('permission-reject')])
+    expect(code).toBe(0)
+    const chat = JSON.parse(out) as AgentChat
+    expect(chat).toMatchObject({ agent: 'opencode', state: 'needs_input', status: 'stopped' })
+  })
+
+  it('--opencode-url with another --agent is a usage error', async () => {
+    const { code, err } = await inspect(['--agent', 'codex', '--opencode-url', 'http://127.0.0.1:4096', 'ses_abc'])
+    expect(code).toBe(2)
+    expect(err).toContain('--opencode-url reads an OpenCode session')
+  })
+
+  it('--opencode-url with nothing listening is exit 1 naming the URL and how to start the server', async () => {
+    const port = await freePort()
+    const { code, err } = await inspect(['--opencode-url', `http://127.0.0.1:${port}`, 'ses_abc'])
+    expect(code).toBe(1)
+    expect(err).toContain('OPENCODE_UNREACHABLE')
+    expect(err).toContain(`127.0.0.1:${port}`)
+    expect(err).toContain('opencode serve')
+  })
+})
+
+describe('chatrail sessions --opencode-url, without a server', () => {
+  it('an unreachable server is a warning, never a failure', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'chatrail-oc-sessions-'))
+    const port = await freePort()
+    let out = ''
+    try {
+      const code = await runSessions(['--home', home, '--json', '--opencode-url', `http://127.0.0.1:${port}`], { stdout: (text) => (out += text), stderr: () => undefined, env: {} })
+      expect(code).toBe(0)
+      const parsed = JSON.parse(out) as { entries: unknown[]; warnings: string[] }
+      expect(parsed.entries).toEqual([])
+      expect(parsed.warnings.join('\n')).toContain(`OpenCode at http://127.0.0.1:${port}: Nothing answers`)
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+
+  it('then falls back to the stored sessions under <home>/.local/share/opencode, every one unknown', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'chatrail-oc-sessions-'))
+    const storage = join(home, '.local', 'share', 'opencode', 'storage')
+    const write = (path: string, value: unknown): void => {
+      mkdirSync(join(path, '..'), { recursive: true })
+      writeFileSync(path, JSON.stringify(value))
+    }
+    const info = events('turn-completes').filter((event) => event.type === 'session.updated').at(-1)?.properties.info as { id: string; projectID: string; time: { updated: number } }
+    // Recent, so the monitor's day-of-silence rule does not presume it ended.
+    write(join(storage, 'session', info.projectID, `${info.id}.json`), { ...info, time: { ...info.time, updated: Date.now() - 60_000 } })
+    for (const entry of messagesJson('turn-completes') as Array<{ info: { id: string } }>) write(join(storage, 'message', info.id, `${entry.info.id}.json`), entry.info)
+    const port = await freePort()
+    let out = ''
+    try {
+      const code = await runSessions(['--home', home, '--json', '--opencode-url', `http://127.0.0.1:${port}`], { stdout: (text) => (out += text), stderr: () => undefined, env: {} })
+      expect(code).toBe(0)
+      const parsed = JSON.parse(out) as { entries: MonitorEntry[]; warnings: string[] }
+      expect(parsed.entries).toEqual([expect.objectContaining({ key: `opencode:${info.id}`, agent: 'opencode', state: 'needs_input', status: 'unknown', title: 'Scripted title' })])
+      expect(parsed.warnings[0]).toContain('Nothing answers')
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+
+  it('prefers opencode.db (read-only, WAL-aware) over the legacy files when the server is down', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'chatrail-oc-sessions-'))
+    const dataDir = join(home, '.local', 'share', 'opencode')
+    mkdirSync(dataDir, { recursive: true })
+    copyFileSync(join(OPENCODE_FIXTURES, 'opencode.db'), join(dataDir, 'opencode.db'))
+    // Place the recorded sessions a minute ago, so the day-of-silence rule does not depend on today's date.
+    const sqliteModule = 'better-sqlite3' // no types shipped: a variable specifier, typed by what is used
+    const Database = ((await import(sqliteModule)) as { default: new (path: string) => { prepare: (sql: string) => { run: (...values: unknown[]) => unknown }; close: () => void } }).default
+    const writable = new Database(join(dataDir, 'opencode.db'))
+    writable.prepare('UPDATE session SET time_updated = ?').run(Date.now() - 60_000)
+    writable.close()
+    const port = await freePort()
+    let out = ''
+    try {
+      expect(await runSessions(['--home', home, '--json', '--opencode-url', `http://127.0.0.1:${port}`], { stdout: (text) => (out += text), stderr: () => undefined, env: {} })).toBe(0)
+      const { entries } = JSON.parse(out) as { entries: MonitorEntry[] }
+      expect(entries).toHaveLength(5)
+      expect(entries.every((entry) => entry.agent === 'opencode' && entry.status === 'unknown' && entry.title === 'Scripted title')).toBe(true)
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+
+  it('a URL that is not http(s) is refused by createMonitor, naming the option', () => {
+    expect(() => createMonitor({ home: tmpdir(), opencodeUrl: 'localhost:4096' })).toThrow(expect.objectContaining({ option: 'opencodeUrl' }) as Error)
+  })
+})

@@ -1,0 +1,264 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readChat } from '../../../src/agents/opencode/read-chat.js'
+import { readDatabaseChat } from '../../../src/agents/opencode/database.js'
+import { watchChat } from '../../../src/agents/opencode/watch-chat.js'
+import { OpencodeServerError } from '../../../src/agents/opencode/opencode-errors.js'
+import { runInspect } from '../../../src/cli/inspect.js'
+import { runSessions } from '../../../src/cli/sessions.js'
+import { createMonitor } from '../../../src/agents/monitor/create-monitor.js'
+import type { MonitorEntry } from '../../../src/agents/monitor/monitor-entry.js'
+import type { AgentChat } from '../../../src/contract/agent-chat.js'
+import { answerQuestion, BASH_MARKER, COMPLETE_TEXT, driveTurn, replyPermission, startRig, TAGS } from './opencode-scenarios.js'
+import type { OpencodeRig } from './opencode-scenarios.js'
+
+/**
+ * The reader against the real `opencode serve` 1.18.33 and the scripted Anthropic server. One
+ * server for the turn scenarios; a second one, password-protected, for the 401 and for being
+ * killed mid-turn. Every wait is bounded.
+ */
+
+let rig: OpencodeRig
+beforeAll(async () => {
+  rig = await startRig()
+}, 90_000)
+afterAll(async () => {
+  await rig?.close()
+})
+
+const read = (sessionId: string): Promise<AgentChat> => readChat({ baseUrl: rig.server.url, sessionId })
+const mainRequests = (): string[] => rig.model.requests.filter((request) => !request.side).map((request) => JSON.stringify(request.body.messages))
+
+describe('readChat on the real server', () => {
+  it('a turn that completes', async () => {
+    const turn = await driveTurn(rig, { prompt: `${TAGS.complete} Say hello.` })
+    const chat = await read(turn.sessionId)
+    expect(chat).toMatchObject({ agent: 'opencode', sessionId: turn.sessionId, state: 'needs_input', status: 'completed' })
+    expect(chat.messages.map((message) => [message.role, message.text])).toEqual([
+      ['user', `${TAGS.complete} Say hello.`],
+      ['assistant', COMPLETE_TEXT],
+    ])
+  }, 90_000)
+
+  it('a bash permission asked → pending dialog → answered once → the tool ran and the turn completed', async () => {
+    let during: AgentChat | undefined
+    const turn = await driveTurn(rig, {
+      prompt: `${TAGS.bash} Run the marker command.`,
+      onAsk: async (event, client) => {
+        during = await read(String(event.properties.sessionID))
+        await replyPermission('once')(event, client)
+      },
+    })
+    expect(during).toMatchObject({ state: 'needs_input', status: 'waiting_for_approval', pendingDialog: { answerable: true } })
+    const after = await read(turn.sessionId)
+    expect(after.status).toBe('completed')
+    expect(after.messages.find((message) => message.kind === 'tool')?.tool).toMatchObject({ name: 'bash', status: 'ok', output: expect.stringContaining(BASH_MARKER) as unknown })
+    expect(mainRequests().some((body) => body.includes('tool_result') && body.includes(BASH_MARKER))).toBe(true)
+  }, 90_000)
+
+  it('a bash permission rejected → the tool is denied and the turn stopped', async () => {
+    const turn = await driveTurn(rig, { prompt: `${TAGS.bash} Run the marker command.`, onAsk: replyPermission('reject') })
+    const chat = await read(turn.sessionId)
+    expect(chat).toMatchObject({ state: 'needs_input', status: 'stopped' })
+    expect(chat.messages.find((message) => message.kind === 'tool')?.tool?.status).toBe('error')
+  }, 90_000)
+
+  it('a question asked → question state → answered → the answer reaches the model', async () => {
+    let during: AgentChat | undefined
+    const before = mainRequests().length
+    const turn = await driveTurn(rig, {
+      prompt: `${TAGS.question} Ask me about the color.`,
+      onAsk: async (event, client) => {
+        during = await read(String(event.properties.sessionID))
+        await answerQuestion([['Blue']])(event, client)
+      },
+    })
+    expect(during).toMatchObject({ state: 'question', status: 'waiting_for_input', pendingDialog: { prompt: 'Which color should the button be?', answerable: true } })
+    const chat = await read(turn.sessionId)
+    expect(chat.messages.find((message) => message.kind === 'dialog')?.dialog?.outcome?.results).toEqual([{ question: 'Which color should the button be?', chosen: ['Blue'] }])
+    expect(mainRequests().slice(before).some((body) => body.includes('tool_result') && body.includes('=\\"Blue\\"'))).toBe(true)
+  }, 90_000)
+
+  it('abort mid-stream → streaming while it streams, stopped after', async () => {
+    let streaming: AgentChat | undefined
+    const turn = await driveTurn(rig, {
+      prompt: `${TAGS.hang} Write a long essay.`,
+      onStreaming: async (sessionId, client) => {
+        streaming = await read(sessionId)
+        await client.post(`/session/${sessionId}/abort`, {})
+      },
+    })
+    expect(streaming).toMatchObject({ state: 'working' })
+    const chat = await read(turn.sessionId)
+    expect(chat).toMatchObject({ state: 'needs_input', status: 'stopped', detail: 'aborted' })
+  }, 90_000)
+
+  it('watchChat follows a turn live, through the permission, to completed', async () => {
+    const created = (await rig.client.post('/session', {})) as { id: string }
+    const seen: string[] = []
+    let replied = false
+    const completed = new Promise<void>((resolve) => {
+      const watcher = watchChat({
+        baseUrl: rig.server.url,
+        sessionId: created.id,
+        onChange: (chat) => {
+          seen.push(`${chat.state}/${chat.status}`)
+          if (chat.status === 'waiting_for_approval' && !replied) {
+            replied = true
+            void rig.client.post(`/permission/${chat.pendingDialog?.toolId ?? ''}/reply`, { reply: 'once' })
+          }
+          if (chat.status === 'completed') {
+            watcher.close()
+            resolve()
+          }
+        },
+      })
+      void watcher.ready.then(() => rig.client.post(`/session/${created.id}/prompt_async`, { parts: [{ type: 'text', text: `${TAGS.bash} Run the marker command.` }] }))
+    })
+    await completed
+    expect(seen[0]).toBe('idle/idle')
+    expect(seen).toContain('needs_input/waiting_for_approval')
+    expect(seen.indexOf('needs_input/waiting_for_approval')).toBeLessThan(seen.indexOf('needs_input/completed'))
+    expect(seen.some((state) => state.startsWith('working/'))).toBe(true)
+  }, 90_000)
+
+  it('chatrail inspect --agent opencode --opencode-url <url> <session> reads it from the server', async () => {
+    const turn = await driveTurn(rig, { prompt: `${TAGS.complete} Say hello.` })
+    let out = ''
+    const code = await runInspect(['--agent', 'opencode', '--opencode-url', rig.server.url, turn.sessionId, '--json'], { stdout: (text) => (out += text), stderr: () => undefined })
+    expect(code).toBe(0)
+    expect(JSON.parse(out)).toMatchObject({ agent: 'opencode', sessionId: turn.sessionId, status: 'completed' })
+  }, 90_000)
+
+  it('chatrail sessions --opencode-url lists the server\'s sessions with their live states', async () => {
+    const emptyHome = mkdtempSync(join(tmpdir(), 'chatrail-oc-sessions-'))
+    const list = async (): Promise<MonitorEntry[]> => {
+      let out = ''
+      const code = await runSessions(['--home', emptyHome, '--json', '--all', '--opencode-url', rig.server.url], { stdout: (text) => (out += text), stderr: () => undefined, env: {} })
+      expect(code).toBe(0)
+      return (JSON.parse(out) as { entries: MonitorEntry[] }).entries
+    }
+    try {
+      let waiting: MonitorEntry | undefined
+      const turn = await driveTurn(rig, {
+        prompt: `${TAGS.bash} Run the marker command.`,
+        onAsk: async (event, client) => {
+          waiting = (await list()).find((entry) => entry.sessionId === event.properties.sessionID)
+          await replyPermission('once')(event, client)
+        },
+      })
+      expect(waiting).toMatchObject({ agent: 'opencode', state: 'needs_input', status: 'waiting_for_approval', pendingDialog: { answerable: true } })
+      const after = (await list()).find((entry) => entry.sessionId === turn.sessionId)
+      expect(after).toMatchObject({ key: `opencode:${turn.sessionId}`, state: 'ended', status: 'completed', endedBy: 'turn', cwd: rig.home.cwd })
+      let table = ''
+      await runSessions(['--home', emptyHome, '--all', '--opencode-url', rig.server.url], { stdout: (text) => (table += `${text}\n`), stderr: () => undefined, env: {} })
+      expect(table).toMatch(/opencode\s+proj/)
+    } finally {
+      rmSync(emptyHome, { recursive: true, force: true })
+    }
+  }, 90_000)
+
+  it('opencode.db is read while the server runs: the WAL\'s fresh writes included, read-only', async () => {
+    const turn = await driveTurn(rig, { prompt: `${TAGS.complete} Say hello.` })
+    const fromServer = await read(turn.sessionId)
+    const fromDisk = await readDatabaseChat({ dbPath: join(rig.home.dataDir, 'opencode.db'), sessionId: turn.sessionId })
+    expect(fromDisk.messages).toEqual(fromServer.messages)
+    expect(fromDisk).toMatchObject({ state: 'needs_input', status: 'unknown' })
+    // The server keeps working with its database after our read.
+    expect((await driveTurn(rig, { prompt: `${TAGS.complete} Again.` })).events.length).toBeGreaterThan(0)
+  }, 90_000)
+
+  it('createMonitor({ opencodeUrl }) follows the server: a permission shows at the next tick, then the finished turn', async () => {
+    const emptyHome = mkdtempSync(join(tmpdir(), 'chatrail-oc-monitor-'))
+    const monitor = createMonitor({ home: emptyHome, opencodeUrl: rig.server.url, watch: false, settleMs: 0 })
+    try {
+      let waiting: MonitorEntry | undefined
+      const turn = await driveTurn(rig, {
+        prompt: `${TAGS.bash} Run the marker command.`,
+        onAsk: async (event, client) => {
+          await monitor.tick()
+          waiting = monitor.getState().entries.find((entry) => entry.sessionId === event.properties.sessionID)
+          await replyPermission('once')(event, client)
+        },
+      })
+      expect(waiting).toMatchObject({ agent: 'opencode', state: 'needs_input', status: 'waiting_for_approval', pendingDialog: { answerable: true } })
+      await monitor.tick()
+      expect(monitor.getState().entries.find((entry) => entry.sessionId === turn.sessionId)).toMatchObject({ state: 'ended', status: 'completed', endedBy: 'turn', title: `${TAGS.bash} Run the marker command.` })
+      expect(monitor.getState().warnings).toEqual([])
+    } finally {
+      await monitor.stop()
+      rmSync(emptyHome, { recursive: true, force: true })
+    }
+  }, 90_000)
+
+  it('an unknown session is an OPENCODE_HTTP_ERROR, a malformed id is refused before any request', async () => {
+    await expect(read('ses_doesNotExist123')).rejects.toSatisfy((error: unknown) => OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_HTTP_ERROR')
+    await expect(read('../../etc/passwd')).rejects.toSatisfy((error: unknown) => OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_INVALID_INPUT')
+  }, 30_000)
+})
+
+describe('a password-protected server, then killed mid-turn', () => {
+  let locked: OpencodeRig
+  beforeAll(async () => {
+    locked = await startRig({ password: 'right-horse-battery' })
+  }, 90_000)
+  afterAll(async () => {
+    await locked?.close()
+  })
+
+  it('a wrong password is a clear 401 error; the right one (or OPENCODE_SERVER_PASSWORD) reads', async () => {
+    const created = (await locked.client.post('/session', {})) as { id: string }
+    const error = await readChat({ baseUrl: locked.server.url, sessionId: created.id, auth: { password: 'wrong' } }).catch((caught: unknown) => caught)
+    expect(OpencodeServerError.isInstance(error) && error.code).toBe('OPENCODE_UNAUTHORIZED')
+    expect(String((error as Error).message)).toContain('401')
+    expect((error as OpencodeServerError).hint).toContain('OPENCODE_SERVER_PASSWORD')
+    expect(await readChat({ baseUrl: locked.server.url, sessionId: created.id, auth: { password: 'right-horse-battery' } })).toMatchObject({ state: 'idle' })
+    const saved = process.env.OPENCODE_SERVER_PASSWORD
+    process.env.OPENCODE_SERVER_PASSWORD = 'right-horse-battery'
+    try {
+      expect(await readChat({ baseUrl: locked.server.url, sessionId: created.id })).toMatchObject({ state: 'idle' })
+    } finally {
+      if (saved === undefined) delete process.env.OPENCODE_SERVER_PASSWORD
+      else process.env.OPENCODE_SERVER_PASSWORD = saved
+    }
+  }, 60_000)
+
+  it('server killed mid-turn: the watcher reports the loss, readChat fails fast, nothing hangs', async () => {
+    const created = (await locked.client.post('/session', {})) as { id: string }
+    const auth = { password: 'right-horse-battery' }
+    const states: AgentChat[] = []
+    let onLost: () => void = () => undefined
+    const lostSeen = new Promise<void>((resolve) => (onLost = resolve))
+    let killed = false
+    const watcher = watchChat({
+      baseUrl: locked.server.url,
+      sessionId: created.id,
+      auth,
+      reconnectMs: 200,
+      timeoutMs: 2000,
+      onChange: (chat) => {
+        states.push(chat)
+        if (chat.status === 'streaming' && !killed) {
+          killed = true
+          if (locked.server.pid !== undefined) process.kill(-locked.server.pid, 'SIGKILL')
+        }
+        if (chat.status === 'unknown' && chat.detail?.includes('lost the OpenCode server')) onLost()
+      },
+    })
+    try {
+      await watcher.ready
+      await locked.client.post(`/session/${created.id}/prompt_async`, { parts: [{ type: 'text', text: `${TAGS.hang} Write a long essay.` }] })
+      await lostSeen
+      expect(states.at(-1)).toMatchObject({ state: 'needs_input', status: 'unknown' })
+      const started = Date.now()
+      await expect(readChat({ baseUrl: locked.server.url, sessionId: created.id, auth, timeoutMs: 2000 })).rejects.toSatisfy(
+        (error: unknown) => OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_UNREACHABLE',
+      )
+      expect(Date.now() - started).toBeLessThan(3000)
+    } finally {
+      watcher.close()
+    }
+  }, 90_000)
+})
