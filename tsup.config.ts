@@ -5,6 +5,7 @@ export default defineConfig({
     index: 'src/index.ts',
     controller: 'src/controller/index.ts',
     store: 'src/store/index.ts',
+    server: 'src/server/index.ts',
     testing: 'src/testing/index.ts',
     'testing-vitest': 'src/testing/vitest.ts',
     'claude-code': 'src/agents/claude-code/index.ts',
@@ -21,5 +22,5 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   splitting: true,
-  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'markdown-to-jsx'],
+  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'better-sqlite3', 'markdown-to-jsx'],
 })

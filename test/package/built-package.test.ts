@@ -115,7 +115,7 @@ console.log(JSON.stringify({
 
   it('every subpath in the exports map loads from ESM and from CJS with the same export names', async () => {
     const subpaths = Object.keys(manifest.exports).filter((key) => !key.endsWith('.css') && !key.endsWith('.json')).map((key) => key.replace(/^\./, 'chatrail'))
-    expect(subpaths).toEqual(expect.arrayContaining(['chatrail', 'chatrail/controller', 'chatrail/store', 'chatrail/react', 'chatrail/ink', 'chatrail/testing', 'chatrail/claude-code', 'chatrail/codex', 'chatrail/opencode', 'chatrail/monitor']))
+    expect(subpaths).toEqual(expect.arrayContaining(['chatrail', 'chatrail/controller', 'chatrail/store', 'chatrail/server', 'chatrail/react', 'chatrail/ink', 'chatrail/testing', 'chatrail/claude-code', 'chatrail/codex', 'chatrail/opencode', 'chatrail/monitor']))
     const out = await node('subpaths.mjs', `
 import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)

@@ -59,7 +59,10 @@ describe.skipIf(!existsSync(CLAUDE_BIN))('live: claude -p (headless)', () => {
     const chat = await readChat({ runId: 'live', runtimeDir, transcriptPath: path })
     expect(chat).toMatchObject({ state: 'needs_input', status: 'failed' })
     expect(chat.detail).toContain('live refusal')
-    expect(JSON.parse(readFileSync(signals.markerPath, 'utf8'))).toMatchObject({ hook_event_name: 'StopFailure' })
+    // The marker is written by the StopFailure hook, a process of its own: under load it was seen to
+    // land after `claude -p` had exited (1 of 10 stress rounds), so wait for it, bounded.
+    const marker = await poll('the StopFailure marker', () => (existsSync(signals.markerPath) ? readFileSync(signals.markerPath, 'utf8') : undefined), 10_000)
+    expect(JSON.parse(marker)).toMatchObject({ hook_event_name: 'StopFailure' })
   }, 90_000)
 })
 

@@ -1,0 +1,61 @@
+import { encodeSseEvent, SSE_DONE } from '../protocol/sse.js'
+import type { UiPart } from '../protocol/ui-parts.js'
+
+/**
+ * The response body of a turn: parts written as SSE events. The turn writes into it and never
+ * waits for the reader; when the client goes away (the body is cancelled) writes become no-ops
+ * and the turn carries on to its end and is stored, so a disconnect corrupts nothing.
+ */
+export interface PartSink {
+  write: (parts: readonly UiPart[]) => void
+  /** Writes `data: [DONE]` and ends the body. */
+  close: () => void
+  /** True once the client stopped reading. */
+  readonly disconnected: boolean
+}
+
+export function createPartStream(): { readonly body: ReadableStream<Uint8Array>; readonly sink: PartSink } {
+  const encoder = new TextEncoder()
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined
+  let gone = false
+  let closed = false
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c
+    },
+    cancel() {
+      gone = true
+    },
+  })
+  const enqueue = (text: string): void => {
+    if (gone || closed || !controller) return
+    try {
+      controller.enqueue(encoder.encode(text))
+    } catch {
+      gone = true // the stream was torn down under us: same as a client that left
+    }
+  }
+  return {
+    body,
+    sink: {
+      write(parts) {
+        if (parts.length > 0) enqueue(parts.map(encodeSseEvent).join(''))
+      },
+      close() {
+        enqueue(SSE_DONE)
+        if (closed) return
+        closed = true
+        if (!gone) {
+          try {
+            controller?.close()
+          } catch {
+            // already closed by a cancel
+          }
+        }
+      },
+      get disconnected() {
+        return gone
+      },
+    },
+  }
+}

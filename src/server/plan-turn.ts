@@ -1,0 +1,48 @@
+import type { Message } from '../contract/message.js'
+import { uiEventMessageMetadata, uiEventOf } from '../conversation/ui-events.js'
+import { badRequest, HttpError } from './http-responses.js'
+import type { TurnRequest } from './turn-request.js'
+
+/**
+ * What a POST asks of the stored conversation, decided from the store's history and the new user
+ * message alone (pure):
+ * - `answered`: a submit of a user message stored with the same text (a network retry, a double
+ *   click): its stored answer, nothing runs;
+ * - `new`: a message the conversation does not hold: append it and its answer;
+ * - `edit`: a submit reusing a stored user message's id with other text (`useChat`'s
+ *   `sendMessage({ text, messageId })`): drop that message and everything after it, then append
+ *   the edited message and its answer;
+ * - `regenerate`: answer the stored user message again (its stored text, never the client's copy),
+ *   replacing everything after it.
+ */
+export type TurnPlan =
+  | { readonly kind: 'answered'; readonly position: number }
+  | { readonly kind: 'new' | 'edit' | 'regenerate'; readonly user: Message; readonly history: readonly Message[]; readonly write: TurnWrite }
+
+/** How the finished turn is written: after which message the store truncates, and whether the user message is part of the append. */
+export interface TurnWrite {
+  readonly truncateAfter?: string | null
+  readonly includeUser: boolean
+}
+
+export function planTurn(messages: readonly Message[], turn: TurnRequest, now: Date): TurnPlan {
+  const position = messages.findIndex((message) => message.id === turn.user.id)
+  const stored = position >= 0 ? (messages[position] as Message) : undefined
+  if (stored && stored.role !== 'user') throw badRequest('messages', 'The last message reuses the id of an answer in this conversation; give the user message its own id.', 'duplicate_id')
+  if (turn.trigger === 'regenerate-message') {
+    if (!stored) throw new HttpError(404, 'unknown_message', 'The message to regenerate an answer for is not in this conversation.')
+    return { kind: 'regenerate', user: stored, history: messages.slice(0, position), write: { truncateAfter: stored.id, includeUser: false } }
+  }
+  if (stored && stored.content === turn.user.text && uiEventOf(stored) === turn.user.uiEvent) return { kind: 'answered', position }
+  const user: Message = {
+    id: turn.user.id,
+    role: 'user',
+    content: turn.user.text,
+    status: 'complete',
+    createdAt: now,
+    ...(turn.user.uiEvent === undefined ? {} : { metadata: uiEventMessageMetadata(turn.user.uiEvent) }),
+  }
+  if (!stored) return { kind: 'new', user, history: messages, write: { includeUser: true } }
+  const previous = position > 0 ? (messages[position - 1] as Message).id : null
+  return { kind: 'edit', user, history: messages.slice(0, position), write: { truncateAfter: previous, includeUser: true } }
+}

@@ -1,0 +1,52 @@
+import { inEnglish } from '../contract/english-issues.js'
+import { isIdentifier } from '../conversation/identifier.js'
+import { chatRequestSchema, type ChatRequest } from '../protocol/chat-request.js'
+import { badRequest } from './http-responses.js'
+
+/**
+ * What the server takes from a POSTed chat request: the conversation id, the trigger, and the
+ * new user message (its id, its text, and a UI event if it carries one). Everything else the
+ * client sent (its history, assistant messages, decision records) is ignored: the store owns history.
+ */
+export interface TurnRequest {
+  readonly conversationId: string
+  readonly trigger: ChatRequest['trigger']
+  readonly user: { readonly id: string; readonly text: string; readonly uiEvent?: string }
+}
+
+const ID_RULE = 'letters, digits and . _ : - (starting with a letter or digit, at most 128 characters)'
+
+export function readTurnRequest(body: unknown): TurnRequest {
+  const parsed = chatRequestSchema.safeParse(body, inEnglish)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const path = issue?.path.map(String).join('.') || '(root)'
+    throw badRequest(path, `${issue?.message ?? 'Invalid chat request'} at ${path}. Send useChat's request body: { id, messages, trigger, messageId? }.`)
+  }
+  const request = parsed.data
+  if (!isIdentifier(request.id)) throw badRequest('id', `The conversation id must be ${ID_RULE}.`)
+  const index = request.messages.length - 1
+  const last = request.messages[index]
+  if (!last || last.role !== 'user') {
+    throw badRequest(index < 0 ? 'messages' : `messages.${index}.role`, 'The last message must be the user message this turn answers.')
+  }
+  if (!isIdentifier(last.id)) throw badRequest(`messages.${index}.id`, `A message id must be ${ID_RULE}.`)
+  const text = last.parts
+    .filter((part): part is { type: 'text'; text: string } => part.type === 'text' && typeof (part as { text?: unknown }).text === 'string')
+    .map((part) => part.text)
+    .join('')
+  const uiEvent = uiEventOfMetadata(last.metadata)
+  if (uiEvent === null) throw badRequest(`messages.${index}.metadata.chatrail.event`, `A UI event name must be ${ID_RULE}.`)
+  if (text.trim() === '' && uiEvent === undefined) throw badRequest(`messages.${index}.parts`, 'The user message has no text part.')
+  return { conversationId: request.id, trigger: request.trigger, user: { id: last.id, text, ...(uiEvent === undefined ? {} : { uiEvent }) } }
+}
+
+/** The UI event a client's user message carries (`metadata.chatrail.event`); null when it is not a safe name. */
+function uiEventOfMetadata(metadata: unknown): string | undefined | null {
+  if (typeof metadata !== 'object' || metadata === null) return undefined
+  const chatrail = (metadata as { chatrail?: unknown }).chatrail
+  if (typeof chatrail !== 'object' || chatrail === null) return undefined
+  const event = (chatrail as { event?: unknown }).event
+  if (event === undefined) return undefined
+  return isIdentifier(event) ? event : null
+}
