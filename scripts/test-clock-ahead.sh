@@ -18,5 +18,6 @@ export FAKETIME_DONT_FAKE_MONOTONIC=1
 exec faketime -f "$CHATRAIL_CLOCK_AHEAD" node_modules/.bin/vitest run \
   --reporter=default --reporter=json --outputFile.json=test-output/vitest-clock-ahead.json \
   test/clock test/agents test/cli test/testing test/conversation test/controller test/contract test/store \
+  test/server test/protocol examples \
   --exclude 'test/agents/adapters/**' --exclude '**/live-cli.test.ts' --exclude '**/codex-live.test.ts' \
   --exclude '**/*-pty.test.ts' --exclude '**/node_modules/**' "$@"
