@@ -19,7 +19,7 @@ describe('chatrail demo (run)', () => {
   it('prints the help and exits 0', async () => {
     const term = io(false)
     expect(await run(['--help'], term.value)).toBe(0)
-    expect(term.out()).toMatch(/^usage: chatrail demo \[--agent claude-code\|codex\|offline\]/)
+    expect(term.out()).toMatch(/^usage: chatrail demo \[--agent claude-code\|codex\|opencode\|offline\]/)
     expect(term.out()).toContain('Installed is not enough')
   })
 

@@ -18,13 +18,14 @@ The support-bot workflow in your terminal. Known input is answered by the workfl
 
 Which agent answers unmatched input:
   default        Claude Code if \`claude\` is on PATH and answers a probe, else Codex if \`codex\`
-                 answers one, else OpenCode if \`opencode\` does, else the built-in offline adapter. A probe sends one tiny prompt
-                 ("Reply with the single word: ready") and waits at most --probe-timeout
-                 (default ${defaultProbeTimeoutMs} ms); the probes run at once. Installed is not enough: a
-                 signed-out or offline CLI does not count. The choice is printed before the demo.
-  --agent NAME   Use NAME without probing: claude-code, codex, opencode, or offline. The offline adapter
-                 makes no network call; it says that no agent is connected and lists what the
-                 workflow understands.
+                 answers one, else OpenCode if a configured \`opencode\` does, else the built-in
+                 offline adapter. A probe sends one tiny prompt ("Reply with the single word:
+                 ready") and waits at most --probe-timeout (default ${defaultProbeTimeoutMs} ms); the probes
+                 run at once. Installed is not enough: a signed-out or offline CLI does not count.
+                 The choice is printed before the demo.
+  --agent NAME   Use NAME without probing: claude-code, codex, opencode, or offline. The offline
+                 adapter makes no network call; it says that no agent is connected and lists what
+                 the workflow understands.
   CHATRAIL_DEMO_AGENT=NAME   The same as --agent (the flag wins).
 
 Keys:
