@@ -1,8 +1,8 @@
 import type { Route } from '../../src/conversation/index.js'
 
-/** Pure: `TALK_TO_HUMAN` / `talk-to-human` → "Talk to human". */
+/** Pure: `TALK_TO_HUMAN` / `talk-to-human` / `talkToHuman` → "Talk to human". */
 export function humanizeEvent(event: string): string {
-  const words = event.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase()
+  const words = event.replace(/[_-]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').trim().toLowerCase()
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
 

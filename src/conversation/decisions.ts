@@ -87,6 +87,8 @@ export interface Timeline<Ctx extends JsonObject = JsonObject> {
   commit: (decision: Decision<Ctx>) => boolean
 }
 
+const NO_MESSAGES: readonly Message[] = Object.freeze([])
+
 const EMPTY_SEGMENT: Segment = Object.freeze({ answerIds: [], records: undefined }) as unknown as Segment
 
 /** The identity of a user message's input: exact text plus the UI event it carries. */
@@ -127,6 +129,9 @@ export function createTimeline<Ctx extends JsonObject>(
   const ords = new Map<string, number>()
   const cache = new Map<string, Decision<Ctx>>()
   let last: LastUserMessage | undefined
+  // The history being reconciled: a re-derived turn's route callbacks see what came before its
+  // message (sliced only then, off the common path).
+  let reconciling: readonly Message[] = NO_MESSAGES
 
   const stateAt = (ord: number): MachineState<Ctx> => (ord < 0 ? start : (entries[ord]?.after ?? start))
   const current = (): MachineState<Ctx> => stateAt(entries.length - 1)
@@ -155,7 +160,7 @@ export function createTimeline<Ctx extends JsonObject>(
    * from its text, else undecided. `current` itself when nothing changed (no allocation on a quiet
    * sync).
    */
-  function evaluate(message: Message, key: string, before: MachineState<Ctx>, segment: Segment, history: () => readonly Message[], current?: Entry<Ctx>): Entry<Ctx> {
+  function evaluate(message: Message, key: string, before: MachineState<Ctx>, segment: Segment, at: number, current?: Entry<Ctx>): Entry<Ctx> {
     let decision = cache.get(message.id)
     if (decision && decision.inputKey !== key) {
       cache.delete(message.id)
@@ -171,7 +176,7 @@ export function createTimeline<Ctx extends JsonObject>(
         if (decision) break
       }
       if (!decision && rederive && segment.untrustedAnswerId !== undefined) {
-        decision = rederive(message, key, before, segment.untrustedAnswerId, history)
+        decision = rederive(message, key, before, segment.untrustedAnswerId, () => reconciling.slice(0, at))
         if (decision) cache.set(message.id, decision)
       }
       after = decision?.after ?? before
@@ -181,6 +186,7 @@ export function createTimeline<Ctx extends JsonObject>(
   }
 
   function reconcile(messages: readonly Message[], full = false): boolean {
+    reconciling = messages
     const previous = current()
     const fresh: { message: Message; key: string; segment: Segment; at: number }[] = []
     // Segments (the answers between two user messages) are allocated only when there are answers.
@@ -239,17 +245,16 @@ export function createTimeline<Ctx extends JsonObject>(
       if (key !== removed.inputKey) cache.delete(removed.messageId)
     }
     const anchored = anchor >= 0 ? entries[anchor] : undefined
-    // Route callbacks of a re-derived turn see the history before its message (sliced only then).
-    const historyBefore = (at: number) => () => messages.slice(0, at)
     if (anchored && anchorSegment && anchorMessage) {
-      entries[anchor] = evaluate(anchorMessage, anchored.inputKey, anchored.before, anchorSegment, historyBefore(anchorAt), anchored)
+      entries[anchor] = evaluate(anchorMessage, anchored.inputKey, anchored.before, anchorSegment, anchorAt, anchored)
     }
     for (let i = fresh.length - 1; i >= 0; i--) {
       const item = fresh[i]
       if (!item) continue
       ords.set(item.message.id, entries.length)
-      entries.push(evaluate(item.message, item.key, stateAt(entries.length - 1), item.segment, historyBefore(item.at)))
+      entries.push(evaluate(item.message, item.key, stateAt(entries.length - 1), item.segment, item.at))
     }
+    reconciling = NO_MESSAGES // hold no history between reconciliations
     return current() !== previous
   }
 

@@ -5,14 +5,16 @@ import { buildEntry } from './session-entry.js'
 import { observeChat } from './session-source.js'
 import type { FoundSession } from './session-source.js'
 import { deriveSessionState } from './session-state.js'
+import { listedSession } from './opencode-source.js'
 import { createOpencodeClient } from '../opencode/http-client.js'
 import type { OpencodeAuth } from '../opencode/http-client.js'
 import { OpencodeServerError } from '../opencode/opencode-errors.js'
 import { readChat } from '../opencode/read-chat.js'
 import { listDatabaseSessions } from '../opencode/database.js'
-import { DISK_DETAIL, listStoredSessions } from '../opencode/legacy-storage.js'
+import { DISK_DETAIL } from '../opencode/disk-chat.js'
+import { listStoredSessions } from '../opencode/legacy-storage.js'
 import type { StoredSession } from '../opencode/legacy-storage.js'
-import { isRecord, numberField, recordField, stringField } from '../process/json-value.js'
+import { isRecord, stringField } from '../process/json-value.js'
 
 /**
  * OpenCode's sessions for `chatrail sessions --opencode-url`: the server's inventory
@@ -54,19 +56,10 @@ export async function listOpencodeSessions(options: OpencodeSessionsOptions): Pr
   const queue = [...sessions]
   const worker = async (): Promise<void> => {
     for (let session = queue.shift(); session !== undefined; session = queue.shift()) {
-      const sessionId = stringField(session, 'id')
-      if (sessionId === undefined) continue
-      const time = recordField(session, 'time')
-      const lastActivityAt = numberField(time, 'updated') ?? numberField(time, 'created') ?? 0
-      const directory = stringField(session, 'directory')
-      const found: FoundSession = {
-        key: `opencode:${sessionId}`,
-        agent: 'opencode',
-        sessionId,
-        path: `${client.baseUrl}/session/${sessionId}`,
-        process: 'none',
-        ...(directory !== undefined ? { cwd: directory } : {}),
-      }
+      const listed = listedSession(session, client.baseUrl)
+      if (listed === undefined) continue
+      const { found, updatedAt: lastActivityAt } = listed
+      const sessionId = found.sessionId
       try {
         const chat = await readChat({ baseUrl: client.baseUrl, sessionId, ...(options.auth ? { auth: options.auth } : {}), timeoutMs: options.timeoutMs ?? 5000 })
         const observation = { ...observeChat(chat), activityMark: '', ...titleOf(session) }

@@ -31,25 +31,13 @@ export function createOpencodeSource(options: { baseUrl: string; auth?: Opencode
       if (sessionId !== undefined && id !== undefined) pending.set(sessionId, [...(pending.get(sessionId) ?? []), id])
     }
     return (Array.isArray(sessions) ? sessions : []).filter(isRecord).flatMap((session) => {
-      const sessionId = stringField(session, 'id')
-      if (sessionId === undefined) return []
-      const time = recordField(session, 'time')
-      const updated = numberField(time, 'updated') ?? numberField(time, 'created') ?? 0
-      const status = isRecord(statuses) ? JSON.stringify(statuses[sessionId] ?? { type: 'idle' }) : ''
-      const evidence = `${updated}|${status}|${(pending.get(sessionId) ?? []).sort().join(',')}`
-      const directory = stringField(session, 'directory')
-      const found: FoundSession = {
-        key: `opencode:${sessionId}`,
-        agent: 'opencode',
-        sessionId,
-        path: `${client.baseUrl}/session/${sessionId}`,
-        // Not a file: the stamp carries the server's evidence (ctime: a digest of it), so it changes exactly when that does.
-        stamp: { ino: 0, size: 0, mtimeMs: updated, ctimeMs: digest(evidence) },
-        process: 'none',
-        liveMark: evidence,
-        ...(directory !== undefined ? { cwd: directory } : {}),
-      }
-      return [found]
+      const listed = listedSession(session, client.baseUrl)
+      if (listed === undefined) return []
+      const { found, updatedAt } = listed
+      const status = isRecord(statuses) ? JSON.stringify(statuses[found.sessionId] ?? { type: 'idle' }) : ''
+      const evidence = `${updatedAt}|${status}|${(pending.get(found.sessionId) ?? []).sort().join(',')}`
+      // Not a file: the stamp carries the server's evidence (ctime: a digest of it), so it changes exactly when that does.
+      return [{ ...found, stamp: { ino: 0, size: 0, mtimeMs: updatedAt, ctimeMs: digest(evidence) }, liveMark: evidence }]
     })
   }
 
@@ -75,6 +63,26 @@ export function createOpencodeSource(options: { baseUrl: string; auth?: Opencode
   }
 
   return { agent: 'opencode', watchRoots: () => [], scan, createReader }
+}
+
+/**
+ * A session as `GET /session` lists it, found for the monitor (process evidence `none`: the server
+ * lists every session of its project, running or not), with its last update (epoch ms).
+ */
+export function listedSession(session: Record<string, unknown>, baseUrl: string): { found: FoundSession; updatedAt: number } | undefined {
+  const sessionId = stringField(session, 'id')
+  if (sessionId === undefined) return undefined
+  const time = recordField(session, 'time')
+  const directory = stringField(session, 'directory')
+  const found: FoundSession = {
+    key: `opencode:${sessionId}`,
+    agent: 'opencode',
+    sessionId,
+    path: `${baseUrl}/session/${sessionId}`,
+    process: 'none',
+    ...(directory !== undefined ? { cwd: directory } : {}),
+  }
+  return { found, updatedAt: numberField(time, 'updated') ?? numberField(time, 'created') ?? 0 }
 }
 
 /** A number that changes with the text (the first 48 bits of its SHA-256). */

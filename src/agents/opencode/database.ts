@@ -2,10 +2,8 @@ import type { AgentChat } from '../../contract/agent-chat.js'
 import { ChatrailError } from '../../contract/errors.js'
 import { isRecord } from '../process/json-value.js'
 import type { JsonRecord } from '../process/json-value.js'
-import { composeChat } from './compose-chat.js'
-import { DISK_DETAIL } from './legacy-storage.js'
 import type { StoredSession } from './legacy-storage.js'
-import { createSessionModel, resync } from './session-fold.js'
+import { diskChat } from './disk-chat.js'
 
 /**
  * OpenCode's database (`<data>/opencode.db`, SQLite in WAL mode since 1.x), read-only, as the disk
@@ -102,12 +100,7 @@ export async function readDatabaseChat(input: { dbPath: string; sessionId: strin
         return data ? [{ info: { ...data, id, sessionID: input.sessionId }, parts: parts.get(id) ?? [] }] : []
       })
   })
-  const model = createSessionModel(input.sessionId)
-  resync(model, { messages, status: undefined, permissions: [], questions: [] })
-  const chat = composeChat(model, { warnings })
-  if (chat.messages.length === 0) return chat
-  const { pendingDialog: _pending, ...rest } = chat
-  return { ...rest, state: 'needs_input', status: 'unknown', detail: DISK_DETAIL }
+  return diskChat(input.sessionId, messages, warnings)
 }
 
 function parse(text: unknown, what: string, warnings: string[]): JsonRecord | undefined {

@@ -3,8 +3,7 @@ import { join } from 'node:path'
 import type { AgentChat } from '../../contract/agent-chat.js'
 import { isRecord, recordField, stringField } from '../process/json-value.js'
 import type { JsonRecord } from '../process/json-value.js'
-import { composeChat } from './compose-chat.js'
-import { createSessionModel, resync } from './session-fold.js'
+import { diskChat } from './disk-chat.js'
 
 /**
  * OpenCode's legacy JSON storage (before `opencode.db`), read-only, as the disk fallback when no
@@ -31,8 +30,6 @@ export interface StoredSession {
   updatedAt?: number
   path: string
 }
-
-export const DISK_DETAIL = "read from OpenCode's files: its run state lives only in the server"
 
 /** Every session in `<dataDir>/storage/session/*\/*.json`, newest first. */
 export async function listStoredSessions(dataDir: string): Promise<{ sessions: StoredSession[]; warnings: string[] }> {
@@ -79,12 +76,7 @@ export async function readStoredChat(input: { dataDir: string; sessionId: string
     }
     messages.push({ info, parts })
   }
-  const model = createSessionModel(input.sessionId)
-  resync(model, { messages, status: undefined, permissions: [], questions: [] })
-  const chat = composeChat(model, { warnings })
-  if (chat.messages.length === 0) return chat
-  const { pendingDialog: _pending, ...rest } = chat
-  return { ...rest, state: 'needs_input', status: 'unknown', detail: DISK_DETAIL }
+  return diskChat(input.sessionId, messages, warnings)
 }
 
 async function names(dir: string): Promise<string[]> {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { listDatabaseSessions, readDatabaseChat } from '../../../src/agents/opencode/database.js'
 import { readEventLog } from '../../../src/agents/opencode/event-log.js'
-import { DISK_DETAIL } from '../../../src/agents/opencode/legacy-storage.js'
+import { DISK_DETAIL } from '../../../src/agents/opencode/disk-chat.js'
 import { eventsPath, OPENCODE_FIXTURES, SCENARIOS } from './fixture-files.js'
 
 /**

@@ -1,32 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createChatController } from '../../../../src/controller/index.js'
 import { startClaudeRig } from '../support/claude-harness.js'
 import type { ClaudeRig } from '../support/claude-harness.js'
-import { collect, userMessage, waitUntil } from '../support/harness.js'
+import { collect, processesRunning, userMessage, waitUntil } from '../support/harness.js'
 
 /**
  * Issue 15 item 2: processes the agent's Bash tool detaches from the turn (`setsid`, or a subshell
  * that exits at once) are re-parented away from the CLI, so neither the CLI's process group nor
  * its descendants reach them. Aborting the turn must still end them.
  */
-
-/** Every process on the machine whose argv is exactly `argv` (orphans are nobody's descendants). */
-function processesRunning(...argv: string[]): number[] {
-  const wanted = `${argv.join('\0')}\0`
-  const pids: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') !== wanted) continue
-      if (/\)\s+Z\s/.test(readFileSync(`/proc/${entry}/stat`, 'utf8'))) continue
-      pids.push(Number(entry))
-    } catch {
-      // Exited while we looked.
-    }
-  }
-  return pids
-}
 
 const COMMAND = '(setsid sleep 404 &); (sleep 405 &); sleep 400'
 

@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { startAgentProcess } from '../../../../src/agents/process/agent-process.js'
-import { waitUntil } from '../support/harness.js'
+import { processesRunning, waitUntil } from '../support/harness.js'
 
 /**
  * terminate() ends every process started under the run, found by the per-run environment marker,
@@ -15,21 +14,8 @@ const runTag = String(Math.floor(Math.random() * 1e9)).padStart(9, '0')
 /** A sleep argument unique to this test run. */
 const arg = (n: number): string => `${n}.${runTag}`
 
-function running(argument: string): number[] {
-  const wanted = `sleep\0${argument}\0`
-  const pids: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') !== wanted) continue
-      if (/\)\s+Z\s/.test(readFileSync(`/proc/${entry}/stat`, 'utf8'))) continue
-      pids.push(Number(entry))
-    } catch {
-      // Exited while we looked.
-    }
-  }
-  return pids
-}
+/** This run's `sleep <argument>` processes. */
+const running = (argument: string): number[] => processesRunning('sleep', argument)
 
 describe.skipIf(process.platform !== 'linux')('terminate() and the processes that left the tree', () => {
   it('ends setsid and double-fork orphans (re-parented to init, another session)', async () => {

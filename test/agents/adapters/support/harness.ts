@@ -3,7 +3,7 @@ import type { StreamChunk, StreamSource } from '../../../../src/contract/stream.
 import type { AgentRunStateSource } from '../../../../src/contract/live-agent-adapter.js'
 import type { AgentSnapshot } from '../../../../src/contract/agent-snapshot.js'
 import { isProcessAlive, listDescendantPids } from '../../../../src/agents/process/kill-process-tree.js'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 /** Small helpers shared by the adapters' live tests. */
 
@@ -67,6 +67,26 @@ export function descendantsRunning(needle: string): number[] {
       return false
     }
   })
+}
+
+/**
+ * Every live (not zombie) process on the machine whose argv is exactly `argv`: orphans re-parented
+ * away from this process are nobody's descendants, so only a machine-wide scan finds them.
+ */
+export function processesRunning(...argv: string[]): number[] {
+  const wanted = `${argv.join('\0')}\0`
+  const pids: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') !== wanted) continue
+      if (/\)\s+Z\s/.test(readFileSync(`/proc/${entry}/stat`, 'utf8'))) continue
+      pids.push(Number(entry))
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  return pids
 }
 
 export async function waitUntil(predicate: () => boolean, timeoutMs = 30_000, what = 'condition'): Promise<void> {
