@@ -21,11 +21,12 @@ import { deriveSessionState } from './session-state.js'
 import type { SessionState } from './session-state.js'
 
 /**
- * `createMonitor`: every local Claude Code and Codex session as one entry each, kept current by
- * ticks. A tick lists the sessions (listings and stats), reads only the files whose stamp changed
- * (each through its agent's incremental tail, at most `maxOpenFiles` at once), derives each entry
- * (session-state.ts), diffs against the previous entries (monitor-events.ts), gates notifications
- * (notification-gate.ts), then tells subscribers, in that order. Failures are recorded (an entry's
+ * `createMonitor`: every local Claude Code and Codex session (and, with `opencodeUrl`, OpenCode's)
+ * as one entry each, kept current by ticks. A tick lists the sessions (listings and stats), reads
+ * only the files whose stamp changed (each through its agent's incremental tail, at most
+ * `maxOpenFiles` at once), derives each entry (session-state.ts), diffs against the previous
+ * entries (monitor-events.ts), gates notifications (notification-gate.ts), then tells
+ * subscribers, in that order. Failures are recorded (an entry's
  * `error`, the state's `warnings`), never thrown by a tick.
  */
 
@@ -77,11 +78,13 @@ export function createMonitor(options: MonitorOptions): Monitor {
   const counters = createCounters()
   const gate = createFileGate(config.maxOpenFiles)
   const sources: SessionSource[] = [createClaudeSource({ home: config.home, counters }), createCodexSource({ codexHome: config.codexHome, counters })]
-  if (config.opencodeUrl !== undefined) sources.push(createOpencodeSource({ baseUrl: config.opencodeUrl }))
   const tracked = new Map<string, Tracked>()
   const listeners = new Set<(event: MonitorEvent) => void>()
   let entries = new Map<string, MonitorEntry>()
   let state: MonitorState = { entries: [], warnings: [], skipped: [] }
+  if (config.opencodeUrl !== undefined) {
+    sources.push(createOpencodeSource({ baseUrl: config.opencodeUrl, dataDir: config.opencodeDataDir, quietWhenDown: config.opencodeOptional, note: (message) => warn(message) }))
+  }
   let queue: Promise<unknown> = Promise.resolve()
   let timer: NodeJS.Timeout | undefined
   let debounce: NodeJS.Timeout | undefined

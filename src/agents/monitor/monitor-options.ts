@@ -6,8 +6,19 @@ export interface MonitorOptions {
   home: string
   /** `CODEX_HOME` (default `<home>/.codex`): rollouts are under `<codexHome>/sessions`. */
   codexHome?: string
-  /** A running OpenCode server (`opencode serve`), e.g. `http://127.0.0.1:4096`: its sessions are listed too. */
+  /**
+   * An OpenCode server (`opencode serve`), e.g. `http://127.0.0.1:4096`: its sessions are listed too,
+   * with their live states; while it does not answer, the sessions in `opencodeDataDir` (state
+   * `unknown`). Not probed unless given (`chatrail sessions` passes `http://127.0.0.1:4096`).
+   */
   opencodeUrl?: string
+  /** OpenCode's data folder, read while the server is down. Default `<home>/.local/share/opencode`. */
+  opencodeDataDir?: string
+  /**
+   * `true`: nothing listening at `opencodeUrl` is normal (OpenCode not running), not noted in
+   * `warnings`; other failures still are. Default `false`: a server that stops answering is noted.
+   */
+  opencodeOptional?: boolean
   /** Silence after which a running or streaming session reads `idle` (non-terminal). Default 5 min. */
   liveWindowMs?: number
   /** Silence after which a session without a live process is presumed ended (`completed`). Default 24 h. */
@@ -28,6 +39,8 @@ export interface ResolvedMonitorOptions {
   home: string
   codexHome: string
   opencodeUrl?: string
+  opencodeDataDir: string
+  opencodeOptional: boolean
   liveWindowMs: number
   endedWindowMs: number
   settleMs: number
@@ -67,10 +80,15 @@ export function resolveMonitorOptions(options: MonitorOptions): ResolvedMonitorO
   if (options.opencodeUrl !== undefined && !/^https?:\/\/\S+$/.test(options.opencodeUrl)) {
     throw new MonitorOptionsError('opencodeUrl', `opencodeUrl must be an http(s) URL (got ${JSON.stringify(options.opencodeUrl)})`, 'Pass the address `opencode serve` prints, e.g. http://127.0.0.1:4096.')
   }
+  if (options.opencodeDataDir !== undefined && (typeof options.opencodeDataDir !== 'string' || options.opencodeDataDir === '')) {
+    throw new MonitorOptionsError('opencodeDataDir', `opencodeDataDir must be a directory path (got ${JSON.stringify(options.opencodeDataDir)})`, 'Omit it to use <home>/.local/share/opencode, or pass $XDG_DATA_HOME/opencode when it is set.')
+  }
   const resolved: ResolvedMonitorOptions = {
     home: options.home,
     codexHome: options.codexHome ?? join(options.home, '.codex'),
     ...(options.opencodeUrl !== undefined ? { opencodeUrl: options.opencodeUrl } : {}),
+    opencodeDataDir: options.opencodeDataDir ?? join(options.home, '.local', 'share', 'opencode'),
+    opencodeOptional: options.opencodeOptional === true,
     liveWindowMs: duration(options, 'liveWindowMs', DEFAULT_LIVE_WINDOW_MS, 1),
     endedWindowMs: duration(options, 'endedWindowMs', DEFAULT_ENDED_WINDOW_MS, 1),
     settleMs: duration(options, 'settleMs', DEFAULT_SETTLE_MS, 0),

@@ -65,18 +65,29 @@ async function withDatabase<T>(path: string, use: (db: SqliteDatabase) => T): Pr
 export function listDatabaseSessions(dbPath: string): Promise<StoredSession[]> {
   return withDatabase(dbPath, (db) =>
     db
-      .prepare('SELECT id, project_id, title, directory, time_updated FROM session ORDER BY time_updated DESC, id')
+      .prepare(`${SESSION_COLUMNS} ORDER BY time_updated DESC, id`)
       .all()
       .filter(isRecord)
-      .map((row) => ({
-        sessionId: String(row.id),
-        projectId: String(row.project_id),
-        ...(typeof row.title === 'string' ? { title: row.title } : {}),
-        ...(typeof row.directory === 'string' ? { directory: row.directory } : {}),
-        ...(typeof row.time_updated === 'number' ? { updatedAt: row.time_updated } : {}),
-        path: `${dbPath}#session/${String(row.id)}`,
-      })),
+      .map((row) => storedSession(row, dbPath)),
   )
+}
+
+const SESSION_COLUMNS = 'SELECT id, project_id, title, directory, time_updated FROM session'
+
+function storedSession(row: JsonRecord, dbPath: string): StoredSession {
+  return {
+    sessionId: String(row.id),
+    projectId: String(row.project_id),
+    ...(typeof row.title === 'string' ? { title: row.title } : {}),
+    ...(typeof row.directory === 'string' ? { directory: row.directory } : {}),
+    ...(typeof row.time_updated === 'number' ? { updatedAt: row.time_updated } : {}),
+    path: `${dbPath}#session/${String(row.id)}`,
+  }
+}
+
+/** One session's row, or `undefined` when the database does not have it. */
+export function findDatabaseSession(dbPath: string, sessionId: string): Promise<StoredSession | undefined> {
+  return withDatabase(dbPath, (db) => db.prepare(`${SESSION_COLUMNS} WHERE id = ?`).all(sessionId).filter(isRecord).map((row) => storedSession(row, dbPath))[0])
 }
 
 /** One session's history from the database: its messages, `needs_input` / `unknown` (idle when it has none). */

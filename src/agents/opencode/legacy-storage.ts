@@ -59,6 +59,14 @@ export async function listStoredSessions(dataDir: string): Promise<{ sessions: S
   return { sessions, warnings }
 }
 
+/** One session of the legacy files by id, or `undefined` (a session file, or at least its messages folder). */
+export async function findStoredSession(dataDir: string, sessionId: string): Promise<StoredSession | undefined> {
+  const listed = (await listStoredSessions(dataDir)).sessions.find((session) => session.sessionId === sessionId)
+  if (listed !== undefined) return listed
+  const messageDir = join(dataDir, 'storage', 'message', sessionId)
+  return (await names(messageDir)).length > 0 ? { sessionId, projectId: '', path: messageDir } : undefined
+}
+
 /** One session's history from the legacy files: its messages, `needs_input` / `unknown` (or idle when empty). */
 export async function readStoredChat(input: { dataDir: string; sessionId: string }): Promise<AgentChat> {
   const warnings: string[] = []

@@ -4,6 +4,8 @@ import { composeChat } from './compose-chat.js'
 import type { ComposeOptions } from './compose-chat.js'
 import { checkSessionId, createOpencodeClient } from './http-client.js'
 import type { OpencodeAuth, OpencodeClient } from './http-client.js'
+import { defaultOpencodeDataDir, readDiskSession } from './disk-fallback.js'
+import { DISK_DETAIL } from './disk-chat.js'
 import { OpencodeServerError } from './opencode-errors.js'
 import { createSessionModel, resync } from './session-fold.js'
 import type { SessionModel, SessionSnapshot } from './session-fold.js'
@@ -16,20 +18,48 @@ export interface ReadChatInput {
   auth?: OpencodeAuth
   /** Per request; default 10 s. */
   timeoutMs?: number
+  /**
+   * OpenCode's data folder, read when nothing answers at `baseUrl` (default `$XDG_DATA_HOME/opencode`,
+   * else `~/.local/share/opencode`); `false`: never fall back, throw `OPENCODE_UNREACHABLE`.
+   */
+  dataDir?: string | false
 }
 
 /**
  * One session's `AgentChat`, read from the live server: `GET /session/:id/message`,
  * `/session/status`, `/permission` and `/question`, folded like the event stream would. OpenCode
  * keeps run state (busy, retry, pending requests) only in the server's memory, so this is the only
- * read that knows it. Throws an `OpencodeServerError` when the server cannot be read (unreachable,
- * 401, unknown session: `OPENCODE_HTTP_ERROR` with `status: 404`).
+ * read that knows it. When nothing answers at `baseUrl` (connection refused), the session's history
+ * comes from OpenCode's files instead (seed 002): `needs_input` / `unknown`, a detail saying the
+ * server is not reachable, no dialog. Throws an `OpencodeServerError` otherwise: unreachable and not
+ * on disk either, 401, a timeout, an unknown session (`OPENCODE_HTTP_ERROR` with `status: 404`).
  */
 export async function readChat(input: ReadChatInput, options: ComposeOptions = {}): Promise<AgentChat> {
   const client = createOpencodeClient({ baseUrl: input.baseUrl, ...(input.auth ? { auth: input.auth } : {}), ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}) })
   const model = createSessionModel(checkSessionId(input.sessionId, client.baseUrl))
-  resync(model, await fetchSnapshot(client, input.sessionId))
+  let snapshot: SessionSnapshot
+  try {
+    snapshot = await fetchSnapshot(client, input.sessionId)
+  } catch (error) {
+    if (input.dataDir === false || !OpencodeServerError.isInstance(error) || error.code !== 'OPENCODE_UNREACHABLE') throw error
+    return fromDisk(input.dataDir ?? defaultOpencodeDataDir(), input.sessionId, client.baseUrl, error)
+  }
+  resync(model, snapshot)
   return composeChat(model, options)
+}
+
+/** The server did not answer: the session's history from its files, or the server's error when they do not have it. */
+async function fromDisk(dataDir: string, sessionId: string, baseUrl: string, unreachable: OpencodeServerError): Promise<AgentChat> {
+  let chat: AgentChat | undefined
+  try {
+    chat = await readDiskSession(dataDir, sessionId)
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause)
+    throw new OpencodeServerError({ code: unreachable.code, message: `${unreachable.message} Its files could not be read either: ${reason}`, ...(unreachable.hint !== undefined ? { hint: unreachable.hint } : {}), url: unreachable.url, cause })
+  }
+  if (chat === undefined) throw unreachable
+  const { pendingDialog: _none, ...history } = chat
+  return { ...history, state: 'needs_input', status: 'unknown', detail: `the OpenCode server at ${baseUrl} is not reachable; ${DISK_DETAIL}` }
 }
 
 /** The four reads a resync needs, in parallel. */

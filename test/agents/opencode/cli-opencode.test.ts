@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { freePort } from '../../../src/agents/opencode/adapter/opencode-server.js'
 import { runInspect } from '../../../src/cli/inspect.js'
 import { runSessions } from '../../../src/cli/sessions.js'
+import { opencodeMonitorOptions } from '../../../src/cli/sessions-opencode.js'
+import { copyRecordedDatabase } from './fallback-files.js'
 import { createMonitor } from '../../../src/agents/monitor/create-monitor.js'
 import type { AgentChat } from '../../../src/contract/agent-chat.js'
 import { events, eventsPath, messagesJson, OPENCODE_FIXTURES } from './fixture-files.js'
@@ -114,7 +116,40 @@ describe('chatrail sessions --opencode-url, without a server', () => {
     }
   })
 
+  it('--no-opencode-url leaves OpenCode out: no stored session listed; with --opencode-url it is a usage error', async () => {
+    const data = await copyRecordedDatabase(Date.now() - 60_000)
+    let out = ''
+    let err = ''
+    try {
+      const io = { stdout: (text: string) => (out += text), stderr: (text: string) => (err += text), env: {} }
+      expect(await runSessions(['--home', data.home, '--json', '--no-opencode-url'], io)).toBe(0)
+      expect((JSON.parse(out) as { entries: MonitorEntry[] }).entries).toEqual([])
+      out = ''
+      expect(await runSessions(['--home', data.home, '--json', '--opencode-url', `http://127.0.0.1:${await freePort()}`], io)).toBe(0)
+      expect((JSON.parse(out) as { entries: MonitorEntry[] }).entries).toHaveLength(5)
+      expect(await runSessions(['--home', data.home, '--no-opencode-url', '--opencode-url', 'http://127.0.0.1:4096'], io)).toBe(2)
+      expect(err).toContain('--opencode-url and --no-opencode-url contradict each other')
+    } finally {
+      data.cleanup()
+    }
+  })
+
   it('a URL that is not http(s) is refused by createMonitor, naming the option', () => {
     expect(() => createMonitor({ home: tmpdir(), opencodeUrl: 'localhost:4096' })).toThrow(expect.objectContaining({ option: 'opencodeUrl' }) as Error)
+  })
+})
+
+describe('chatrail sessions: which OpenCode server and data folder', () => {
+  it('by default the server at http://127.0.0.1:4096, optional (nothing listening is not a warning), and $XDG_DATA_HOME/opencode', () => {
+    expect(opencodeMonitorOptions({}, '/home/me', { XDG_DATA_HOME: '/xdg' })).toEqual({ opencodeUrl: 'http://127.0.0.1:4096', opencodeOptional: true, opencodeDataDir: '/xdg/opencode' })
+    expect(opencodeMonitorOptions({}, '/home/me', {})).toEqual({ opencodeUrl: 'http://127.0.0.1:4096', opencodeOptional: true, opencodeDataDir: '/home/me/.local/share/opencode' })
+  })
+
+  it('a URL you name is expected (a failure to read it is a warning); --home reads that home\'s folder, not $XDG_DATA_HOME', () => {
+    expect(opencodeMonitorOptions({ 'opencode-url': 'http://127.0.0.1:5000', home: '/other' }, '/other', { XDG_DATA_HOME: '/xdg' })).toEqual({ opencodeUrl: 'http://127.0.0.1:5000', opencodeOptional: false, opencodeDataDir: '/other/.local/share/opencode' })
+  })
+
+  it('--no-opencode-url: nothing of OpenCode', () => {
+    expect(opencodeMonitorOptions({ 'no-opencode-url': true }, '/home/me', {})).toEqual({})
   })
 })

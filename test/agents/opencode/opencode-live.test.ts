@@ -9,6 +9,9 @@ import { OpencodeServerError } from '../../../src/agents/opencode/opencode-error
 import { runInspect } from '../../../src/cli/inspect.js'
 import { runSessions } from '../../../src/cli/sessions.js'
 import { createMonitor } from '../../../src/agents/monitor/create-monitor.js'
+import { startOpencodeServer } from '../../../src/agents/opencode/adapter/opencode-server.js'
+import type { OpencodeServerProcess } from '../../../src/agents/opencode/adapter/opencode-server.js'
+import { OPENCODE_BIN } from '../../support/opencode-cli.js'
 import type { MonitorEntry } from '../../../src/agents/monitor/monitor-entry.js'
 import type { AgentChat } from '../../../src/contract/agent-chat.js'
 import { answerQuestion, BASH_MARKER, COMPLETE_TEXT, driveTurn, replyPermission, startRig, TAGS } from './opencode-scenarios.js'
@@ -27,6 +30,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await rig?.close()
 })
+
+/** Polls `check` every 100 ms until it holds; fails naming `what` after `timeoutMs` (generous: the machine is shared). */
+async function waitFor(what: string, check: () => boolean, timeoutMs = 45_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
 
 const read = (sessionId: string): Promise<AgentChat> => readChat({ baseUrl: rig.server.url, sessionId })
 const mainRequests = (): string[] => rig.model.requests.filter((request) => !request.side).map((request) => JSON.stringify(request.body.messages))
@@ -185,7 +197,8 @@ describe('readChat on the real server', () => {
       })
       expect(waiting).toMatchObject({ agent: 'opencode', state: 'needs_input', status: 'waiting_for_approval', pendingDialog: { answerable: true } })
       await monitor.tick()
-      expect(monitor.getState().entries.find((entry) => entry.sessionId === turn.sessionId)).toMatchObject({ state: 'ended', status: 'completed', endedBy: 'turn', title: `${TAGS.bash} Run the marker command.` })
+      // The title OpenCode gave the session (the scripted model's side reply), as `GET /session` lists it.
+      expect(monitor.getState().entries.find((entry) => entry.sessionId === turn.sessionId)).toMatchObject({ state: 'ended', status: 'completed', endedBy: 'turn', title: 'Scripted title' })
       expect(monitor.getState().warnings).toEqual([])
     } finally {
       await monitor.stop()
@@ -197,6 +210,43 @@ describe('readChat on the real server', () => {
     await expect(read('ses_doesNotExist123')).rejects.toSatisfy((error: unknown) => OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_HTTP_ERROR')
     await expect(read('../../etc/passwd')).rejects.toSatisfy((error: unknown) => OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_INVALID_INPUT')
   }, 30_000)
+
+  // Last in this suite: it kills the shared server (and starts another in its place).
+  it('watching while the server goes away and comes back: live → the database inventory, unknown → live again', async () => {
+    const done = await driveTurn(rig, { prompt: `${TAGS.complete} Say hello.` })
+    const waitingId = ((await rig.client.post('/session', {})) as { id: string }).id
+    await rig.client.post(`/session/${waitingId}/prompt_async`, { parts: [{ type: 'text', text: `${TAGS.bash} Run the marker command.` }] })
+    const emptyHome = mkdtempSync(join(tmpdir(), 'chatrail-oc-monitor-'))
+    const monitor = createMonitor({ home: emptyHome, opencodeUrl: rig.server.url, opencodeDataDir: rig.home.dataDir, watch: false, pollIntervalMs: 200 })
+    const entry = (sessionId: string): MonitorEntry | undefined => monitor.getState().entries.find((candidate) => candidate.sessionId === sessionId)
+    const port = Number(new URL(rig.server.url).port)
+    let restarted: OpencodeServerProcess | undefined
+    try {
+      await monitor.start()
+      await waitFor('the permission and the finished turn, live', () => entry(waitingId)?.status === 'waiting_for_approval' && entry(done.sessionId)?.status === 'completed')
+      const listed = monitor.getState().entries.length
+
+      if (rig.server.pid !== undefined) process.kill(-rig.server.pid, 'SIGKILL')
+      await rig.server.exited
+      await waitFor('every session from the database, unknown', () => monitor.getState().entries.every((candidate) => candidate.status === 'unknown'))
+      expect(monitor.getState().entries).toHaveLength(listed)
+      expect(entry(waitingId)).toMatchObject({ state: 'needs_input', status: 'unknown', path: `${join(rig.home.dataDir, 'opencode.db')}#session/${waitingId}` })
+      expect(entry(waitingId)?.pendingDialog).toBeUndefined()
+      expect(entry(done.sessionId)?.detail).toContain('is not reachable')
+      expect(monitor.getState().warnings.join('\n')).toContain(`OpenCode at ${rig.server.url}: Nothing answers`)
+
+      restarted = await startOpencodeServer({ bin: OPENCODE_BIN, cwd: rig.home.cwd, env: rig.home.env, port, startTimeoutMs: 60_000, graceMs: 2000 })
+      await waitFor('live states again', () => entry(done.sessionId)?.status === 'completed')
+      expect(entry(done.sessionId)).toMatchObject({ state: 'ended', endedBy: 'turn', path: `${rig.server.url}/session/${done.sessionId}` })
+      // The permission lived in the killed server's memory: the new server does not know it.
+      expect(entry(waitingId)?.status).not.toBe('waiting_for_approval')
+      expect(monitor.getState().warnings.at(-1)).toContain('answers again')
+    } finally {
+      await monitor.stop()
+      await restarted?.stop()
+      rmSync(emptyHome, { recursive: true, force: true })
+    }
+  }, 150_000)
 })
 
 describe('a password-protected server, then killed mid-turn', () => {
@@ -253,10 +303,15 @@ describe('a password-protected server, then killed mid-turn', () => {
       await lostSeen
       expect(states.at(-1)).toMatchObject({ state: 'needs_input', status: 'unknown' })
       const started = Date.now()
-      await expect(readChat({ baseUrl: locked.server.url, sessionId: created.id, auth, timeoutMs: 2000 })).rejects.toSatisfy(
+      await expect(readChat({ baseUrl: locked.server.url, sessionId: created.id, auth, timeoutMs: 2000, dataDir: false })).rejects.toSatisfy(
         (error: unknown) => OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_UNREACHABLE',
       )
       expect(Date.now() - started).toBeLessThan(3000)
+      // By default it falls back to OpenCode's database: the prompt the dead server stored, state unknown.
+      const fromDisk = await readChat({ baseUrl: locked.server.url, sessionId: created.id, auth, timeoutMs: 2000, dataDir: locked.home.dataDir })
+      expect(fromDisk).toMatchObject({ state: 'needs_input', status: 'unknown' })
+      expect(fromDisk.detail).toContain(`the OpenCode server at ${locked.server.url} is not reachable`)
+      expect(fromDisk.messages[0]).toMatchObject({ role: 'user', text: `${TAGS.hang} Write a long essay.` })
     } finally {
       watcher.close()
     }

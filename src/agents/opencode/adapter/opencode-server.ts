@@ -22,6 +22,8 @@ export interface StartServerOptions {
   startTimeoutMs?: number
   /** SIGTERM → SIGKILL grace on stop (default 3 s). */
   graceMs?: number
+  /** Listen on this port instead of a free one (a server started again where its clients look for it); not retried when taken. */
+  port?: number
 }
 
 export interface OpencodeServerProcess {
@@ -38,10 +40,10 @@ const LISTENING = /listening on (https?:\/\/\S+)/
 export async function startOpencodeServer(options: StartServerOptions): Promise<OpencodeServerProcess> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startOnce(options, await freePort())
+      return await startOnce(options, options.port ?? (await freePort()))
     } catch (error) {
       const portTaken = OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_EXITED' && /EADDRINUSE|address already in use|port .* in use/i.test(error.message)
-      if (!portTaken || attempt >= 3) throw error
+      if (!portTaken || attempt >= 3 || options.port !== undefined) throw error
     }
   }
 }
