@@ -1,4 +1,4 @@
-import { Box, Static, Text, render, useApp, useInput, useStdin } from 'ink'
+import { Box, Text, render, useApp, useInput, useStdin, useStdout } from 'ink'
 import type { Instance, RenderOptions } from 'ink'
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react'
 import type { Monitor } from '../../src/agents/monitor/create-monitor.js'
@@ -14,13 +14,15 @@ interface TableProps {
   now: number
   /** Hide sessions that ended longer ago than this (and say how many). */
   hideOlderThanMs?: number
+  /** The terminal's width: cells are cut with `…` so no line wraps (default: no limit). */
+  width?: number
 }
 
 /** The `chatrail sessions` table: the shared text columns, each row colored by what it asks of you. */
-export function SessionsTable({ entries, now, hideOlderThanMs }: TableProps) {
+export function SessionsTable({ entries, now, hideOlderThanMs, width }: TableProps) {
   const { recent, older } = hideOlderThanMs === undefined ? { recent: [...entries], older: [] } : splitRecent(entries, now, hideOlderThanMs)
   const rows = sessionRows(recent, now)
-  const [header, ...lines] = sessionTableLines(rows)
+  const [header, ...lines] = sessionTableLines(rows, width === undefined ? {} : { width })
   return (
     <Box flexDirection="column">
       <Text dimColor>{header}</Text>
@@ -40,6 +42,9 @@ interface Notice {
   text: string
 }
 
+/** Notifications kept pinned under the table, the latest last. */
+const PINNED_NOTICES = 3
+
 interface WatchProps {
   monitor: Monitor
   hideOlderThanMs?: number
@@ -47,7 +52,11 @@ interface WatchProps {
   clock?: () => number
 }
 
-/** The live view over a started monitor: the table in place, each notification printed once above it; `q` quits. */
+/**
+ * The live view over a started monitor: the table in place, fitted to the terminal's width (and
+ * refitted on resize), the latest notifications pinned under it (part of the live frame, so
+ * neither the table's redraws nor a long table scroll them away); `q` quits.
+ */
 export function SessionsWatch({ monitor, hideOlderThanMs, clock = Date.now }: WatchProps) {
   const subscribe = useCallback((changed: () => void) => monitor.subscribe(() => changed()), [monitor])
   const state = useSyncExternalStore(subscribe, monitor.getState)
@@ -55,6 +64,15 @@ export function SessionsWatch({ monitor, hideOlderThanMs, clock = Date.now }: Wa
   const [notices, setNotices] = useState<Notice[]>([])
   const { exit } = useApp()
   const { isRawModeSupported } = useStdin()
+  const { stdout } = useStdout()
+  const [columns, setColumns] = useState(stdout.columns > 0 ? stdout.columns : undefined)
+  useEffect(() => {
+    const onResize = (): void => setColumns(stdout.columns > 0 ? stdout.columns : undefined)
+    stdout.on('resize', onResize)
+    return () => {
+      stdout.off('resize', onResize)
+    }
+  }, [stdout])
   useEffect(() => {
     const timer = setInterval(() => setNow(clock()), 1000)
     return () => clearInterval(timer)
@@ -62,7 +80,7 @@ export function SessionsWatch({ monitor, hideOlderThanMs, clock = Date.now }: Wa
   useEffect(
     () =>
       monitor.subscribe((event) => {
-        if (event.type === 'notification') setNotices((list) => [...list, { id: list.length, text: noticeText(event) }])
+        if (event.type === 'notification') setNotices((list) => [...list.slice(-(PINNED_NOTICES - 1)), { id: (list.at(-1)?.id ?? -1) + 1, text: noticeText(event) }])
       }),
     [monitor],
   )
@@ -70,13 +88,17 @@ export function SessionsWatch({ monitor, hideOlderThanMs, clock = Date.now }: Wa
     if (input === 'q') exit()
   }, { isActive: isRawModeSupported === true })
   return (
-    <>
-      <Static items={notices}>{(notice) => <Text key={notice.id} color="yellow">{notice.text}</Text>}</Static>
-      <SessionsTable entries={state.entries} now={now} {...(hideOlderThanMs === undefined ? {} : { hideOlderThanMs })} />
-      <Text dimColor>
+    <Box flexDirection="column">
+      <SessionsTable entries={state.entries} now={now} {...(hideOlderThanMs === undefined ? {} : { hideOlderThanMs })} {...(columns === undefined ? {} : { width: columns })} />
+      {notices.map((notice) => (
+        <Text key={notice.id} color="yellow" wrap="truncate-end">
+          {notice.text}
+        </Text>
+      ))}
+      <Text dimColor wrap="truncate-end">
         watching {state.entries.length} session{state.entries.length === 1 ? '' : 's'} · q quits
       </Text>
-    </>
+    </Box>
   )
 }
 

@@ -1,6 +1,7 @@
 import { ChatrailError } from '../contract/errors.js'
 import type { ChatDefinition } from '../conversation/definition.js'
 import type { JsonObject } from '../conversation/json.js'
+import { usageErrorText } from './args.js'
 import { loadAgentAdapter } from './demo/agent-adapter.js'
 import { demoHelp, parseDemoArgs } from './demo/demo-args.js'
 import { demoDefinition, demoEventLabels, demoRoutes } from './demo/demo-definition.js'
@@ -32,7 +33,7 @@ function startingCommand<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>
   const { initial, states, routes } = definition.conversation
   const on = states[initial]?.on ?? {}
   for (const route of routes) {
-    if (route.kind !== 'command' || (route.states !== undefined && !route.states.includes(initial))) continue
+    if (route.kind !== 'command' || route.event === undefined || (route.states !== undefined && !route.states.includes(initial))) continue
     const transition = on[route.event]
     const target = typeof transition === 'string' ? transition : transition?.target
     if (target !== undefined && target !== initial) return route.command
@@ -47,7 +48,7 @@ export async function run(args: readonly string[], io: DemoIo = processIo()): Pr
     return 0
   }
   if (parsed.kind === 'error') {
-    io.stderr.write(`chatrail demo: ${parsed.message}\nRun \`chatrail demo --help\` for the options.\n`)
+    io.stderr.write(`${usageErrorText('demo', parsed.message)}\n`)
     return 2
   }
   if (io.stdin.isTTY !== true) {

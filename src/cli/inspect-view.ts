@@ -6,24 +6,69 @@ import type { Dialog } from '../contract/dialog.js'
  * (plans and questions in full, never truncated), then the last messages one line each.
  */
 
-export function formatChatView(chat: AgentChat, options: { last: number; source: string }): string {
+export interface ChatViewOptions {
+  last: number
+  source: string
+  /** Where the session ran (the transcript's own metadata). */
+  cwd?: string
+  /** Said after the reader's own warnings (the unread-lines count of `chatrail inspect`). */
+  extraWarnings?: readonly string[]
+}
+
+/** Pure, apart from the local time zone the message times are shown in. */
+export function formatChatView(chat: AgentChat, options: ChatViewOptions): string {
   const out: string[] = []
   out.push(`${chat.agent} · ${options.source}${chat.sessionId ? ` · session ${chat.sessionId}` : ''}`)
+  if (options.cwd !== undefined) out.push(`  cwd     ${options.cwd}`)
+  const times = chat.messages.flatMap((m) => (m.at === undefined || Number.isNaN(Date.parse(m.at)) ? [] : [new Date(m.at)]))
+  const first = times[0]
+  const latest = times.at(-1)
+  if (first !== undefined && latest !== undefined) out.push(`  time    ${dateTime(first)}${dateTime(latest) === dateTime(first) ? '' : ` → ${sameDay(first, latest) ? clock(latest) : dateTime(latest)}`}`)
   out.push(`  state   ${chat.state}`)
   out.push(`  status  ${chat.status}`)
   if (chat.detail) out.push(`  detail  ${chat.detail}`)
   if (chat.usage) out.push(`  usage   ${chat.usage.inputTokens} in / ${chat.usage.outputTokens} out tokens`)
-  out.push(`  read    ${chat.cursor.lines} lines, ${chat.cursor.offset} bytes, ${chat.messages.length} messages`)
-  for (const warning of chat.warnings) out.push(`  warning ${warning}`)
+  out.push(`  read    ${count(chat.cursor.lines, 'line')}, ${count(chat.cursor.offset, 'byte')}, ${count(chat.messages.length, 'message')}`)
+  for (const warning of [...chat.warnings, ...(options.extraWarnings ?? [])]) out.push(`  warning ${warning}`)
   const pending = pendingDialogOf(chat)
   if (pending) out.push('', ...dialogCard(pending.dialog, pending.live))
   const shown = options.last <= 0 ? [] : chat.messages.slice(-options.last)
   if (shown.length > 0) {
-    out.push('', shown.length < chat.messages.length ? `last ${shown.length} of ${chat.messages.length} messages:` : 'messages:')
+    out.push('', shown.length < chat.messages.length ? `last ${shown.length} of ${count(chat.messages.length, 'message')}:` : 'messages:')
     const width = String(shown[shown.length - 1]?.seq ?? 0).length
-    for (const message of shown) out.push(`  #${String(message.seq).padStart(width)}  ${messageLine(message)}`)
+    const timed = shown.some((m) => m.at !== undefined)
+    for (const message of shown) out.push(`  #${String(message.seq).padStart(width)}  ${timed ? `${messageTime(message, first, latest)}  ` : ''}${messageLine(message)}`)
   }
   return out.join('\n')
+}
+
+/** `1 message`, `2 messages`. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+/** A message's local time: `HH:MM:SS` when the whole chat is one day, else with the date; blank when unknown. */
+function messageTime(message: AgentMessage, first: Date | undefined, latest: Date | undefined): string {
+  const oneDay = first !== undefined && latest !== undefined && sameDay(first, latest)
+  const at = message.at === undefined ? Number.NaN : Date.parse(message.at)
+  if (Number.isNaN(at)) return ' '.repeat(oneDay ? 8 : 19)
+  return oneDay ? clock(new Date(at)) : dateTime(new Date(at))
+}
+
+function dateTime(date: Date): string {
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${clock(date)}`
+}
+
+function clock(date: Date): string {
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`
+}
+
+function sameDay(a: Date, b: Date): boolean {
+  return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate()
+}
+
+function two(n: number): string {
+  return String(n).padStart(2, '0')
 }
 
 /** The dialog waiting for an answer: the live one, else the transcript's pending tail dialog. */

@@ -1,7 +1,9 @@
-import { parseArgs } from 'node:util'
+import { stat } from 'node:fs/promises'
 import { isClaudeCodeContent } from '../agents/claude-code/detect-transcript.js'
 import { readChat as readClaudeCodeChat } from '../agents/claude-code/read-chat.js'
-import { isRolloutContent } from '../agents/codex/detect-rollout.js'
+import { createTranscriptTail } from '../agents/claude-code/transcript-tail.js'
+import { isRolloutContent, isRolloutLine } from '../agents/codex/detect-rollout.js'
+import { readRolloutOrigin } from '../agents/codex/locate-rollout.js'
 import { readChat as readCodexChat } from '../agents/codex/read-chat.js'
 import { isOpencodeEventContent } from '../agents/opencode/detect-event-log.js'
 import { readEventLog as readOpencodeEventLog } from '../agents/opencode/event-log.js'
@@ -10,6 +12,8 @@ import { streamFile } from '../agents/runstate/file-stream.js'
 import { DEFAULT_MAX_LINE_BYTES, JsonlLineReader } from '../agents/runstate/jsonl-lines.js'
 import type { AgentChat, AgentKind } from '../contract/agent-chat.js'
 import { ChatrailError } from '../contract/errors.js'
+import { closestName } from '../conversation/did-you-mean.js'
+import { parseCommandArgs, usageErrorText } from './args.js'
 import { formatChatView } from './inspect-view.js'
 
 /**
@@ -32,7 +36,12 @@ options:
   --opencode-url <url> OpenCode: read session <file> (a ses_… id) from this running server
   --last <n>           messages to show (default 12; 0 for none)
   --json               print exactly the AgentChat as JSON
-  -h, --help           show this help`
+  -h, --help           show this help
+
+examples:
+  chatrail inspect ~/.claude/projects/-home-me-app/0b6f….jsonl
+  chatrail inspect ~/.codex/sessions/2026/11/30/rollout-2026-11-30T09-12-03-01a2….jsonl --last 5
+  chatrail inspect --agent opencode --opencode-url http://127.0.0.1:4096 ses_… --json`
 
 export interface InspectOptions {
   file: string
@@ -51,6 +60,12 @@ export interface InspectAgent {
   agent: AgentKind
   detect: (line: unknown) => boolean
   read: (options: InspectOptions) => Promise<AgentChat>
+  /** Whether the reader reads a parsed line (default `detect`): the others are counted as unread. */
+  reads?: (line: unknown) => boolean
+  /** Said after the count of unread lines: what the file probably is instead. */
+  unreadHint?: string
+  /** Where the session ran, from the file's own metadata (the human view shows it). */
+  origin?: (file: string) => Promise<{ cwd?: string } | undefined>
 }
 
 export const inspectAgents: InspectAgent[] = [
@@ -58,8 +73,20 @@ export const inspectAgents: InspectAgent[] = [
     agent: 'claude-code',
     detect: isClaudeCodeContent,
     read: (o) => readClaudeCodeChat({ runId: o.runId, runtimeDir: o.runtimeDir, transcriptPath: o.file, ...(o.registry !== undefined ? { registry: o.registry } : {}) }),
+    unreadHint: 'a stream-json capture (claude -p --output-format stream-json) is not a transcript: inspect the session under ~/.claude/projects instead',
+    origin: async (file) => {
+      const cwd = (await createTranscriptTail(file).read()).cwd
+      return cwd === undefined ? undefined : { cwd }
+    },
   },
-  { agent: 'codex', detect: isRolloutContent, read: (o) => readCodexChat({ runId: o.runId, runtimeDir: o.runtimeDir, transcriptPath: o.file }) },
+  {
+    agent: 'codex',
+    detect: isRolloutContent,
+    read: (o) => readCodexChat({ runId: o.runId, runtimeDir: o.runtimeDir, transcriptPath: o.file }),
+    reads: isRolloutLine,
+    unreadHint: 'a `codex exec --json` capture is not a rollout: inspect the thread\'s rollout under ~/.codex/sessions instead',
+    origin: readRolloutOrigin,
+  },
   // A recorded event stream, or (--opencode-url) a session of a running server: its run state lives there.
   { agent: 'opencode', detect: isOpencodeEventContent, read: (o) => (o.opencodeUrl !== undefined ? readOpencodeChat({ baseUrl: o.opencodeUrl, sessionId: o.file }) : readOpencodeEventLog({ transcriptPath: o.file })) },
 ]
@@ -81,11 +108,10 @@ export function run(args: readonly string[]): Promise<number> {
 
 /** Runs the command and resolves with its exit code; never calls `process.exit`. */
 export async function runInspect(args: readonly string[], io: InspectIo = processIo): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
+  const parsed = parseCommandArgs(
+    {
+      command: 'inspect',
+      positionals: true,
       options: {
         agent: { type: 'string' },
         registry: { type: 'string' },
@@ -94,28 +120,38 @@ export async function runInspect(args: readonly string[], io: InspectIo = proces
         'run-id': { type: 'string' },
         last: { type: 'string' },
         json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
       },
-    })
-  } catch (error) {
-    return usageError(io, error instanceof Error ? error.message : String(error))
-  }
-  const { values, positionals } = parsed
-  if (values.help) {
+    },
+    args,
+  )
+  if (parsed.kind === 'help') {
     io.stdout(inspectUsage)
     return 0
   }
+  if (parsed.kind === 'usage-error') {
+    io.stderr(parsed.message)
+    return 2
+  }
+  const { values, positionals } = parsed
   const file = positionals[0]
   if (file === undefined || positionals.length > 1) return usageError(io, positionals.length > 1 ? `one file at a time (got ${positionals.length})` : 'no transcript file given')
   if ((values['runtime-dir'] === undefined) !== (values['run-id'] === undefined)) return usageError(io, '--runtime-dir and --run-id go together (the live signals of one run)')
   const last = values.last === undefined ? 12 : Number(values.last)
   if (!Number.isInteger(last) || last < 0) return usageError(io, `--last takes a whole number ≥ 0 (got ${JSON.stringify(values.last)})`)
   const agents = inspectAgents.map((a) => a.agent)
-  if (values.agent !== undefined && !agents.includes(values.agent as AgentKind)) return usageError(io, `unknown --agent ${JSON.stringify(values.agent)}; known: ${agents.join(', ')}`)
+  if (values.agent !== undefined && !agents.includes(values.agent as AgentKind)) return usageError(io, `unknown --agent ${JSON.stringify(values.agent)}${suggestAgent(values.agent, agents)}; known: ${agents.join(', ')}`)
+  const opencodeUrl = values['opencode-url']
+  if (opencodeUrl !== undefined && values.agent !== undefined && values.agent !== 'opencode') return usageError(io, `--opencode-url reads an OpenCode session; it does not go with --agent ${values.agent}`)
 
   try {
-    const opencodeUrl = values['opencode-url']
-    if (opencodeUrl !== undefined && values.agent !== undefined && values.agent !== 'opencode') return usageError(io, `--opencode-url reads an OpenCode session; it does not go with --agent ${values.agent}`)
+    // With --opencode-url the argument is a session id on the server, not a file.
+    if (opencodeUrl === undefined) {
+      const problem = await fileProblem(file)
+      if (problem !== undefined) {
+        io.stderr(`chatrail inspect: ${problem}`)
+        return 1
+      }
+    }
     const forced = opencodeUrl !== undefined ? 'opencode' : values.agent
     const entry = forced !== undefined ? inspectAgents.find((a) => a.agent === forced) : await detectAgent(file)
     if (entry === undefined) {
@@ -123,12 +159,68 @@ export async function runInspect(args: readonly string[], io: InspectIo = proces
       return 1
     }
     const chat = await entry.read({ file, runtimeDir: values['runtime-dir'] ?? '', runId: values['run-id'] ?? 'inspect', ...(values.registry !== undefined ? { registry: values.registry } : {}), ...(opencodeUrl !== undefined ? { opencodeUrl } : {}) })
-    io.stdout(values.json ? JSON.stringify(chat, null, 2) : formatChatView(chat, { last, source: file }))
+    const unread = opencodeUrl === undefined ? await unreadWarning(file, entry) : undefined
+    if (values.json) {
+      io.stdout(JSON.stringify(chat, null, 2))
+      // --json prints exactly the AgentChat; the count goes to stderr.
+      if (unread !== undefined) io.stderr(`chatrail inspect: warning: ${unread}`)
+      return 0
+    }
+    const origin = opencodeUrl === undefined ? await entry.origin?.(file).catch(() => undefined) : undefined
+    io.stdout(formatChatView(chat, { last, source: file, ...(origin?.cwd === undefined ? {} : { cwd: origin.cwd }), ...(unread === undefined ? {} : { extraWarnings: [unread] }) }))
     return 0
   } catch (error) {
     io.stderr(`chatrail inspect: ${ChatrailError.isInstance(error) ? error.toString() : error instanceof Error ? error.message : String(error)}`)
     return 1
   }
+}
+
+/**
+ * Why `file` cannot be a transcript (missing, a directory), naming it and the fix. A FIFO or a
+ * device passes here: the readers refuse it themselves, saying what it is (`NotARegularFileError`).
+ */
+async function fileProblem(file: string): Promise<string | undefined> {
+  try {
+    const stats = await stat(file)
+    if (stats.isDirectory()) return `${file} is a directory; pass one transcript file in it (a Claude Code <session>.jsonl under ~/.claude/projects/<project>/, a Codex rollout-….jsonl under ~/.codex/sessions/YYYY/MM/DD/)`
+    return undefined
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return `${file} does not exist; check the path (\`chatrail sessions --json\` lists every local session with its transcript path)`
+    if (code === 'EACCES') return `${file} cannot be read (permission denied)`
+    throw error
+  }
+}
+
+/**
+ * `N of M lines are not <agent> lines and were not read (…)` when the reader skipped parsed lines
+ * it does not read (an exec capture read as a rollout), else `undefined`. Streams the whole file.
+ */
+export async function unreadWarning(file: string, entry: InspectAgent): Promise<string | undefined> {
+  const reads = entry.reads ?? entry.detect
+  let total = 0
+  let unread = 0
+  const lines = new JsonlLineReader({ source: file, maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxDetailedWarnings: 0 })
+  const handlers = {
+    onRecord: ({ value }: { value: unknown }) => {
+      total += 1
+      if (!reads(value)) unread += 1
+    },
+  }
+  const stream = await streamFile(file, { compressed: file.endsWith('.zst') }, (chunk) => {
+    lines.push(chunk, handlers)
+  })
+  if (stream.ended === 'end') lines.finish(handlers)
+  if (unread === 0) return undefined
+  const what = entry.agent === 'codex' ? 'Codex rollout' : entry.agent === 'claude-code' ? 'Claude Code transcript' : 'OpenCode event'
+  // The hint guesses what the file is instead: only when most of it went unread (one unknown line is a newer format's).
+  const hint = entry.unreadHint !== undefined && unread * 2 > total ? ` (${entry.unreadHint})` : ''
+  return `${unread} of ${total} line${total === 1 ? '' : 's'} ${unread === 1 ? `is not a ${what} line` : `are not ${what} lines`} and went unread${hint}`
+}
+
+function suggestAgent(value: string, agents: readonly string[]): string {
+  const guess = closestName(value, agents)
+  return guess === undefined ? '' : ` (did you mean ${JSON.stringify(guess)}?)`
 }
 
 /**
@@ -159,6 +251,6 @@ const DETECT_MAX_LINES = 200
 const DETECT_MAX_BYTES = 64 * MiB
 
 function usageError(io: InspectIo, problem: string): number {
-  io.stderr(`chatrail inspect: ${problem}\n\n${inspectUsage}`)
+  io.stderr(usageErrorText('inspect', problem))
   return 2
 }

@@ -1,14 +1,15 @@
+import { statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { createMonitor } from '../agents/monitor/create-monitor.js'
 import type { Monitor } from '../agents/monitor/create-monitor.js'
 import type { MonitorEvent } from '../agents/monitor/monitor-events.js'
-import { DEFAULT_ENDED_WINDOW_MS, DEFAULT_LIVE_WINDOW_MS } from '../agents/monitor/monitor-options.js'
-import { listOpencodeSessions } from '../agents/monitor/opencode-sessions.js'
+import { DEFAULT_ENDED_WINDOW_MS } from '../agents/monitor/monitor-options.js'
 import { sessionRows, sortByAttention, splitRecent } from '../agents/monitor/session-rows.js'
 import { sessionTableLines } from '../agents/monitor/session-table-text.js'
 import { ChatrailError } from '../contract/errors.js'
+import { opencodeMonitorOptions } from './sessions-opencode.js'
+import { parseCommandArgs, usageErrorText } from './args.js'
 
 /**
  * `chatrail sessions`: every local Claude Code and Codex session (chatrail/monitor), the ones that
@@ -31,21 +32,31 @@ options:
   --home <dir>       the home to read (default: yours); Claude Code lives in <dir>/.claude
   --codex-home <dir> Codex's home (default: $CODEX_HOME, or <dir>/.codex when --home is given)
   --all              include sessions that ended more than a day ago
-  --opencode-url <url> also list the sessions of this running OpenCode server (e.g.
-                     http://127.0.0.1:4096). One pass: when it cannot be read, OpenCode's stored
-                     sessions under <home>/.local/share/opencode instead, as unknown
-  -h, --help         show this help`
+  --opencode-url <url> the OpenCode server whose sessions are listed with their live states
+                     (default http://127.0.0.1:4096); while nothing answers there, the sessions
+                     OpenCode stored under $XDG_DATA_HOME/opencode (or <home>/.local/share/opencode)
+                     are listed as unknown, with no warning unless you named the URL
+  --no-opencode-url  leave OpenCode out: no server asked, no stored session read
+  -h, --help         show this help
+
+examples:
+  chatrail sessions                 the table, once
+  chatrail sessions --watch         keep it current; the bell rings when a session needs you
+  chatrail sessions --json --all | jq '.entries[] | select(.status == "failed") | .path'`
 
 export interface SessionsIo {
   stdout: (text: string) => void
   stderr: (text: string) => void
   env: NodeJS.ProcessEnv
+  /** The terminal's width when stdout is one; else `$COLUMNS` when set; else lines are not cut. */
+  columns?: number
 }
 
 const processIo: SessionsIo = {
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
+  ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
 }
 
 /** The command-table entry point (src/cli/main.ts). */
@@ -55,11 +66,9 @@ export function run(args: readonly string[]): Promise<number> {
 
 /** Runs the command and resolves with its exit code; never calls `process.exit`. */
 export async function runSessions(args: readonly string[], io: SessionsIo = processIo): Promise<number> {
-  let values
-  try {
-    ;({ values } = parseArgs({
-      args: [...args],
-      allowPositionals: false,
+  const parsed = parseCommandArgs(
+    {
+      command: 'sessions',
       options: {
         watch: { type: 'boolean' },
         json: { type: 'boolean' },
@@ -67,20 +76,36 @@ export async function runSessions(args: readonly string[], io: SessionsIo = proc
         'codex-home': { type: 'string' },
         all: { type: 'boolean' },
         'opencode-url': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
+        'no-opencode-url': { type: 'boolean' },
       },
-    }))
-  } catch (error) {
-    io.stderr(`chatrail sessions: ${error instanceof Error ? error.message : String(error)}\n\n${sessionsUsage}`)
-    return 2
-  }
-  if (values.help) {
+    },
+    args,
+  )
+  if (parsed.kind === 'help') {
     io.stdout(sessionsUsage)
     return 0
   }
+  if (parsed.kind === 'usage-error') {
+    io.stderr(parsed.message)
+    return 2
+  }
+  const { values } = parsed
+  if (values['opencode-url'] !== undefined && values['no-opencode-url'] === true) {
+    io.stderr(usageErrorText('sessions', '--opencode-url and --no-opencode-url contradict each other'))
+    return 2
+  }
   for (const flag of ['home', 'codex-home'] as const) {
     if (values[flag] === '') {
-      io.stderr(`chatrail sessions: --${flag} needs a directory\n\n${sessionsUsage}`)
+      io.stderr(usageErrorText('sessions', `--${flag} needs a directory`))
+      return 2
+    }
+  }
+  // A home or Codex home named on the command line must exist: a typo would otherwise list nothing.
+  for (const flag of ['home', 'codex-home'] as const) {
+    const dir = values[flag]
+    const problem = dir === undefined ? undefined : directoryProblem(dir)
+    if (problem !== undefined) {
+      io.stderr(usageErrorText('sessions', `--${flag} ${problem}`))
       return 2
     }
   }
@@ -89,8 +114,7 @@ export async function runSessions(args: readonly string[], io: SessionsIo = proc
   const hideOlderThanMs = values.all ? undefined : DEFAULT_ENDED_WINDOW_MS
   let monitor: Monitor
   try {
-    // Watching follows the OpenCode server as a monitor source; one pass also falls back to its files (below).
-    monitor = createMonitor({ home, codexHome: resolve(codexHome), ...(values.watch && values['opencode-url'] !== undefined ? { opencodeUrl: values['opencode-url'] } : {}) })
+    monitor = createMonitor({ home, codexHome: resolve(codexHome), ...opencodeMonitorOptions(values, home, io.env) })
   } catch (error) {
     io.stderr(`chatrail sessions: ${ChatrailError.isInstance(error) ? error.toString() : String(error)}`)
     return 2
@@ -100,11 +124,9 @@ export async function runSessions(args: readonly string[], io: SessionsIo = proc
   await monitor.tick()
   const now = Date.now()
   const state = monitor.getState()
-  // OpenCode's run state lives in its server: its sessions come from there (issue 18).
-  const opencode = values['opencode-url'] === undefined ? undefined : await listOpencodeSessions({ baseUrl: values['opencode-url'], now, liveWindowMs: DEFAULT_LIVE_WINDOW_MS, endedWindowMs: DEFAULT_ENDED_WINDOW_MS, dataDir: opencodeDataDir(home, values.home === undefined ? io.env : {}) })
-  const entries = [...state.entries, ...(opencode?.entries ?? [])]
+  const entries = state.entries
   // Folders that could not be read are skipped, never fatal, and always said (issue 15 item 3).
-  const warnings = [...state.skipped.map((path) => `skipped unreadable folder ${path}`), ...state.warnings, ...(opencode?.warnings ?? [])]
+  const warnings = [...state.skipped.map((path) => `skipped unreadable folder ${path}`), ...state.warnings]
   const { recent, older } = hideOlderThanMs === undefined ? { recent: [...entries], older: [] } : splitRecent(entries, now, hideOlderThanMs)
   if (values.json) {
     io.stdout(JSON.stringify({ entries: sortByAttention(recent), warnings }, null, 2))
@@ -113,7 +135,8 @@ export async function runSessions(args: readonly string[], io: SessionsIo = proc
   if (recent.length === 0 && older.length === 0) {
     io.stdout(`No Claude Code or Codex sessions under ${join(home, '.claude')} or ${join(codexHome, 'sessions')}.`)
   } else {
-    io.stdout(sessionTableLines(sessionRows(recent, now)).join('\n'))
+    const width = terminalWidth(io)
+    io.stdout(sessionTableLines(sessionRows(recent, now), width === undefined ? {} : { width }).join('\n'))
     if (older.length > 0) io.stdout(`(${older.length === 1 ? '1 session that ended more than a day ago is' : `${older.length} sessions that ended more than a day ago are`} hidden; --all shows them)`)
   }
   for (const warning of warnings) io.stdout(`warning: ${warning}`)
@@ -144,7 +167,19 @@ async function watch(monitor: Monitor, options: { json: boolean; hideOlderThanMs
   return 0
 }
 
-/** OpenCode's data folder: `$XDG_DATA_HOME/opencode` (not when `--home` is given), else `<home>/.local/share/opencode`. */
-function opencodeDataDir(home: string, env: NodeJS.ProcessEnv): string {
-  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'opencode')
+
+/** The width the table must fit: the terminal's, else `$COLUMNS` (as `ls` and `ps` read it), else none. */
+function terminalWidth(io: SessionsIo): number | undefined {
+  if (io.columns !== undefined) return io.columns
+  const fromEnv = Number(io.env.COLUMNS)
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined
+}
+
+/** `does not exist: <path>` or `is not a directory: <path>`, else `undefined`. */
+function directoryProblem(dir: string): string | undefined {
+  try {
+    return statSync(dir).isDirectory() ? undefined : `is not a directory: ${resolve(dir)}`
+  } catch {
+    return `does not exist: ${resolve(dir)}`
+  }
 }

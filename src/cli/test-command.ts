@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util'
 import { ChatrailError } from '../contract/errors.js'
 import { findConversationFiles } from '../testing/conversations/file-search.js'
 import { runConversationSuite } from '../testing/conversations/run-suite.js'
 import type { ConversationSuiteResult } from '../testing/conversations/run-suite.js'
 import { formatSuiteReport } from '../testing/conversations/suite-report.js'
+import { parseCommandArgs, usageErrorText } from './args.js'
 
 /**
  * `chatrail test [files…]`: runs conversation files and reports per conversation. Exit codes:
@@ -24,7 +24,12 @@ options:
                        shifted clock; fail when a reply or trace changes
   --record             answer agentic turns with the definition's real adapter and write each
                        conversation's cassette file
-  -h, --help           show this help`
+  -h, --help           show this help
+
+examples:
+  chatrail test                                   every *.conv.yaml below this directory
+  chatrail test examples/support-bot --coverage --min-coverage 100 --replay-check
+  chatrail test refund.conv.yaml --record         record the agentic turns' cassette`
 
 export interface CommandIo {
   stdout: (text: string) => void
@@ -45,33 +50,33 @@ export function run(args: readonly string[]): Promise<number> {
 
 /** Runs the command and resolves with its exit code; never calls `process.exit` itself. */
 export async function runTestCommand(args: readonly string[], io: CommandIo = defaultIo): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
+  const parsed = parseCommandArgs(
+    {
+      command: 'test',
+      positionals: true,
       options: {
         json: { type: 'boolean' },
         coverage: { type: 'boolean' },
         'min-coverage': { type: 'string' },
         'replay-check': { type: 'boolean' },
         record: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
       },
-    })
-  } catch (error) {
-    io.stderr(`chatrail test: ${error instanceof Error ? error.message : String(error)}\n\n${testCommandUsage}`)
-    return 2
-  }
-  const { values, positionals } = parsed
-  if (values.help === true) {
+    },
+    args,
+  )
+  if (parsed.kind === 'help') {
     io.stdout(testCommandUsage)
     return 0
   }
+  if (parsed.kind === 'usage-error') {
+    io.stderr(parsed.message)
+    return 2
+  }
+  const { values, positionals } = parsed
   const minText = values['min-coverage']
   const minCoverage = minText === undefined ? undefined : Number(minText)
   if (minCoverage !== undefined && (!Number.isFinite(minCoverage) || minCoverage < 0 || minCoverage > 100)) {
-    io.stderr(`chatrail test: --min-coverage takes a percentage from 0 to 100, got ${JSON.stringify(minText)}`)
+    io.stderr(usageErrorText('test', `--min-coverage takes a percentage from 0 to 100, got ${JSON.stringify(minText)}`))
     return 2
   }
   let files: string[]

@@ -21,7 +21,7 @@ describe('parseDemoArgs', () => {
     })
     expect(parseDemoArgs(['--agent'], {})).toEqual({ kind: 'error', message: '--agent needs a value: claude-code, codex, opencode, offline' })
     expect(parseDemoArgs([], { CHATRAIL_DEMO_AGENT: 'ofline' })).toMatchObject({ message: expect.stringContaining('CHATRAIL_DEMO_AGENT=ofline is not an agent (did you mean offline?)') })
-    expect(parseDemoArgs(['--agnet', 'x'], {})).toEqual({ kind: 'error', message: 'unknown argument --agnet (did you mean --agent?)' })
+    expect(parseDemoArgs(['--agnet', 'x'], {})).toEqual({ kind: 'error', message: 'unknown option "--agnet" (did you mean "--agent"?)' })
     expect(parseDemoArgs(['--agent', 'nope'], {})).toEqual({ kind: 'error', message: '--agent nope is not an agent; use one of claude-code, codex, opencode, offline' })
     expect(parseDemoArgs(['--probe-timeout', '-5'], {})).toMatchObject({ kind: 'error', message: expect.stringContaining('positive whole number') })
   })

@@ -26,7 +26,7 @@ describe('chatrail demo (run)', () => {
   it('exits 2 with the problem and a pointer to --help on a bad argument', async () => {
     const term = io(true)
     expect(await run(['--agent', 'ofline'], term.value)).toBe(2)
-    expect(term.err()).toBe('chatrail demo: --agent ofline is not an agent (did you mean offline?); use one of claude-code, codex, opencode, offline\nRun `chatrail demo --help` for the options.\n')
+    expect(term.err()).toBe('chatrail demo: --agent ofline is not an agent (did you mean offline?); use one of claude-code, codex, opencode, offline\nRun "chatrail demo --help" for usage.\n')
   })
 
   it('refuses to start without a terminal instead of failing inside Ink', async () => {

@@ -75,7 +75,7 @@ describe('chatrail test', () => {
         '',
         '✗ invalid.conv.yaml (invalid)',
         '    invalid.conv.yaml:4:15  turns[0].expect: unknown key "stat"',
-        '      hint: Did you mean "state"? Allowed here: route, kind, state, context, reply, replyMatches, modelCalls, replayed, error.',
+        '      hint: Did you mean "state"? Allowed here: route, kind, outcome, state, context, reply, replyMatches, modelCalls, replayed, error.',
         '',
         '✓ pass.conv.yaml › pass (2 turns)',
         '',
@@ -137,8 +137,8 @@ describe('chatrail test', () => {
 
   it('exits 2 on usage errors and 1 when no file matches', () => {
     expect(outcome('usage').code).toBe(2)
-    expect(outcome('usage').stderr).toMatch(/^chatrail test: Unknown option '--bogus'/)
-    expect(outcome('badMin')).toMatchObject({ code: 2, stderr: 'chatrail test: --min-coverage takes a percentage from 0 to 100, got "lots"\n' })
+    expect(outcome('usage').stderr).toBe('chatrail test: unknown option "--bogus"\nRun "chatrail test --help" for usage.\n')
+    expect(outcome('badMin')).toMatchObject({ code: 2, stderr: 'chatrail test: --min-coverage takes a percentage from 0 to 100, got "lots"\nRun "chatrail test --help" for usage.\n' })
     expect(outcome('none').code).toBe(1)
     expect(outcome('none').stderr).toContain('no conversation files match "nothing/*.conv.yaml"')
   })

@@ -37,3 +37,20 @@ export function errorKind(info: unknown): string | undefined {
   if (isObject(info)) return Object.keys(info)[0]
   return undefined
 }
+
+/**
+ * An error message as a person should read it: Codex records a provider's error body as the
+ * message (`{"error":{"message":"…","type":…}}`); its inner `error.message` (or `message`) is
+ * what was said. Anything else is kept as it is.
+ */
+export function readableErrorMessage(message: string): string {
+  if (!message.startsWith('{')) return message
+  try {
+    const parsed: unknown = JSON.parse(message)
+    if (!isObject(parsed)) return message
+    const inner = isObject(parsed.error) ? stringField(parsed.error, 'message') : undefined
+    return inner ?? stringField(parsed, 'message') ?? message
+  } catch {
+    return message
+  }
+}

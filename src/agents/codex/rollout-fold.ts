@@ -5,7 +5,7 @@ import { MessageLog } from './message-log.js'
 import { classifyRolloutLine, isObject, stringField } from './rollout-line.js'
 import type { Json } from './rollout-line.js'
 import { deriveRolloutState } from './rollout-state.js'
-import { errorKind, failedStatus, parseArguments, stringArray, summaryTexts } from './payload-fields.js'
+import { errorKind, failedStatus, parseArguments, readableErrorMessage, stringArray, summaryTexts } from './payload-fields.js'
 import { usageFrom } from './token-usage.js'
 import { applyToolPatch, partsText, patchFromEndEvent, patchFromOutput, patchFromTurnItem } from './tool-outcome.js'
 import type { ToolPatch } from './tool-outcome.js'
@@ -171,7 +171,7 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
       case 'task_complete':
       case 'turn_complete': {
         const error = isObject(event.error) ? event.error : undefined
-        const failure = error ? { message: stringField(error, 'message') ?? 'The turn failed.', kind: errorKind(error.codex_error_info) } : undefined
+        const failure = error ? { message: readableErrorMessage(stringField(error, 'message') ?? 'The turn failed.'), kind: errorKind(error.codex_error_info) } : undefined
         const from = turns.open?.firstSeq ?? log.nextSeq
         turns.complete(stringField(event, 'turn_id'), failure, log.nextSeq)
         // Builds that persist the `error` event also repeat it in `task_complete.error`: say it once.
@@ -188,7 +188,7 @@ export function createRolloutFold(options: RolloutFoldOptions = {}): RolloutFold
         return
       }
       case 'error': {
-        const message = stringField(event, 'message') ?? 'Unknown error'
+        const message = readableErrorMessage(stringField(event, 'message') ?? 'Unknown error')
         const kind = errorKind(event.codex_error_info)
         addLifecycle(`Error: ${message}`, at)
         if (errorAffectsTurn(kind)) turns.error(message, kind, log.nextSeq)

@@ -14,8 +14,10 @@ export interface SessionRow {
   project: string
   title: string
   state: string
-  /** What the session waits for (the dialog, the prompt, the error), `''` when nothing. */
+  /** What the session waits for from a person (the dialog, the prompt), `''` when nothing. */
   waitingFor: string
+  /** Why a finished session did not complete (the error, the stop reason), `''` when nothing. */
+  detail: string
   /** `12s ago`, `5m ago`, `3h ago`, `2d ago`. */
   lastActivity: string
   attention: Attention
@@ -40,6 +42,7 @@ export function sessionRows(entries: readonly MonitorEntry[], now: number): Sess
     title: shorten(entry.title ?? '', 50),
     state: stateLabel(entry),
     waitingFor: shorten(waitingFor(entry), 60),
+    detail: shorten(detailOf(entry), 60),
     lastActivity: formatAge(now - entry.lastActivityAt),
     attention: attentionOf(entry),
   }))
@@ -52,11 +55,13 @@ export function stateLabel(entry: Pick<MonitorEntry, 'state' | 'status' | 'ended
   return entry.status.replace(/_/g, ' ')
 }
 
+/** Only what is awaited: an error is never something a session waits for (it goes in `detail`). */
 function waitingFor(entry: MonitorEntry): string {
-  const attention = attentionOf(entry)
-  if (attention === 'needs_you') return entry.pendingDialog?.prompt ?? entry.detail ?? ''
-  if (attention === 'finished' && entry.status !== 'completed') return entry.detail ?? ''
-  return ''
+  return attentionOf(entry) === 'needs_you' ? (entry.pendingDialog?.prompt ?? entry.detail ?? '') : ''
+}
+
+function detailOf(entry: MonitorEntry): string {
+  return attentionOf(entry) === 'finished' && entry.status !== 'completed' ? (entry.detail ?? '') : ''
 }
 
 /** Pure. A duration as a short age; negative (a clock behind the writer's) reads as `now`. */

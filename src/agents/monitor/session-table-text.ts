@@ -1,21 +1,94 @@
 import type { SessionRow } from './session-rows.js'
 
 /**
- * The sessions table as aligned text columns (agent, project, state, what it waits for, last
- * activity), shared by `chatrail sessions` and its Ink watch view, which colors the same lines.
- * Pure.
+ * The sessions table as aligned text columns (agent, project, title, state, what it waits for,
+ * why it failed, when it was last active), shared by `chatrail sessions` and its Ink watch view, which
+ * colors the same lines. Pure.
  */
 
-export const SESSION_COLUMNS = ['AGENT', 'PROJECT', 'STATE', 'WAITING FOR', 'LAST ACTIVITY'] as const
+export const SESSION_COLUMNS = ['AGENT', 'PROJECT', 'TITLE', 'STATE', 'WAITING FOR', 'DETAIL', 'ACTIVE'] as const
 
-/** Pure. The header line, then one line per row, columns padded to their widest cell. */
-export function sessionTableLines(rows: readonly SessionRow[]): string[] {
-  const cells = rows.map((row) => [row.agent, row.project, row.state, row.waitingFor, row.lastActivity])
-  const widths = SESSION_COLUMNS.map((title, column) => Math.max(title.length, ...cells.map((line) => (line[column] ?? '').length)))
-  const format = (line: readonly string[]): string =>
-    line
-      .map((cell, column) => (column === line.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-      .join('  ')
+type Column = (typeof SESSION_COLUMNS)[number]
+
+/** Columns left out when no row has anything in them. */
+const OPTIONAL: ReadonlySet<string> = new Set(['TITLE', 'WAITING FOR', 'DETAIL'])
+
+/**
+ * Which columns give up width first when the table is wider than the terminal (lower first), and
+ * the narrowest each gets; `AGENT` and `ACTIVE` keep their values whole.
+ */
+const SHRINK: Record<Column, { order: number; min: number } | undefined> = {
+  TITLE: { order: 0, min: 6 },
+  'WAITING FOR': { order: 0, min: 6 },
+  DETAIL: { order: 0, min: 6 },
+  PROJECT: { order: 1, min: 7 },
+  STATE: { order: 2, min: 8 },
+  AGENT: undefined,
+  ACTIVE: undefined,
+}
+
+const GAP = '  '
+
+export interface SessionTableOptions {
+  /** The terminal's width: columns shrink (cells cut with `…`) so no line is longer. Default: no limit. */
+  width?: number
+}
+
+/**
+ * Pure. The header line, then one line per row, columns padded to their widest cell. With a
+ * `width`, the widest shrinkable column loses a character at a time until the table fits, every
+ * cut cell ending in `…`; below the columns' minimums each line is cut at `width`. No line ever
+ * exceeds `width`, so a terminal never wraps one.
+ */
+export function sessionTableLines(rows: readonly SessionRow[], options: SessionTableOptions = {}): string[] {
+  const all = rows.map((row): Record<Column, string> => ({
+    AGENT: row.agent,
+    PROJECT: row.project,
+    TITLE: row.title,
+    STATE: row.state,
+    'WAITING FOR': row.waitingFor,
+    DETAIL: row.detail,
+    ACTIVE: row.lastActivity,
+  }))
+  const columns = SESSION_COLUMNS.filter((title) => !OPTIONAL.has(title) || all.some((cells) => cells[title] !== ''))
+  const widths = columns.map((title) => Math.max(title.length, ...all.map((cells) => cells[title].length)))
+  if (options.width !== undefined) shrink(columns, widths, options.width - GAP.length * (columns.length - 1))
+  const format = (line: readonly string[]): string => {
+    const text = line
+      .map((cell, column) => {
+        const width = widths[column] ?? 0
+        const fitted = cut(cell, width)
+        return column === line.length - 1 ? fitted : fitted.padEnd(width)
+      })
+      .join(GAP)
       .trimEnd()
-  return [format(SESSION_COLUMNS), ...cells.map(format)]
+    return options.width === undefined ? text : cut(text, options.width)
+  }
+  return [format(columns), ...all.map((cells) => format(columns.map((title) => cells[title])))]
+}
+
+/**
+ * Narrows columns until their sum fits `room`: the first group in `SHRINK` order, its widest
+ * column one character at a time down to its minimum, then the next group.
+ */
+function shrink(columns: readonly Column[], widths: number[], room: number): void {
+  let total = widths.reduce((sum, width) => sum + width, 0)
+  for (const order of [0, 1, 2]) {
+    while (total > room) {
+      let widest = -1
+      columns.forEach((title, column) => {
+        const rule = SHRINK[title]
+        if (rule?.order === order && (widths[column] ?? 0) > rule.min && (widest === -1 || (widths[column] ?? 0) > (widths[widest] ?? 0))) widest = column
+      })
+      if (widest === -1) break
+      widths[widest] = (widths[widest] ?? 0) - 1
+      total -= 1
+    }
+  }
+}
+
+/** `text` in at most `width` characters, ending in `…` when cut. */
+function cut(text: string, width: number): string {
+  if (text.length <= width) return text
+  return width <= 0 ? '' : `${text.slice(0, width - 1)}…`
 }

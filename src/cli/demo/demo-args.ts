@@ -1,4 +1,5 @@
 import { closestName } from '../../conversation/did-you-mean.js'
+import { suggestOption } from '../args.js'
 import { demoAgents } from './resolve-demo-agent.js'
 import type { DemoAgent } from './resolve-demo-agent.js'
 
@@ -10,6 +11,8 @@ export type DemoArgs =
   | { kind: 'error'; message: string }
 
 export const defaultProbeTimeoutMs = 8000
+
+const demoOptions = { agent: { type: 'string' }, 'probe-timeout': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const
 
 export const demoHelp = `usage: chatrail demo [--agent claude-code|codex|opencode|offline] [--probe-timeout MS]
 
@@ -34,6 +37,11 @@ Keys:
   ←/→ Home/End Ctrl+A/E move · Ctrl+W delete a word · Ctrl+U/K delete before/after the cursor
   PgUp/PgDn scroll a long agent plan · Ctrl+C (or Ctrl+D on an empty line) quit
   Lines starting with / are the workflow's own commands (try /help), never lifecycle actions.
+
+Examples:
+  chatrail demo                    probe for an agent, then start
+  chatrail demo --agent offline    no agent, no network: the routes only
+  CHATRAIL_DEMO_AGENT=codex npm start
 `
 
 /** The nearest candidate (or the one `value` abbreviates), as a " (did you mean …?)" suffix. */
@@ -76,7 +84,8 @@ export function parseDemoArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
       if (!Number.isInteger(ms) || ms <= 0) return { kind: 'error', message: `--probe-timeout needs a positive whole number of milliseconds, got ${raw ?? 'nothing'}` }
       probeTimeoutMs = ms
     } else {
-      return { kind: 'error', message: `unknown argument ${arg}${suggest(flag, ['--agent', '--probe-timeout', '--help'])}` }
+      // The same words as every other command's parser (src/cli/args.ts).
+      return { kind: 'error', message: flag.startsWith('-') ? `unknown option ${JSON.stringify(flag)}${suggestOption(flag, demoOptions)}` : `unexpected argument ${JSON.stringify(arg)} (this command takes options only)` }
     }
   }
   return { kind: 'run', agent, probeTimeoutMs }

@@ -47,7 +47,7 @@ describe('chatrail inspect', () => {
     expect(out).toContain('│ Which color do you prefer?')
     expect(out).toContain('│   1. Red — warm')
     expect(out).toContain('│   3. Other (type your own)')
-    expect(out).toMatch(/#3 {2}dialog {3} {2}question: Which color do you prefer\? {2}\(pending\)/)
+    expect(out).toMatch(/#3 {2}\d\d:\d\d:\d\d {2}dialog {3} {2}question: Which color do you prefer\? {2}\(pending\)/)
   })
 
   it('a live spool dialog is a card marked live; a plan card holds the whole plan', async () => {
@@ -84,7 +84,7 @@ describe('chatrail inspect', () => {
       expect(notes.code).toBe(1)
       expect(notes.err).toContain('does not look like a transcript')
       expect((await inspect([tmp.write('forced.jsonl', 'garbage\n'), '--agent', 'claude-code'])).code).toBe(0)
-      expect((await inspect([join(tmp.dir, 'gone.jsonl'), '--agent', 'claude-code'])).err).toContain('TRANSCRIPT_GONE')
+      expect((await inspect([join(tmp.dir, 'gone.jsonl'), '--agent', 'claude-code'])).err).toBe(`chatrail inspect: ${join(tmp.dir, 'gone.jsonl')} does not exist; check the path (\`chatrail sessions --json\` lists every local session with its transcript path)\n`)
       for (const args of [[], ['a', 'b'], ['x', '--runtime-dir', 'd'], ['x', '--agent', 'nope'], ['x', '--last', '-1'], ['x', '--bogus']]) {
         expect((await inspect(args)).code, args.join(' ')).toBe(2)
       }

@@ -10,7 +10,7 @@ import type { OpenAIServer, ScriptedResponse } from '../../support/openai-server
  * fixture recorder (`scripts/record-codex-fixtures.ts`) saves what they produce; the live tests
  * run a few of them again and check the reader against the fresh files.
  */
-export const scenarioNames = ['plain-turn', 'tool-run', 'failing-command', 'api-error', 'mid-turn', 'aborted-turn', 'resume'] as const
+export const scenarioNames = ['plain-turn', 'tool-run', 'failing-command', 'api-error', 'api-error-400', 'mid-turn', 'aborted-turn', 'resume'] as const
 export type ScenarioName = (typeof scenarioNames)[number]
 
 export interface ScenarioRecording {
@@ -75,6 +75,10 @@ async function play(name: ScenarioName, server: OpenAIServer, workspace: CodexWo
         { type: 'http_error', status: 500, message: 'scripted upstream failure' },
         { type: 'http_error', status: 500, message: 'scripted upstream failure' },
       ])
+      break
+    case 'api-error-400':
+      // A client error (not retried): Codex records the server's JSON body as the error message.
+      await once(prompts.plain, [{ type: 'http_error', status: 400, message: 'The scripted model refuses.' }])
       break
     case 'mid-turn': {
       server.push(respond(think('Waiting for the build'), run('sleep 2')), respond(say('The wait is over.', 'final_answer')))

@@ -55,6 +55,12 @@ describe(`codex fixtures recorded from the real CLI (${manifest.cliVersion})`, (
     expect(outline(chat).at(-1)).toBe(`2 lifecycle:system:Error: ${chat.detail}`)
   })
 
+  it('API error with a JSON body (HTTP 400): the provider\'s message, not the raw body', async () => {
+    const chat = await recordedChat('api-error-400')
+    expect([chat.state, chat.status, chat.detail]).toEqual(['needs_input', 'failed', 'The scripted model refuses.'])
+    expect(outline(chat).at(-1)).toBe('2 lifecycle:system:Error: The scripted model refuses.')
+  })
+
   it('mid-turn snapshot: working, with the command still running', async () => {
     const chat = await recordedChat('mid-turn')
     expect([chat.state, chat.status]).toEqual(['working', 'running'])

@@ -33,22 +33,22 @@ describe('<SessionsTable>', () => {
     ]
     const r = render(<SessionsTable entries={entries} now={NOW} hideOlderThanMs={86_400_000} />)
     expect(frameText(r).split('\n')).toEqual([
-      'AGENT   PROJECT  STATE     WAITING FOR   LAST ACTIVITY',
-      'claude  web      question  Which color?  2m ago',
-      'codex   cli      failed    rate limited  1h ago',
-      'codex   api      running                 5s ago',
+      'AGENT   PROJECT  STATE     WAITING FOR   DETAIL        ACTIVE',
+      'claude  web      question  Which color?                2m ago',
+      'codex   cli      failed                  rate limited  1h ago',
+      'codex   api      running                               5s ago',
       '1 ended more than a day ago, hidden (--all shows them)',
     ])
   })
 
   it('says so when there is nothing to show', () => {
     const r = render(<SessionsTable entries={[]} now={NOW} />)
-    expect(frameText(r)).toBe('AGENT  PROJECT  STATE  WAITING FOR  LAST ACTIVITY\nno sessions')
+    expect(frameText(r)).toBe('AGENT  PROJECT  STATE  ACTIVE\nno sessions')
   })
 })
 
 describe('<SessionsWatch>', () => {
-  it('follows the monitor: the row changes in place, and each notification prints once above the table', async () => {
+  it('follows the monitor: the row changes in place, and each notification is pinned once under the table', async () => {
     harness = createHarness(0, { settleMs: 1000 })
     const h = harness
     await h.tick()
@@ -57,17 +57,16 @@ describe('<SessionsWatch>', () => {
     h.at(t)
     await h.tick()
     const r = render(<SessionsWatch monitor={h.monitor} clock={() => h.now()} />)
-    await waitForFrame(r, (frame) => /codex\s+\S+\s+running/.test(frame))
+    await waitForFrame(r, (frame) => /codex\s.*\srunning\s/.test(frame))
 
     h.at(t + 2000)
     appendLines(thread)
     await h.tick()
-    await waitForFrame(r, (frame) => /codex\s+\S+\s+completed/.test(frame))
+    await waitForFrame(r, (frame) => /codex\s.*\scompleted\s/.test(frame))
     h.at(t + 4000)
     await h.tick()
     const frame = await waitForFrame(r, (text) => text.includes('▲ completed: codex'))
-    expect(frame.split('\n')[0]).toMatch(/^▲ completed: codex \S+ — Say hello\.$/)
-    expect(frame).toContain('watching 1 session · q quits')
+    expect(frame.split('\n').slice(-2)).toEqual([expect.stringMatching(/^▲ completed: codex \S+ — Say hello\.$/), 'watching 1 session · q quits'])
     h.at(t + 60_000)
     await h.tick()
     await new Promise((resolve) => setTimeout(resolve, 50))

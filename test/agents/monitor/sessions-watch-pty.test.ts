@@ -29,12 +29,12 @@ describe('chatrail sessions --watch (pty)', () => {
     delete env.CODEX_HOME
     const terminal = startPty(join(projectRoot, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts', 'sessions', '--watch', '--home', home.home], { cwd: projectRoot, env, cols: 120, rows: 20 })
     running.push(terminal)
-    let screen = await terminal.waitFor((text) => /codex\s+\S+\s+running\s+\d+s ago/.test(text), 45_000)
-    expect(screen).toMatch(/AGENT\s+PROJECT\s+STATE\s+WAITING FOR\s+LAST ACTIVITY/)
+    let screen = await terminal.waitFor((text) => /codex\s.*\srunning\s+\d+s ago/.test(text), 45_000)
+    expect(screen).toMatch(/AGENT\s+PROJECT\s+TITLE\s+STATE\s+ACTIVE/)
     expect(screen).toContain('watching 1 session · q quits')
 
     appendLines(thread)
-    screen = await terminal.waitFor((text) => /codex\s+\S+\s+completed\s+now/.test(text), 10_000)
+    screen = await terminal.waitFor((text) => /codex\s.*\scompleted\s+now/.test(text), 10_000)
     // In place: the table is on the screen once, the running row is gone.
     expect(screen.match(/AGENT\s+PROJECT/g)).toHaveLength(1)
     expect(screen).not.toMatch(/\s+running\s+/)
