@@ -1,5 +1,5 @@
 import { bench, describe } from 'vitest'
-import type { AdapterRequest } from '../src/contract/adapter.js'
+import type { AdapterFactory, AdapterRequest } from '../src/contract/adapter.js'
 import type { Message } from '../src/contract/message.js'
 import type { StreamChunk } from '../src/contract/stream.js'
 import { createChatController } from '../src/controller/index.js'
@@ -7,9 +7,17 @@ import { scriptedAdapter } from '../src/testing/scripted-adapter.js'
 
 // The controller's per-turn overhead as a ratio to iterating the same scripted stream directly
 // (same adapter, same chunks). Three shapes: a short reply (10 chunks), a long one (1,000 chunks),
-// and a short reply at a history of 1,000 messages (every chunk replaces the messages array).
+// and a short reply at a history of 1,000 messages (the history is shared between states, but the
+// turn still copies it once, into the model request, and the scripted adapter records it).
 // Rows are interleaved batch by batch and the median of 7 batches is reported, on stdout and in
 // the bench names; absolute times are machine-dependent, only the ratios mean anything.
+//
+// Issue 20 adds two scaling rows, each a ratio of two rows measured in the same run: the cost of a
+// streamed chunk at a history of 1,000 messages vs 10 (a 200-chunk reply; target ≤ 1.5×: the
+// history is structurally shared, see docs/performance.md; and 10,000 vs 10), and a soak row, the cost of a turn at
+// 100,000 turns of history vs at 1,000. The long history is restored with `setMessages` from
+// stored messages before each timed turn (O(1)), so the run stays bounded and every turn sees
+// the same history.
 
 const reply = (chunks: number): StreamChunk[] => [
   ...Array.from({ length: chunks }, (_, index): StreamChunk => ({ type: 'text', content: `w${index} ` })),
@@ -80,10 +88,93 @@ console.log(
   ].join('\n'),
 )
 
+// ── Issue 20: per-chunk cost and turn cost against history length ────────────────────────────
+
+/** A bare scripted adapter that keeps no requests (the recorder would retain every history copy). */
+const bare = (chunks: StreamChunk[]): AdapterFactory => ({
+  createSource: () => ({
+    stream: async function* () {
+      yield* chunks
+    },
+    abort: () => undefined,
+  }),
+})
+
+interface Comparison {
+  /** CPU µs per call, medians over the repetitions. */
+  base: number
+  subject: number
+  /** Median of the per-repetition ratios subject/base: robust to load that drifts between batches. */
+  ratio: number
+}
+
+/**
+ * Compares two rows by this process's CPU time (the machine is shared: other processes' load must
+ * not land in one row only). Each row is warmed up, batches are sized to ~20 ms, then 21
+ * repetitions run interleaved in ABBA order; the median of the per-repetition ratios is reported.
+ */
+async function compare(base: () => Promise<unknown>, subject: () => Promise<unknown>): Promise<Comparison> {
+  const run = async (fn: () => Promise<unknown>, n: number): Promise<number> => {
+    const start = process.cpuUsage()
+    for (let i = 0; i < n; i++) await fn()
+    const used = process.cpuUsage(start)
+    return (used.user + used.system) / n
+  }
+  const size = async (fn: () => Promise<unknown>): Promise<number> => {
+    for (let warm = performance.now(); performance.now() - warm < 200; ) await fn()
+    return Math.max(2, Math.round(20_000 / Math.max(await run(fn, 8), 1)))
+  }
+  const nBase = await size(base)
+  const nSubject = await size(subject)
+  const bases: number[] = []
+  const subjects: number[] = []
+  const ratios: number[] = []
+  for (let rep = 0; rep < 21; rep++) {
+    const baseFirst = rep % 2 === 0
+    const first = await run(baseFirst ? base : subject, baseFirst ? nBase : nSubject)
+    const second = await run(baseFirst ? subject : base, baseFirst ? nSubject : nBase)
+    const [b, t] = baseFirst ? [first, second] : [second, first]
+    bases.push(b)
+    subjects.push(t)
+    ratios.push(t / b)
+  }
+  return { base: median(bases), subject: median(subjects), ratio: median(ratios) }
+}
+
+/** One timed turn: history restored to `past` (O(1)), then a `send` streamed to its end. */
+function turnAt(past: Message[], chunks: number): () => Promise<void> {
+  let id = 0
+  const controller = createChatController({ adapter: bare(reply(chunks)) }, { ids: () => `t${++id}`, clock: () => at })
+  return async () => {
+    controller.setMessages(past)
+    await controller.send('q')
+    // Not `messages.length`: reading the array would build it, a second history-sized copy per turn.
+    if (controller.getState().status !== 'idle') throw new Error('the controller turn did not settle')
+  }
+}
+
+const CHUNKS = 200
+const perChunk = await compare(turnAt(history(10), CHUNKS), turnAt(history(1000), CHUNKS))
+const perChunkLong = await compare(turnAt(history(10), CHUNKS), turnAt(history(10_000), CHUNKS))
+const soak = await compare(turnAt(history(2 * 1000), 10), turnAt(history(2 * 100_000), 10))
+console.log(
+  [
+    'controller scaling (CPU time, medians of 21 interleaved ABBA pairs):',
+    `  per chunk: history 10 ${(perChunk.base / CHUNKS).toFixed(2)} µs · history 1,000 ${(perChunk.subject / CHUNKS).toFixed(2)} µs → ${perChunk.ratio.toFixed(2)}× (target ≤ 1.5×)`,
+    `  per chunk: history 10 ${(perChunkLong.base / CHUNKS).toFixed(2)} µs · history 10,000 ${(perChunkLong.subject / CHUNKS).toFixed(2)} µs → ${perChunkLong.ratio.toFixed(2)}×`,
+    `  soak, a 10-chunk turn: at 1,000 turns ${soak.base.toFixed(1)} µs · at 100,000 turns ${soak.subject.toFixed(1)} µs → ${soak.ratio.toFixed(2)}× (the one history-sized copy left is the model request's messages array)`,
+  ].join('\n'),
+)
+
 describe('controller turn vs iterating the scripted stream directly', () => {
   for (const { name, direct, controller } of shapes) {
     const ratio = results.get(name)?.ratio.toFixed(2) ?? '?'
     bench(`${name}: direct iteration (baseline)`, direct)
     bench(`${name}: controller turn [${ratio}× the baseline]`, controller)
   }
+})
+
+describe('controller scaling with history (issue 20)', () => {
+  bench(`a streamed chunk at history 1,000 [${perChunk.ratio.toFixed(2)}× of history 10, per chunk]`, turnAt(history(1000), CHUNKS), { time: 200 })
+  bench(`a turn at 100,000 turns [${soak.ratio.toFixed(2)}× of a turn at 1,000 turns]`, turnAt(history(2 * 100_000), 10), { time: 200 })
 })

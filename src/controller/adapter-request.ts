@@ -3,6 +3,7 @@ import type { ChatConfig } from '../contract/chat.js'
 import type { RetrievedDocument } from '../contract/memory.js'
 import type { Message } from '../contract/message.js'
 import type { ToolDefinition } from '../contract/tool.js'
+import type { MessageList } from './message-list.js'
 
 /** Fixed ids for request-only messages: they never enter state, so they never consume `ids()`. */
 export const SYSTEM_PROMPT_MESSAGE_ID = 'chatrail-system-prompt'
@@ -20,7 +21,8 @@ export function formatRetrievedDocuments(documents: readonly RetrievedDocument[]
 }
 
 export interface RequestInputs {
-  messages: Message[]
+  /** The history; the request gets its own copy, made in one allocation with the prepended messages. */
+  messages: MessageList
   config: ChatConfig
   systemPrompt: string | undefined
   tools: ToolDefinition[]
@@ -29,8 +31,9 @@ export interface RequestInputs {
 }
 
 /**
- * Pure: the `AdapterRequest` for one model call (agentskit-contract §2.4). `messages` is the
- * history including the empty streaming assistant; a system-prompt message is prepended unless
+ * Pure: the `AdapterRequest` for one model call (agentskit-contract §2.4). `messages` is a new
+ * array of the history including the empty streaming assistant (the one history-sized copy a turn
+ * makes: the request is the adapter's to keep); a system-prompt message is prepended unless
  * history already holds that exact system message; retrieved documents go first of all.
  * Neither prepended message enters state. `context` always carries all five keys.
  */
@@ -44,7 +47,7 @@ export function buildAdapterRequest(inputs: RequestInputs): AdapterRequest {
     prefix.push(system(SYSTEM_PROMPT_MESSAGE_ID, systemPrompt))
   }
   return {
-    messages: [...prefix, ...messages],
+    messages: messages.copy(prefix),
     context: {
       systemPrompt,
       temperature: config.temperature,

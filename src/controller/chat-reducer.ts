@@ -1,6 +1,9 @@
 import type { ChatState } from '../contract/chat.js'
 import type { Message, MessageStatus, ToolCall } from '../contract/message.js'
 import type { TokenUsage } from '../contract/stream.js'
+import { chatSnapshot, snapshotOf, zeroUsage } from './chat-state.js'
+import type { ChatSnapshot } from './chat-state.js'
+import { MessageList } from './message-list.js'
 
 /**
  * Every state change the controller makes, as data. `chatReducer` is the one place state is
@@ -25,37 +28,40 @@ export type ChatAction =
   | { type: 'messages-set'; messages: Message[] }
   | { type: 'cleared' }
 
-export const zeroUsage = (): TokenUsage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 })
+/**
+ * The store's own action, not part of the public `ChatAction` union: a turn that extends history
+ * (`send`: user + streaming assistant) without handing over the whole array, so it costs O(1).
+ */
+export type TurnAppended = { type: 'turn-appended'; appended: Message[]; clearInput: boolean }
+
+/** `current` with some fields replaced; the history is `list` (default: unchanged, same array). */
+function next(current: ChatSnapshot, list: MessageList, fields: Partial<Omit<ChatState, 'messages'>>): ChatSnapshot {
+  const { state } = current
+  return chatSnapshot(list, fields.status ?? state.status, fields.input ?? state.input, 'error' in fields ? (fields.error ?? null) : state.error, fields.usage ?? state.usage)
+}
 
 export function initialChatState(messages: Message[]): ChatState {
-  return { messages, status: 'idle', input: '', error: null, usage: zeroUsage() }
+  return initialSnapshot(messages).state
 }
+
+export const initialSnapshot = (messages: Message[]): ChatSnapshot => chatSnapshot(MessageList.from(messages), 'idle', '', null, zeroUsage())
 
 const unfinishedCall = (call: ToolCall): boolean => call.status === 'pending' || call.status === 'running'
 
-/** Searches from the end: the message being streamed or patched is almost always the last. */
-function indexOfMessage(messages: readonly Message[], id: string): number {
-  for (let index = messages.length - 1; index >= 0; index -= 1) if ((messages[index] as Message).id === id) return index
-  return -1
-}
-
 /**
- * `messages` with the message `id` replaced by `update(message)`: a new array when it changed,
- * the same array when the id is unknown or `update` returned the message itself.
+ * `list` with the message `id` replaced by `update(message)`: a new list when it changed, the same
+ * list when the id is unknown or `update` returned the message itself. O(1) near the end.
  */
-function mapMessage(messages: Message[], id: string, update: (message: Message) => Message): Message[] {
-  const index = indexOfMessage(messages, id)
-  const message = messages[index]
-  const updated = message && update(message)
-  if (!updated || updated === message) return messages
-  const next = messages.slice()
-  next[index] = updated
-  return next
+function mapMessage(list: MessageList, id: string, update: (message: Message) => Message): MessageList {
+  const index = list.indexOfId(id)
+  if (index < 0) return list
+  const message = list.at(index) as Message
+  const updated = update(message)
+  return updated === message ? list : list.with(index, updated)
 }
 
-/** The state with `messages`, or the same state when they are the same array (no notify, no save). */
-const withMessages = (state: ChatState, messages: Message[]): ChatState =>
-  messages === state.messages ? state : { ...state, messages }
+/** The snapshot over `list`, or `current` when the list is the same (no notify, no save). */
+const withList = (current: ChatSnapshot, list: MessageList): ChatSnapshot => (list === current.list ? current : next(current, list, {}))
 
 /** `message` in `status`, its unfinished tool calls turned into `error` with `reason`. */
 function closeMessage(message: Message, status: MessageStatus, reason: string): Message {
@@ -80,65 +86,79 @@ const usageKeys = ['promptTokens', 'completionTokens', 'totalTokens'] as const
  * store neither notifies nor saves). Never mutates `state` or anything inside it.
  */
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  const next = reduceChat(snapshotOf(state), action).state
+  // As before for callers composing their own state: a plain object that keeps any extra fields
+  // of theirs (the store steps snapshots with `reduceChat` and never pays this spread).
+  return next === state ? state : { ...state, ...next }
+}
+
+/**
+ * `chatReducer` over a snapshot, plus the store's own `turn-appended`: returns `current` itself
+ * when nothing changed. A chunk costs O(1) whatever the history's length (`MessageList`).
+ */
+export function reduceChat(current: ChatSnapshot, action: ChatAction | TurnAppended): ChatSnapshot {
+  const { state, list } = current
   switch (action.type) {
     case 'turn-begun':
-      return { ...state, messages: action.messages, status: 'streaming', error: null, input: action.clearInput ? '' : state.input }
+      return next(current, MessageList.from(action.messages), { status: 'streaming', error: null, input: action.clearInput ? '' : state.input })
+    case 'turn-appended':
+      return next(current, list.append(action.appended), { status: 'streaming', error: null, input: action.clearInput ? '' : state.input })
     case 'message-patched':
-      return withMessages(
-        state,
-        mapMessage(state.messages, action.id, (message) => ({
+      return withList(
+        current,
+        mapMessage(list, action.id, (message) => ({
           ...message,
           ...action.patch,
           ...(action.metadata ? { metadata: { ...message.metadata, ...action.metadata } } : {}),
         })),
       )
     case 'tool-call-added':
-      return withMessages(
-        state,
-        mapMessage(state.messages, action.messageId, (message) => ({ ...message, toolCalls: [...(message.toolCalls ?? []), action.call] })),
+      return withList(
+        current,
+        mapMessage(list, action.messageId, (message) => ({ ...message, toolCalls: [...(message.toolCalls ?? []), action.call] })),
       )
     case 'tool-call-patched':
-      return withMessages(
-        state,
-        mapMessage(state.messages, action.messageId, (message) =>
+      return withList(
+        current,
+        mapMessage(list, action.messageId, (message) =>
           message.toolCalls?.some((call) => call.id === action.callId)
             ? { ...message, toolCalls: message.toolCalls.map((call) => (call.id === action.callId ? { ...call, ...action.patch } : call)) }
             : message,
         ),
       )
     case 'turn-settled':
-      return { ...state, messages: mapMessage(state.messages, action.assistantId, completed), status: 'idle', error: null }
+      return next(current, mapMessage(list, action.assistantId, completed), { status: 'idle', error: null })
     case 'turn-failed': {
       const reason = `Turn failed: ${action.error.message}`
-      const messages = mapMessage(state.messages, action.assistantId, (message) => closeMessage(message, 'error', reason))
-      return { ...state, messages, status: 'error', error: action.error }
+      const messages = mapMessage(list, action.assistantId, (message) => closeMessage(message, 'error', reason))
+      return next(current, messages, { status: 'error', error: action.error })
     }
     case 'turn-stopped': {
-      const touched = state.messages.some(isOpen)
-      if (!touched && state.status !== 'streaming') return state
+      // O(n), like the stop itself: an open message may sit anywhere in a history set from outside.
+      const touched = list.some(isOpen)
+      if (!touched && state.status !== 'streaming') return current
       const messages = touched
-        ? state.messages.map((message) =>
-            isOpen(message) ? closeMessage(message, message.status === 'streaming' ? 'complete' : message.status, action.reason) : message,
+        ? MessageList.from(
+            list
+              .toArray()
+              .map((message) => (isOpen(message) ? closeMessage(message, message.status === 'streaming' ? 'complete' : message.status, action.reason) : message)),
           )
-        : state.messages
-      return { ...state, messages, status: state.status === 'streaming' ? 'idle' : state.status }
+        : list
+      return next(current, messages, { status: state.status === 'streaming' ? 'idle' : state.status })
     }
     case 'tools-continued':
-      return {
-        ...state,
-        messages: [...mapMessage(state.messages, action.assistantId, completed), ...action.appended],
-        status: 'streaming',
-      }
+      return next(current, mapMessage(list, action.assistantId, completed).append(action.appended), { status: 'streaming' })
     case 'usage-added': {
       const usage = { ...state.usage }
       for (const key of usageKeys) usage[key] += countable(action.usage[key])
-      return { ...state, usage }
+      return next(current, list, { usage })
     }
     case 'input-set':
-      return action.input === state.input ? state : { ...state, input: action.input }
+      return action.input === state.input ? current : next(current, list, { input: action.input })
     case 'messages-set':
-      return { ...state, messages: action.messages }
+      // The same array again is the same history: a new state, but no save (as before).
+      return next(current, list.isArray(action.messages) ? list : MessageList.from(action.messages), {})
     case 'cleared':
-      return { ...state, messages: [], status: 'idle', error: null, usage: zeroUsage() }
+      return next(current, MessageList.from([]), { status: 'idle', error: null, usage: zeroUsage() })
   }
 }

@@ -3,7 +3,7 @@ import type { ChatMemory } from '../contract/memory.js'
 import type { Message } from '../contract/message.js'
 import type { ToolDefinition } from '../contract/tool.js'
 import { buildMessage } from './build-message.js'
-import { initialChatState } from './chat-reducer.js'
+import { initialSnapshot } from './chat-reducer.js'
 import type { ChatControllerOptions, ChatrailController, SendOptions } from './chatrail-controller.js'
 import { proposeToolCall, settleConfirmation } from './confirmation.js'
 import type { ControllerContext } from './controller-context.js'
@@ -44,8 +44,8 @@ export function createChatController(config: ChatConfig, options: ChatController
 
   let hydrating = false
   const persistence = createMemoryPersistence((messageCount) => emit({ type: 'memory:save', messageCount }))
-  const store = createStateStore(initialChatState(config.initialMessages ?? []), (messages) => {
-    if (!hydrating) persistence.save(current.memory, messages)
+  const store = createStateStore(initialSnapshot(config.initialMessages ?? []), (state) => {
+    if (!hydrating) persistence.save(current.memory, () => state.messages)
   })
   const tools = createToolRuntime()
   const turns = createTurnTracker()
@@ -108,12 +108,16 @@ export function createChatController(config: ChatConfig, options: ChatController
   }
   if (config.memory) hydrate(config.memory)
 
-  /** Starts a model call (and its tool loop) on `plan.kept` + a fresh streaming assistant. */
-  const rerun = async ({ kept, query }: RerunPlan, clearInput: boolean): Promise<void> => {
+  /**
+   * Starts a model call (and its tool loop) on `plan.kept` + a fresh streaming assistant, or, with
+   * `appended` (`send`), on the current history + `appended` + the assistant: O(1), no array copy.
+   */
+  const rerun = async (plan: RerunPlan | { appended: Message; query: string }, clearInput: boolean): Promise<void> => {
     const turn = turns.begin()
     const assistant = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, ctx)
-    store.dispatch({ type: 'turn-begun', messages: [...kept, assistant], clearInput })
-    if (await runModelTurn(ctx, turn, assistant.id, query)) await runToolLoop(ctx, turn, assistant.id)
+    if ('appended' in plan) store.dispatch({ type: 'turn-appended', appended: [plan.appended, assistant], clearInput })
+    else store.dispatch({ type: 'turn-begun', messages: [...plan.kept, assistant], clearInput })
+    if (await runModelTurn(ctx, turn, assistant.id, plan.query)) await runToolLoop(ctx, turn, assistant.id)
   }
 
   /** Ends the running turn without reporting: streaming messages complete, unfinished tools error. */
@@ -148,7 +152,7 @@ export function createChatController(config: ChatConfig, options: ChatController
     if (typeof text !== 'string' || !text.trim()) return
     if (store.getState().status === 'streaming') stop()
     const user = buildMessage({ role: 'user', content: text, metadata: sendOptions?.metadata }, ctx)
-    await rerun({ kept: [...messages(), user], query: text }, true)
+    await rerun({ appended: user, query: text }, true)
   }
 
   const edit = async (messageId: string, newContent: string, opts?: EditOptions): Promise<void> => {

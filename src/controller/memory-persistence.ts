@@ -2,13 +2,16 @@ import type { ChatMemory } from '../contract/memory.js'
 import type { Message } from '../contract/message.js'
 
 export interface MemoryPersistence {
-  /** Queues a save of `messages`; a queued but unstarted save is replaced (latest wins). */
-  save: (memory: ChatMemory | undefined, messages: Message[]) => void
+  /**
+   * Queues a save of `messages()`; a queued but unstarted save is replaced (latest wins). The
+   * history is read when the save starts, so a coalesced save never builds its array.
+   */
+  save: (memory: ChatMemory | undefined, messages: () => Message[]) => void
   /** Queues `memory.clear()` after every save queued so far. */
   clear: (memory: ChatMemory | undefined) => Promise<void>
 }
 
-type Operation = { kind: 'save'; memory: ChatMemory; messages: Message[] } | { kind: 'clear'; memory: ChatMemory; done: () => void }
+type Operation = { kind: 'save'; memory: ChatMemory; messages: () => Message[] } | { kind: 'clear'; memory: ChatMemory; done: () => void }
 
 /**
  * Serialized, coalesced persistence. Operations never overlap and run in order; consecutive
@@ -22,8 +25,9 @@ export function createMemoryPersistence(onSaved: (messageCount: number) => void)
   const runOne = async (operation: Operation): Promise<void> => {
     try {
       if (operation.kind === 'save') {
-        await operation.memory.save(operation.messages)
-        onSaved(operation.messages.length)
+        const messages = operation.messages()
+        await operation.memory.save(messages)
+        onSaved(messages.length)
       } else {
         await operation.memory.clear?.()
       }

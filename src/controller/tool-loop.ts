@@ -1,5 +1,6 @@
 import type { Message, ToolCall } from '../contract/message.js'
 import { buildMessage } from './build-message.js'
+import { findMessage } from './chat-state.js'
 import type { ControllerContext } from './controller-context.js'
 import { invokeCallback } from './event-emitter.js'
 import { runModelTurn } from './turn-runner.js'
@@ -27,11 +28,12 @@ export async function runToolLoop(ctx: ControllerContext, turn: Turn, assistantI
   let followUps = 0
   for (;;) {
     if (!turn.isCurrent()) return
-    const message = ctx.messages().find((candidate) => candidate.id === current)
+    const message = findMessage(ctx.store.snapshot(), current)
     const limit = ctx.config().maxToolIterations ?? 5
     if (!message || !needsFollowUp(ctx, message) || !(followUps < limit)) {
       // The turn's final assistant becomes `complete`, the chat `idle`, and `onMessage` hears of it.
-      const final = ctx.store.dispatch({ type: 'turn-settled', assistantId: current }).messages.find((candidate) => candidate.id === current)
+      ctx.store.dispatch({ type: 'turn-settled', assistantId: current })
+      const final = findMessage(ctx.store.snapshot(), current)
       if (final) invokeCallback(ctx.config().onMessage, final)
       return
     }

@@ -54,7 +54,9 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
 
   const started = ctx.clock()
   const request = buildAdapterRequest({
-    messages: ctx.messages(),
+    // The request's copy is the one history-sized array a turn allocates: the state's own array
+    // is built only if someone reads it.
+    messages: ctx.store.snapshot().list,
     config,
     systemPrompt: activation.systemPrompt,
     tools: ctx.tools.list(),

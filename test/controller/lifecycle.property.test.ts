@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createChatController } from '../../src/controller/index.js'
-import type { AdapterFactory, ChatState, StreamChunk } from '../../src/contract/index.js'
+import type { AdapterFactory, ChatState, Message, StreamChunk } from '../../src/contract/index.js'
+import { LAZY_MESSAGES_FROM } from '../../src/controller/chat-state.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { fixedSources } from './harness.js'
 
@@ -34,6 +35,16 @@ const reply: fc.Arbitrary<StreamChunk[]> = fc
   .tuple(fc.array(chunk, { maxLength: 4 }), fc.constantFrom<StreamChunk[]>([{ type: 'done' }], [{ type: 'error', content: 'boom' }], []))
   .map(([body, end]) => [...body, ...end])
 
+// Half the runs start from a history long enough for lazily built, structurally shared states
+// (issue 20), so every command also runs over the shared buffer, its flushes and rewinds.
+const longHistory: Message[] = Array.from({ length: LAZY_MESSAGES_FROM + 40 }, (_, index) => ({
+  id: `past-${index}`,
+  role: index % 2 ? 'assistant' : 'user',
+  content: `past ${index}`,
+  status: 'complete',
+  createdAt: new Date(0),
+}))
+
 function expectSettled(state: ChatState): void {
   expect(state.status).not.toBe('streaming')
   expect(state.messages.filter((message) => message.status === 'streaming')).toEqual([])
@@ -49,7 +60,7 @@ function expectUniqueIds(state: ChatState): void {
 describe('lifecycle properties (fast-check, scheduled interleavings)', () => {
   it('never ends streaming, never duplicates ids, and nothing changes state after stop()', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.scheduler(), fc.array(command, { minLength: 1, maxLength: 25 }), fc.array(reply, { minLength: 1, maxLength: 8 }), fc.boolean(), async (s, commands, replies, honoursAbort) => {
+      fc.asyncProperty(fc.scheduler(), fc.array(command, { minLength: 1, maxLength: 25 }), fc.array(reply, { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean(), async (s, commands, replies, honoursAbort, long) => {
         const play = (call: number): AsyncGenerator<StreamChunk> => (async function* () {
           for (const next of replies[call % replies.length] ?? []) {
             await s.schedule(Promise.resolve(), `chunk of call ${call}`)
@@ -63,9 +74,16 @@ describe('lifecycle properties (fast-check, scheduled interleavings)', () => {
           ? scriptedAdapter([(_request, call) => play(call)])
           : { createSource: () => { const call = calls++; return { stream: () => play(call), abort: () => undefined } } }
         const controller = createChatController(
-          { adapter, maxToolIterations: 2, tools: [{ name: 'echo', execute: () => s.schedule(Promise.resolve('echoed'), 'tool') }] },
+          { adapter, maxToolIterations: 2, tools: [{ name: 'echo', execute: () => s.schedule(Promise.resolve('echoed'), 'tool') }], ...(long ? { initialMessages: longHistory } : {}) },
           fixedSources(),
         )
+        // Every other published state is read at once and fingerprinted, the rest only at the end:
+        // no later change may alter a published history, whether it was read early or late.
+        const published: Array<{ state: ChatState; read: string | undefined }> = []
+        controller.subscribe(() => {
+          const state = controller.getState()
+          published.push({ state, read: published.length % 2 ? undefined : JSON.stringify(state.messages) })
+        })
         const running: Array<Promise<void>> = []
         const idAt = (pick: number): string | undefined => {
           const messages = controller.getState().messages
@@ -114,6 +132,10 @@ describe('lifecycle properties (fast-check, scheduled interleavings)', () => {
         const final = controller.getState()
         expectSettled(final)
         expectUniqueIds(final)
+        for (const { state, read } of published) {
+          expectUniqueIds(state)
+          if (read !== undefined) expect(JSON.stringify(state.messages)).toBe(read)
+        }
       }),
       { numRuns: 150 },
     )
