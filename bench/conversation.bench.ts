@@ -5,6 +5,8 @@ import type { AdapterFactory } from '../src/contract/adapter.js'
 import type { Message } from '../src/contract/message.js'
 import type { StreamChunk, StreamSource } from '../src/contract/stream.js'
 import { createChatController } from '../src/controller/index.js'
+import { validateDefinition } from '../src/conversation/definition-schema.js'
+import { lintDefinition } from '../src/conversation/tools.js'
 import { commandRoute, createChatSession, defineChat, type ChatSession } from '../src/index.js'
 
 // The conversation core against the peer's numbers (research/peer-bench.md), one process, ratios
@@ -150,6 +152,28 @@ const e2e = await compare(
   },
 )
 
+// (e) lint and (f) validation of a route table (issue 20): 10,000 routes against 1,000 runs of 10
+// routes, so a linear pass is ~1× and the old pairwise lint ~1,000×. Definitions are built once;
+// `validateDefinition` is what `defineChat` runs on a new definition.
+const lintSmall = definition(10)
+const lintLarge = definition(10_000)
+const lintTable = await compare(
+  async () => {
+    for (let i = 0; i < 1000; i++) lintDefinition(lintSmall)
+  },
+  async () => lintDefinition(lintLarge),
+)
+const validateTable = await compare(
+  async () => {
+    for (let i = 0; i < 1000; i++) validateDefinition(lintSmall)
+  },
+  async () => validateDefinition(lintLarge),
+)
+// The figure issue 20 quotes: the first session of a new 10,000-route definition, lint on.
+const firstSessionStart = performance.now()
+createChatSession(definition(10_000))
+const firstSessionMs = performance.now() - firstSessionStart
+
 // Memory: a 10,000-turn history, heap after forced collections.
 const heap = (): number => {
   gc()
@@ -174,6 +198,9 @@ const lines = [
   `  (b) turn at history 10 ${us(historyTable.base)} · at 10,000 ${us(historyTable.subject)} → ${x(historyTable)} (target ≤ 2×, peer 818×); building 10,000 turns took ${built[10_000]!.ms.toFixed(0)} ms (peer ~98 s)`,
   `  (c) fresh turn ${us(replayTable.base)} · replay ${us(replayTable.subject)} at history 10,000 → ${x(replayTable)} (target ≤ 0.5×, peer 1.01×)`,
   `  (d) controller scripted text turn ${us(e2e.base)} · deterministic turn ${us(e2e.subject)} → ${x(e2e)} (target ≤ 1.3×, peer 2.18×)`,
+  `  (e) lint of 10,000 routes ${(lintTable.subject / 1000).toFixed(1)} ms → ${x(lintTable)} of 1,000 lints of 10 routes (target < 200 ms; linear ≈ 1×, the pairwise lint was 18–26 s)`,
+  `  (f) validation of 10,000 routes ${(validateTable.subject / 1000).toFixed(1)} ms → ${x(validateTable)} of 1,000 validations of 10 routes (target < 10 ms)`,
+  `      first createChatSession of a new 10,000-route definition, lint on: ${firstSessionMs.toFixed(0)} ms (defineChat, compile, lint)`,
   `  memory: session ${perTurn.toFixed(0)} B per turn over 10,000 turns (messages themselves ${perMessage.toFixed(0)} B each; peer 142 B per turn)`,
 ]
 console.log(lines.join('\n'))
@@ -191,5 +218,11 @@ describe('conversation core', () => {
   bench(`(d) deterministic controller turn [${x(e2e)} of a scripted text turn]`, async () => {
     const controller = createChatController(controllerSession.chat)
     await controller.send('/cmd0')
+  }, { time: 200 })
+  bench(`(e) lint of 10,000 routes [${x(lintTable)} of 1,000 lints of 10]`, () => {
+    lintDefinition(lintLarge)
+  }, { time: 200 })
+  bench(`(f) validation of 10,000 routes [${x(validateTable)} of 1,000 validations of 10]`, () => {
+    validateDefinition(lintLarge)
   }, { time: 200 })
 })

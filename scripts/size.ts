@@ -147,8 +147,12 @@ export async function measureEntry(name: string, entry: string, options: Measure
 export async function measureAll(): Promise<EntrySize[]> {
   const sizes = [
     await measureEntry('chatrail', 'src/index.ts', { targetBytes: 15_000 }),
+    await measureEntry('chatrail/tools', 'src/conversation/tools.ts'),
     await measureEntry('chatrail/controller', 'src/controller/index.ts'),
     await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true, targetBytes: 6_000 }),
+    await measureEntry('chatrail/client', 'src/client/index.ts'),
+    await measureEntry('useRemoteChatSession', 'renderers/react/use-remote-chat-session.ts', { coreExternal: true }),
+    await measureEntry('chatrail/ai-sdk', 'src/ai-sdk/index.ts'),
     await measureEntry('chatrail + deps', 'src/index.ts', { withDependencies: true }),
     await measureEntry('chatrail/react + all', 'renderers/react/index.ts', { withDependencies: true }),
     await measureEntry('chatrail (development)', 'src/index.ts', { development: true }),

@@ -12,8 +12,10 @@ import {
 
 /**
  * A complete support workflow: greeting, collecting an order number (a pattern route assigns it
- * into the context), a guarded confirmation, escalation to a person, and a fallback answer when the
- * agent is missing or fails. Every route has a `description` (the offline demo adapter lists them).
+ * into the context), a guarded confirmation (its `refuse` re-prompts), escalation to a person, Start
+ * over after the end, and a fallback answer when the agent is missing or fails. `/cancel` and
+ * `/human` are declared once (conversation-level `on`), `/help` is a reply-only route. Every route
+ * has a `description` (the offline demo adapter lists them).
  *
  * Exports (stable; the testing kit, the React and Ink renderers and the CLI demo use them):
  * `createSupportBot(adapter?)`, `supportBot` (no agent: the fallback answers), `SupportContext`,
@@ -26,7 +28,7 @@ export type SupportContext = {
 }
 
 /** UI events the workflow understands (buttons a renderer may show). */
-export const SUPPORT_EVENTS = { confirm: 'confirm', escalate: 'escalate', resolve: 'resolve' } as const
+export const SUPPORT_EVENTS = { confirm: 'confirm', escalate: 'escalate', resolve: 'resolve', startOver: 'start-over' } as const
 
 const hasOrder = ({ context }: { context: Readonly<SupportContext> }): boolean => typeof context.orderNumber === 'string'
 
@@ -42,35 +44,37 @@ export function createSupportBot(adapter?: AdapterFactory): ChatDefinition<Suppo
     conversation: {
       initial: 'greeting',
       context: {},
+      // Every non-final state takes these (said once); greeting has nothing to cancel, and a
+      // person, once reached, is not left by a command.
+      on: { escalate: 'escalated', cancel: 'greeting' },
       states: {
         greeting: {
           description: 'Waiting for the customer to start.',
-          on: { greet: 'greeting', help: 'greeting', start: 'collecting', escalate: 'escalated' },
+          on: { greet: 'greeting', start: 'collecting' },
+          ignoreGlobal: ['cancel'],
           actions: ['start', 'talk-to-a-person'],
         },
         collecting: {
           description: 'Asking for the order number.',
-          on: { help: 'collecting', order: 'confirming', escalate: 'escalated', cancel: 'greeting' },
+          on: { order: 'confirming' },
           actions: ['type-order-number', 'talk-to-a-person', 'cancel'],
         },
         confirming: {
           description: 'Offering to reship the order.',
           on: {
-            help: 'confirming',
             confirm: { target: 'resolved', guard: hasOrder, description: 'Only with an order number on file.' },
             order: 'confirming',
             change: 'collecting',
-            escalate: 'escalated',
-            cancel: 'greeting',
           },
           actions: ['confirm', 'change-order', 'talk-to-a-person'],
         },
         escalated: {
           description: 'Handed over to a person.',
-          on: { help: 'escalated', resolve: 'resolved' },
+          on: { resolve: 'resolved' },
+          ignoreGlobal: true,
           actions: ['resolve'],
         },
-        resolved: { description: 'Done.', final: true },
+        resolved: { description: 'Done.', final: true, actions: ['start-over'] },
       },
       routes: [
         textRoute({
@@ -83,7 +87,6 @@ export function createSupportBot(adapter?: AdapterFactory): ChatDefinition<Suppo
         commandRoute({
           id: 'help',
           command: '/help',
-          event: 'help',
           description: 'List what you can do here.',
           response: (_input, ctx) => `You are at step "${ctx.state}". Commands: /start, /cancel, /human, /help.`,
         }),
@@ -111,6 +114,7 @@ export function createSupportBot(adapter?: AdapterFactory): ChatDefinition<Suppo
           event: 'confirm',
           states: ['confirming'],
           description: 'Confirm the reshipment.',
+          refuse: 'I need your order number before I can reship anything. What is it? (for example #12345)',
           response: (_input, ctx) => ({ text: `Done: order #${ctx.context.orderNumber ?? '?'} will be reshipped today.`, assign: { reshipped: true } }),
         }),
         eventRoute({
@@ -162,6 +166,22 @@ export function createSupportBot(adapter?: AdapterFactory): ChatDefinition<Suppo
           event: 'resolve',
           description: 'The Mark as solved button.',
           response: 'Glad we could help. Goodbye!',
+        }),
+        commandRoute({
+          id: 'start-over',
+          command: '/start',
+          restart: true,
+          states: ['resolved'],
+          description: 'Start over after the end.',
+          response: 'Starting over. Type /start to look up an order, or /human to reach a person.',
+        }),
+        eventRoute({
+          id: 'start-over-button',
+          uiEvent: SUPPORT_EVENTS.startOver,
+          restart: true,
+          states: ['resolved'],
+          description: 'The Start over button.',
+          response: 'Starting over. Type /start to look up an order, or /human to reach a person.',
         }),
       ],
       fallback: { response: fallbackAnswer },

@@ -46,13 +46,35 @@ describe('support-bot example', () => {
     expect(other.session.getSnapshot().state).toBe('resolved')
   })
 
-  it('the confirmation is guarded: without an order number on file the machine refuses it', async () => {
+  it('the confirmation is guarded: without an order number on file the machine refuses it and the route re-prompts', async () => {
     const session = createChatSession(supportBot, { start: { state: 'confirming' } })
     const controller = createChatController(session.chat)
     await controller.send('yes')
-    expect(controller.getState().status).toBe('error')
+    expect(controller.getState().status).toBe('idle')
+    expect(controller.getState().messages.at(-1)?.content).toBe('I need your order number before I can reship anything. What is it? (for example #12345)')
     expect(session.getSnapshot().state).toBe('confirming')
-    expect(session.traces()[0]).toMatchObject({ outcome: 'error', routeId: 'confirm', reason: 'transition-refused:guard-refused' })
+    expect(session.traces()[0]).toMatchObject({ outcome: 'refused', routeId: 'confirm', reason: 'transition-refused:guard-refused' })
+  })
+
+  it('/help answers in every state without moving; /cancel and /human are declared once; Start over after the end', async () => {
+    const { session, controller, reply } = mount()
+    await controller.send('/start')
+    await controller.send('#12345')
+    await controller.send('/help')
+    expect(reply()).toBe('You are at step "confirming". Commands: /start, /cancel, /human, /help.')
+    expect(session.getSnapshot().state).toBe('confirming')
+    await controller.send('yes')
+    expect(session.getSnapshot()).toMatchObject({ state: 'resolved', restart: SUPPORT_EVENTS.startOver })
+    await controller.send('/help')
+    expect(session.traces().at(-1)).toMatchObject({ routeId: 'help', fromState: 'resolved', toState: 'resolved' })
+    await sendUiEvent(controller, SUPPORT_EVENTS.confirm, 'Confirm')
+    expect(session.traces().at(-1)).toMatchObject({ outcome: 'unavailable' })
+    expect(reply()).toBe('That option is no longer available.')
+    await controller.send('/start')
+    expect(session.getSnapshot()).toMatchObject({ state: 'greeting', context: {} })
+    expect(session.traces().at(-1)).toMatchObject({ routeId: 'start-over', reason: 'restart', fromState: 'resolved', toState: 'greeting' })
+    await controller.send('/human')
+    expect(session.getSnapshot().state).toBe('escalated')
   })
 
   it('the fallback answers when there is no agent or the agent fails', async () => {

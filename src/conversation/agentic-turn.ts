@@ -10,7 +10,7 @@ import type { MachineState } from './machine.js'
 import { normalizeOutput } from './route-output.js'
 import { AGENT_FAILED_MESSAGE, DONE, asError, errorChunk } from './stream.js'
 import { errorClassOf } from './trace.js'
-import type { SessionCore, TurnControl } from './session-core.js'
+import { turnSignal, type SessionCore, type TurnControl } from './session-core.js'
 import type { TurnOutcome } from './turn-recorder.js'
 
 /**
@@ -51,7 +51,8 @@ export async function* agenticTurn<Ctx extends JsonObject>(
     const aborted: TurnOutcome = { kind: 'fallback', outcome: 'aborted', errorClass }
     let result: unknown = response
     if (typeof response === 'function') {
-      const ctx: FallbackContext<Ctx> = { ...turnContext(last?.message, before, request.messages, core.sessionId, turnId), errorClass }
+      const base = turnContext(last?.message, before, request.messages, core.sessionId, turnId, { signal: () => turnSignal(control) })
+      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, errorClass }
       try {
         result = await response(ctx.input, ctx)
       } catch (error) {

@@ -1,24 +1,64 @@
 import type { Message } from '../contract/message.js'
-import type { StreamChunk } from '../contract/stream.js'
 import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
+import type { ConversationDefinition } from './definition.js'
+import { entryPrompt, resolveForm, textChunks } from './form.js'
 import { assignContext, step, type Machine, type MachineState } from './machine.js'
 import type { RouteIndex } from './route-index.js'
-import { normalizeOutput } from './route-output.js'
-import { ChatrailRouteError } from './route-error.js'
+import { normalizeOutput, type NormalizedOutput } from './route-output.js'
+import { failed, type Resolution, type TurnContext } from './resolution.js'
 import type { Route, RouteContext, RouteMatch } from './routes.js'
 import { uiEventOf } from './ui-events.js'
 
 /**
  * Decide: which route answers a user message. Routes are tried in declaration order; a route is
- * eligible when its `states` include the current state, the current state declares its event,
- * it matches, and its guard passes; the first eligible route fires. Firing asks the machine for
- * the transition first (a refusal fails the route before its response runs), then runs the
- * response. Nothing here changes state: the result is data the session applies.
+ * eligible when its `states` include the current state, the current state declares its event (a
+ * reply-only or restart route has none), it matches, and its guard passes; the first eligible
+ * route fires. Firing asks the machine for the transition first (a refusal fails the route, or
+ * answers its `refuse` re-prompt, before its response runs), then runs the response. When no
+ * route fires, a form state takes the message as a slot answer (form.ts), and a UI event some
+ * route knows but this state does not take answers `unavailable`. Async callbacks are bounded by
+ * `routeTimeoutMs`. Nothing here changes state: the result is data the session applies.
  */
 
-/** What route callbacks see of this turn (`match` is added for pattern routes). */
-export type TurnContext<Ctx extends JsonObject> = Omit<RouteContext<Ctx>, 'match'>
+/** Where a turn's `ctx.signal` comes from: asked on first read (most turns never read it). */
+export interface SignalSource {
+  signal(): AbortSignal
+}
+
+/**
+ * What route callbacks see. A class, not a literal: `signal` is a getter on the prototype, so a
+ * turn builds its context without a closure or an accessor pair (the hot path of every turn).
+ */
+class RouteCtx<Ctx extends JsonObject> implements RouteContext<Ctx> {
+  readonly #source: SignalSource
+
+  constructor(
+    readonly input: string,
+    readonly uiEvent: string | undefined,
+    readonly state: string,
+    readonly context: Readonly<Ctx>,
+    readonly history: readonly Message[],
+    readonly sessionId: string,
+    readonly messageId: string | undefined,
+    readonly turnId: string,
+    source: SignalSource,
+    readonly match?: RouteMatch,
+  ) {
+    this.#source = source
+  }
+
+  get signal(): AbortSignal {
+    return this.#source.signal()
+  }
+
+  /** The same turn, with a pattern's match. */
+  static withMatch<Ctx extends JsonObject>(ctx: TurnContext<Ctx>, match: RouteMatch): RouteContext<Ctx> {
+    if (!(ctx instanceof RouteCtx)) return { ...ctx, signal: ctx.signal, match }
+    const c = ctx as RouteCtx<Ctx>
+    return new RouteCtx(c.input, c.uiEvent, c.state, c.context, c.history, c.sessionId, c.messageId, c.turnId, c.#source, match)
+  }
+}
 
 /** The turn as route callbacks (and the fallback answer) see it; `message` is the last user message. */
 export function turnContext<Ctx extends JsonObject>(
@@ -27,34 +67,15 @@ export function turnContext<Ctx extends JsonObject>(
   history: readonly Message[],
   sessionId: string,
   turnId: string,
+  source: SignalSource,
 ): TurnContext<Ctx> {
-  return {
-    input: message?.content ?? '',
-    uiEvent: message && uiEventOf(message),
-    state: before.state,
-    context: before.context,
-    history,
-    sessionId,
-    messageId: message?.id,
-    turnId,
-  }
+  return new RouteCtx(message?.content ?? '', message && uiEventOf(message), before.state, before.context, history, sessionId, message?.id, turnId, source)
 }
-
-export type Resolution<Ctx extends JsonObject> =
-  | { readonly type: 'match'; readonly route: Route<Ctx>; readonly after: MachineState<Ctx>; readonly assign: Partial<Ctx> | undefined; readonly chunks: readonly StreamChunk[] }
-  | { readonly type: 'failed'; readonly route: Route<Ctx>; readonly error: ChatrailRouteError; readonly reason: string }
-  | { readonly type: 'miss' }
 
 const MISS = Object.freeze({ type: 'miss' as const })
-
-const PHRASES: Record<string, string> = {
-  'match-threw': 'its match function threw',
-  'guard-threw': 'its guard threw',
-  'response-threw': 'its response threw',
-  'pattern-assign-threw': 'its assign function threw',
-  'invalid-output': 'its response returned something other than a string or { text, chunks, assign }',
-  'assign-not-json': 'its assign is not JSON',
-}
+const TIMED_OUT = Symbol('timeout')
+export const DEFAULT_ROUTE_TIMEOUT_MS = 30_000
+export const UNAVAILABLE_MESSAGE = 'That option is no longer available.'
 
 /** Why the machine refused a route's transition, as the route error says it. */
 const REFUSALS: Record<string, string> = {
@@ -63,16 +84,31 @@ const REFUSALS: Record<string, string> = {
   'undeclared-event': 'event not declared',
 }
 
-function failed<Ctx extends JsonObject>(route: Route<Ctx>, reason: string, cause?: unknown, phrase = PHRASES[reason] ?? reason): Resolution<Ctx> {
-  const error = new ChatrailRouteError({ routeId: route.id, message: `Route "${route.id}" failed: ${phrase}.`, cause })
-  return { type: 'failed', route, error, reason }
-}
-
 function matchOf(result: RegExpExecArray): RouteMatch {
   const groups: Record<string, string> = {}
   for (const [name, value] of Object.entries(result.groups ?? {})) if (value !== undefined) groups[name] = value
   return Object.freeze({ value: result[0], index: result.index, groups: Object.freeze(groups) })
 }
+
+/** A route's output as chunks and patch; the output is the route's code too (getters, proxies): read once, here, guarded. */
+function read<Ctx extends JsonObject>(route: Route<Ctx>, result: unknown): NormalizedOutput<Ctx> | Resolution<Ctx> {
+  try {
+    return normalizeOutput<Ctx>(result) ?? failed(route, 'invalid-output')
+  } catch (error) {
+    return failed(route, 'response-threw', error)
+  }
+}
+
+/** What the turn hears while routes resolve: which route it waits for (its trace on a stop), and a timeout (it aborts `ctx.signal`). */
+export interface ResolveHooks<Ctx extends JsonObject> {
+  waiting: (route: Route<Ctx>) => void
+  timedOut: () => void
+}
+
+/** What the conversation says about resolving (its timeout and stale-event answer). */
+export type { Answer, Resolution, TurnContext } from './resolution.js'
+
+export type ResolveSettings = Pick<ConversationDefinition, 'routeTimeoutMs' | 'unavailable'>
 
 /**
  * Resolves one user message (`ctx`, decided from `before`) against the route table. Sync when every
@@ -84,11 +120,49 @@ export function resolveRoutes<Ctx extends JsonObject>(
   index: RouteIndex<Ctx>,
   ctx: TurnContext<Ctx>,
   before: MachineState<Ctx>,
+  settings: ResolveSettings = {},
+  hooks?: ResolveHooks<Ctx>,
 ): Resolution<Ctx> | Promise<Resolution<Ctx>> {
   const candidates = index.candidates(ctx.input, ctx.uiEvent)
-  if (candidates.length === 0) return MISS
   const state = before.state
   const declared = machine.states.get(state)?.transitions
+
+  /** The promise, or TIMED_OUT once the route's time is up (or the turn stopped). */
+  function bounded<T>(promise: Promise<T>, route: Route<Ctx>): Promise<T | typeof TIMED_OUT> {
+    const ms = route.routeTimeoutMs ?? settings.routeTimeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS
+    hooks?.waiting(route)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let stop: (() => void) | undefined
+    const signal = ctx.signal
+    const limit = new Promise<typeof TIMED_OUT>((resolve) => {
+      stop = () => resolve(TIMED_OUT)
+      timer = setTimeout(() => {
+        hooks?.timedOut()
+        resolve(TIMED_OUT)
+      }, ms)
+      // In Node, a pending route must not keep the process alive on the timer's account.
+      ;(timer as { unref?: () => void }).unref?.()
+      // A stopped turn no longer waits: drop the timer at once (it would keep a process alive).
+      signal.addEventListener('abort', stop, { once: true })
+    })
+    return Promise.race([promise, limit]).finally(() => {
+      clearTimeout(timer)
+      if (stop) signal.removeEventListener('abort', stop)
+    })
+  }
+
+  /** Runs a responder (`response` or `refuse`), sync or async, and hands its output to `then`. */
+  function respond(route: Route<Ctx>, response: unknown, routeCtx: RouteContext<Ctx>, then: (result: unknown) => Resolution<Ctx>): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+    if (typeof response !== 'function') return then(response)
+    let result: unknown
+    try {
+      result = (response as (input: string, ctx: RouteContext<Ctx>) => unknown)(routeCtx.input, routeCtx)
+    } catch (error) {
+      return failed(route, 'response-threw', error)
+    }
+    if (!isPromise(result)) return then(result)
+    return bounded(result, route).then((value) => (value === TIMED_OUT ? { type: 'timeout', route } : then(value)), (error: unknown) => failed(route, 'response-threw', error))
+  }
 
   function scan(from: number): Resolution<Ctx> | Promise<Resolution<Ctx>> {
     for (let c = from; c < candidates.length; c++) {
@@ -96,11 +170,11 @@ export function resolveRoutes<Ctx extends JsonObject>(
       const route = index.routes[position] as Route<Ctx>
       const states = index.stateSets[position]
       if (states && !states.has(state)) continue
-      if (!declared?.has(route.event)) continue
+      if (route.event !== undefined && !declared?.has(route.event)) continue
       if (route.kind === 'pattern') {
         const result = route.pattern.exec(ctx.input)
         if (!result) continue
-        return afterMatch(route, { ...ctx, match: matchOf(result) }, c + 1)
+        return afterMatch(route, RouteCtx.withMatch(ctx, matchOf(result)), c + 1)
       }
       if (route.kind === 'custom') {
         let matched: boolean | Promise<boolean>
@@ -110,8 +184,8 @@ export function resolveRoutes<Ctx extends JsonObject>(
           return failed(route, 'match-threw', error)
         }
         if (isPromise<boolean>(matched)) {
-          return matched.then(
-            (ok) => (ok === true ? afterMatch(route, ctx, c + 1) : scan(c + 1)),
+          return bounded(matched, route).then(
+            (ok) => (ok === TIMED_OUT ? { type: 'timeout', route } : ok === true ? afterMatch(route, ctx, c + 1) : scan(c + 1)),
             (error: unknown) => failed(route, 'match-threw', error),
           )
         }
@@ -130,16 +204,31 @@ export function resolveRoutes<Ctx extends JsonObject>(
       } catch (error) {
         return failed(route, 'guard-threw', error)
       }
-      if (allowed !== true) return scan(next)
+      if (allowed !== true) return route.refuse === undefined ? scan(next) : refuse(route, routeCtx, 'guard-refused')
     }
     return fire(route, routeCtx)
   }
 
+  /** The route's `refuse` re-prompt: a deterministic answer, no transition, no assign. */
+  function refuse(route: Route<Ctx>, routeCtx: RouteContext<Ctx>, reason: string): Resolution<Ctx> | Promise<Resolution<Ctx>> {
+    return respond(route, route.refuse, routeCtx, (result) => {
+      const output = read(route, result)
+      if ('type' in output) return output
+      return { type: 'match', route, event: undefined, after: before, assign: undefined, chunks: output.chunks, outcome: 'refused', reason }
+    })
+  }
+
   function fire(route: Route<Ctx>, routeCtx: RouteContext<Ctx>): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-    const [next, effects] = step(machine, before, route.event)
-    const refusal = effects[0]
-    if (refusal?.type === 'refuse') {
-      return failed(route, `transition-refused:${refusal.reason}`, refusal.error, `the machine refused the transition (${REFUSALS[refusal.reason] ?? refusal.reason})`)
+    let next = before
+    if (route.restart) next = machine.initial
+    else if (route.event !== undefined) {
+      const [stepped, effects] = step(machine, before, route.event)
+      const refusal = effects[0]
+      if (refusal?.type === 'refuse') {
+        if (route.refuse !== undefined) return refuse(route, routeCtx, `transition-refused:${refusal.reason}`)
+        return failed(route, `transition-refused:${refusal.reason}`, refusal.error, `the machine refused the transition (${REFUSALS[refusal.reason] ?? refusal.reason})`)
+      }
+      next = stepped
     }
     let patternAssign: Partial<Ctx> | undefined
     if (route.kind === 'pattern' && route.assign !== undefined && routeCtx.match) {
@@ -149,31 +238,36 @@ export function resolveRoutes<Ctx extends JsonObject>(
         return failed(route, 'pattern-assign-threw', error)
       }
     }
-    const finish = (result: unknown): Resolution<Ctx> => {
-      // The output is the route's code too (getters, proxies): read it once, here, guarded.
-      let output: ReturnType<typeof normalizeOutput<Ctx>>
-      try {
-        output = normalizeOutput<Ctx>(result)
-      } catch (error) {
-        return failed(route, 'response-threw', error)
-      }
-      if (!output) return failed(route, 'invalid-output')
-      const assign: Partial<Ctx> | undefined = patternAssign || output.assign ? ({ ...patternAssign, ...output.assign } as Partial<Ctx>) : undefined
+    return respond(route, route.response, routeCtx, (result) => {
+      const output = read(route, result)
+      if ('type' in output) return output
+      // A restart starts from the definition's context: its assign is ignored.
+      const assign: Partial<Ctx> | undefined = !route.restart && (patternAssign || output.assign) ? ({ ...patternAssign, ...output.assign } as Partial<Ctx>) : undefined
       const context = assignContext(next.context, assign)
       if (context === undefined) return failed(route, 'assign-not-json')
       const after = context === next.context ? next : Object.freeze({ state: next.state, context })
-      return { type: 'match', route, after, assign, chunks: output.chunks }
-    }
-    const response = route.response
-    if (typeof response !== 'function') return finish(response)
-    let result: unknown
-    try {
-      result = response(routeCtx.input, routeCtx)
-    } catch (error) {
-      return failed(route, 'response-threw', error)
-    }
-    return isPromise(result) ? result.then(finish, (error: unknown) => failed(route, 'response-threw', error)) : finish(result)
+      let chunks = output.chunks
+      if (after.state !== before.state || route.restart) {
+        try {
+          chunks = entryPrompt(machine, after, chunks)
+        } catch (error) {
+          return failed(route, 'response-threw', error)
+        }
+      }
+      return { type: 'match', route, event: route.event, restart: route.restart, reason: route.restart && 'restart', after, assign, chunks }
+    })
   }
 
-  return scan(0)
+  /** No route fired: a form slot answer, a stale UI event, or the agent's turn. */
+  const orElse = (resolution: Resolution<Ctx>): Resolution<Ctx> => {
+    if (resolution.type !== 'miss') return resolution
+    const form = resolveForm(machine, before, ctx)
+    if (form) return form
+    if (ctx.uiEvent !== undefined && index.knows(ctx.uiEvent)) {
+      return { type: 'match', route: undefined, event: undefined, after: before, assign: undefined, chunks: textChunks(settings.unavailable ?? UNAVAILABLE_MESSAGE), outcome: 'unavailable', reason: 'stale-ui-event' }
+    }
+    return MISS
+  }
+  const resolved = candidates.length === 0 ? MISS : scan(0)
+  return isPromise<Resolution<Ctx>>(resolved) ? resolved.then(orElse) : orElse(resolved)
 }

@@ -16,7 +16,10 @@ export interface DecisionRecord {
   readonly input: string
   readonly kind: TurnKind
   readonly routeId?: string
-  readonly event: string
+  /** The machine event; absent when the turn made no transition (a reply-only route, a re-prompt, a form slot). */
+  readonly event?: string
+  /** The turn started over: back to `initial` with the definition's context. */
+  readonly restart?: true
   readonly fromState: string
   readonly toState: string
   readonly turnId: string
@@ -66,7 +69,7 @@ export function readDecisionRecord(message: Message): DecisionRecord | undefined
   const r = raw as Record<string, unknown>
   if (r.v !== 1 || typeof r.messageId !== 'string' || typeof r.input !== 'string' || typeof r.turnId !== 'string') return undefined
   if (typeof r.kind !== 'string' || !KINDS.has(r.kind)) return undefined
-  if (!isIdentifier(r.event) || !isIdentifier(r.fromState) || !isIdentifier(r.toState)) return undefined
+  if ((r.event !== undefined && !isIdentifier(r.event)) || (r.restart !== undefined && r.restart !== true) || !isIdentifier(r.fromState) || !isIdentifier(r.toState)) return undefined
   if (r.routeId !== undefined && !isIdentifier(r.routeId)) return undefined
   if (r.assign !== undefined && (typeof r.assign !== 'object' || r.assign === null || Array.isArray(r.assign) || findNonJson(r.assign))) return undefined
   if (r.unset !== undefined && (!Array.isArray(r.unset) || r.unset.some((key) => typeof key !== 'string'))) return undefined

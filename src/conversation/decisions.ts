@@ -2,7 +2,7 @@ import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
 import { fingerprint, patchOf, readDecisionRecord, type DecisionRecord } from './decision-record.js'
 import type { JsonObject } from './json.js'
-import { step, type Machine, type MachineState } from './machine.js'
+import { assignContext, step, type Machine, type MachineState } from './machine.js'
 import type { RouteIndex } from './route-index.js'
 import { uiEventOf } from './ui-events.js'
 
@@ -33,6 +33,9 @@ export interface Decision<Ctx extends JsonObject = JsonObject> {
   readonly chunks: readonly StreamChunk[] | undefined
   /** The assistant message this decision was streamed into; undefined when the request had none. */
   readonly answerId: string | undefined
+  /** The trace outcome when not `ok` (a re-prompt, a stale UI event), and why, for the live turn and its replays. */
+  readonly outcome?: 'refused' | 'unavailable'
+  readonly reason?: string
 }
 
 interface Entry<Ctx extends JsonObject> {
@@ -104,7 +107,15 @@ export function inputKeyOf(message: Message): string {
  */
 function replayRecord<Ctx extends JsonObject>(machine: Machine<Ctx>, before: MachineState<Ctx>, record: DecisionRecord): MachineState<Ctx> | undefined {
   if (record.fromState !== before.state) return undefined
-  const [after, effects] = step(machine, before, record.event, patchOf(record) as Partial<Ctx> | undefined)
+  if (record.restart) return record.toState === machine.initial.state ? machine.initial : undefined
+  const patch = patchOf(record) as Partial<Ctx> | undefined
+  if (record.event === undefined) {
+    // No transition (reply-only route, re-prompt, form slot): only the context patch.
+    if (record.toState !== before.state) return undefined
+    const context = assignContext(before.context, patch)
+    return context === before.context ? before : context && Object.freeze({ state: before.state, context })
+  }
+  const [after, effects] = step(machine, before, record.event, patch)
   return effects[0]?.type === 'transition' && after.state === record.toState ? after : undefined
 }
 
@@ -145,7 +156,8 @@ export function createTimeline<Ctx extends JsonObject>(
     if (record.input !== fingerprint(key)) return undefined
     if (record.routeId !== undefined) {
       const position = routes.positions.get(record.routeId)
-      if (position === undefined || routes.routes[position]?.event !== record.event) return undefined
+      const route = routes.routes[position ?? -1]
+      if (!route || (record.event !== undefined && route.event !== record.event) || (record.restart && !route.restart)) return undefined
     }
     const after = replayRecord(machine, before, record)
     if (!after) return undefined

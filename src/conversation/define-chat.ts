@@ -6,11 +6,27 @@ import type { JsonObject } from './json.js'
 
 const validated = new WeakSet<object>()
 
+/** `defineChat` with the context type fixed (what `defineChat<Ctx>()` returns): names are still inferred. */
+export type DefineChatWithContext<Ctx extends JsonObject> = <const S extends string = string, const E extends string = string, const U extends string = string>(
+  definition: ChatDefinitionInput<Ctx, S, E, U>,
+) => ChatDefinition<Ctx, { state: S; event: E; uiEvent: U }>
+
 /**
  * Validates a definition and returns it typed and frozen (the `chat` reference is kept as is).
  * Throws `ChatrailConfigError` listing every issue, each with its path and a fix.
+ *
+ * Types: the state, event and UI-event names are inferred from the literal, so a misspelt target,
+ * route event or route state does not compile (docs/conversation.md § Typed names). TypeScript
+ * infers no type argument once one is given, so `defineChat<Ctx>(definition)` keeps every name a
+ * `string`; `defineChat<Ctx>()(definition)` fixes the context type and still infers the names.
  */
-export function defineChat<Ctx extends JsonObject = JsonObject>(definition: ChatDefinitionInput<Ctx>): ChatDefinition<Ctx> {
+export function defineChat<Ctx extends JsonObject>(): DefineChatWithContext<Ctx>
+export function defineChat<Ctx extends JsonObject = JsonObject, const S extends string = string, const E extends string = string, const U extends string = string>(
+  definition: ChatDefinitionInput<Ctx, S, E, U>,
+): ChatDefinition<Ctx, { state: S; event: E; uiEvent: U }>
+export function defineChat<Ctx extends JsonObject>(definition?: ChatDefinitionInput<Ctx>): ChatDefinition<Ctx> | DefineChatWithContext<Ctx> {
+  // `defineChat<Ctx>()`: the curried form exists for the types only (see above).
+  if (definition === undefined) return defineChat
   if (validated.has(definition)) return definition as ChatDefinition<Ctx>
   throwIfIssues(validateDefinition(definition))
   const conversation = definition.conversation

@@ -6,15 +6,27 @@ export { readDecisionRecord } from './decision-record.js'
 export type { DecisionRecord } from './decision-record.js'
 export type { RecordKey } from './record-signing.js'
 export { defineChat } from './define-chat.js'
+export type { DefineChatWithContext } from './define-chat.js'
 export type {
   ChatConfigInput,
   ChatDefinition,
   ChatDefinitionInput,
+  ChatNames,
+  CheckedName,
   ConversationDefinition,
+  EventName,
+  NamesOf,
+  StateName,
+  TransitionMap,
+  UiEventName,
   FallbackContext,
   FallbackDefinition,
   FallbackOutput,
   FallbackResponse,
+  FormDefinition,
+  FormSlot,
+  FormText,
+  SlotValidator,
   StateDefinition,
   TraceObserver,
   TransitionDefinition,
@@ -22,7 +34,7 @@ export type {
 } from './definition.js'
 export { IDENTIFIER_PATTERN } from './identifier.js'
 export type { JsonObject, JsonPrimitive, JsonValue } from './json.js'
-export { lintDefinition } from './lint.js'
+export type { ExplainInput, ExplainReason, RouteExplanation } from './explain.js'
 export type { LintWarning } from './lint.js'
 export { step } from './machine.js'
 export type { Machine, MachineEffect, MachineState } from './machine.js'
@@ -30,10 +42,14 @@ export { ChatrailRouteError, isChatrailRouteError } from './route-error.js'
 export { commandRoute, eventRoute, patternRoute, route, textRoute } from './routes.js'
 export type {
   CommandRoute,
+  CommandRouteOptions,
   CustomRoute,
+  CustomRouteOptions,
   EventRoute,
+  EventRouteOptions,
   PatternAssign,
   PatternRoute,
+  PatternRouteOptions,
   Route,
   RouteContext,
   RouteGuard,
@@ -47,6 +63,7 @@ export type {
   RouteResult,
   RouteTraceKind,
   TextRoute,
+  TextRouteOptions,
 } from './routes.js'
 export { createChatSession } from './session.js'
 export type { ChatSession, ChatSessionOptions } from './session.js'

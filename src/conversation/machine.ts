@@ -1,4 +1,4 @@
-import type { ConversationDefinition, TransitionGuardContext } from './definition.js'
+import type { ConversationDefinition, FormDefinition, TransitionDefinition, TransitionGuardContext } from './definition.js'
 import { deepFreeze, findNonJson, type JsonObject } from './json.js'
 
 /**
@@ -23,8 +23,13 @@ export interface CompiledState<Ctx extends JsonObject = JsonObject> {
   readonly events: readonly string[]
   readonly actions: readonly string[]
   readonly final: boolean
+  /** Own transitions and the inherited conversation-level ones (own first). */
   readonly transitions: ReadonlyMap<string, CompiledTransition<Ctx>>
+  readonly form: FormDefinition<Ctx> | undefined
 }
+
+/** The context key holding a form's invalid-answer count (cleared whenever the state changes). */
+export const FORM_ATTEMPTS = 'formAttempts'
 
 export interface Machine<Ctx extends JsonObject = JsonObject> {
   readonly initial: MachineState<Ctx>
@@ -42,10 +47,16 @@ export type MachineEffect =
 /** Compiles a validated conversation into the lookup tables the step uses. */
 export function compileMachine<Ctx extends JsonObject>(conversation: Readonly<ConversationDefinition<Ctx>> & { readonly context: Readonly<Ctx> }): Machine<Ctx> {
   const states = new Map<string, CompiledState<Ctx>>()
+  const add = (transitions: Map<string, CompiledTransition<Ctx>>, event: string, transition: string | TransitionDefinition<Ctx> | undefined): void => {
+    if (transition !== undefined && !transitions.has(event)) transitions.set(event, typeof transition === 'string' ? { target: transition, guard: undefined } : { target: transition.target, guard: transition.guard })
+  }
   for (const [name, state] of Object.entries(conversation.states)) {
     const transitions = new Map<string, CompiledTransition<Ctx>>()
-    for (const [event, transition] of Object.entries(state.on ?? {})) {
-      transitions.set(event, typeof transition === 'string' ? { target: transition, guard: undefined } : { target: transition.target, guard: transition.guard })
+    for (const [event, transition] of Object.entries(state.on ?? {})) add(transitions, event, transition)
+    // Conversation-level transitions: every non-final state, unless it opts out (its own `on` wins).
+    const ignore = state.ignoreGlobal
+    if (state.final !== true && ignore !== true) {
+      for (const [event, transition] of Object.entries(conversation.on ?? {})) if (!ignore?.includes(event)) add(transitions, event, transition)
     }
     states.set(name, {
       name,
@@ -53,6 +64,7 @@ export function compileMachine<Ctx extends JsonObject>(conversation: Readonly<Co
       actions: Object.freeze([...(state.actions ?? [])]),
       final: state.final === true,
       transitions,
+      form: state.form,
     })
   }
   return { initial: Object.freeze({ state: conversation.initial, context: conversation.context }), states }
@@ -86,8 +98,10 @@ export function step<Ctx extends JsonObject>(
     if (allowed !== true) return refused(current, event, 'guard-refused')
   }
   const keys = assign ? Object.keys(assign) : []
-  const context = assignContext(current.context, assign)
+  let context = assignContext(current.context, assign)
   if (context === undefined) return refused(current, event, 'assign-not-json')
+  // A form's attempt count belongs to the state it was counted in.
+  if (transition.target !== current.state && context[FORM_ATTEMPTS] !== undefined) context = assignContext(context, { [FORM_ATTEMPTS]: undefined } as unknown as Partial<Ctx>) ?? context
   const target = machine.states.get(transition.target)
   const effects: MachineEffect[] = [{ type: 'transition', event, from: current.state, to: transition.target }]
   if (keys.length > 0) effects.push({ type: 'assign', keys })

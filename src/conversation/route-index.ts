@@ -21,6 +21,10 @@ export interface RouteIndex<Ctx extends JsonObject = JsonObject> {
    * Pure; the returned array must not be mutated.
    */
   candidates: (input: string, uiEvent: string | undefined) => readonly number[]
+  /** Whether some event route takes this UI event (in some state). */
+  knows: (uiEvent: string) => boolean
+  /** The UI event of the first restart event route allowed in `state` (the "Start over" button). */
+  restartEvent: (state: string) => string | undefined
 }
 
 function push(map: Map<string, number[]>, key: string, position: number): void {
@@ -92,6 +96,13 @@ export function buildRouteIndex<Ctx extends JsonObject>(routes: readonly Route<C
     routes,
     positions,
     stateSets,
+    knows: (uiEvent) => events.has(uiEvent),
+    restartEvent(state) {
+      for (const [position, route] of routes.entries()) {
+        if (route.kind === 'event' && route.restart && (stateSets[position]?.has(state) ?? true)) return route.uiEvent
+      }
+      return undefined
+    },
     candidates(input, uiEvent) {
       if (uiEvent !== undefined) return merge([events.get(uiEvent), eventScan])
       const lists: (readonly number[] | undefined)[] = [typedScan]

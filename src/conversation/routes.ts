@@ -35,6 +35,11 @@ export interface RouteContext<Ctx extends JsonObject = JsonObject> {
   readonly messageId: string | undefined
   readonly turnId: string
   readonly match?: RouteMatch
+  /**
+   * Aborted when the turn is stopped or its route runs past `routeTimeoutMs`: pass it to `fetch`
+   * and other async work so a stopped turn stops its work too. Never aborted during a rebuild.
+   */
+  readonly signal: AbortSignal
 }
 
 export interface RouteOutput<Ctx extends JsonObject = JsonObject> {
@@ -61,27 +66,49 @@ export type RouteResponse<Ctx extends JsonObject = JsonObject> = RouteResult<Ctx
 
 export type RouteGuard<Ctx extends JsonObject = JsonObject> = { fn(ctx: RouteContext<Ctx>): boolean }['fn']
 
-/** Fields every route shares. */
-export interface RouteOptions<Ctx extends JsonObject = JsonObject> {
+/**
+ * Fields every route shares. `E` and `S` are the definition's event and state names (`string`
+ * unless `defineChat` inferred them; see docs/conversation.md § Typed names).
+ */
+export interface RouteOptions<Ctx extends JsonObject = JsonObject, E extends string = string, S extends string = string> {
   id: string
-  event: string
+  /**
+   * The machine event the route fires (the current state must declare it, in its own `on` or the
+   * conversation's). Leave it out for a reply-only route: it answers without a transition, in any
+   * state its `states` allow (final states included); its `assign` still patches the context.
+   */
+  event?: E
+  /**
+   * Start over: the route returns the conversation to `initial` with the definition's context
+   * (instead of firing an event; a route has `event` or `restart`, not both). Fires in its `states`
+   * (default: every state); an event route with `restart` is what `getSnapshot().restart` offers.
+   */
+  restart?: true
   /** When set, the route fires only in these states. */
-  states?: readonly string[]
+  states?: readonly S[]
   guard?: RouteGuard<Ctx>
   response: RouteResponse<Ctx>
+  /**
+   * The re-prompt when the route matched but its `guard` or the transition's guard refused: a
+   * deterministic answer with no transition (trace outcome `refused`). Without it a refused route
+   * guard lets later routes try, and a refused transition is an error turn.
+   */
+  refuse?: RouteResponse<Ctx>
+  /** How long this route's async callbacks may take (ms); overrides `conversation.routeTimeoutMs`. */
+  routeTimeoutMs?: number
   traceKind?: RouteTraceKind
   /** What the route is for; shown by tools and answered from by the offline demo adapter. */
   description?: string
 }
 
-export interface CommandRoute<Ctx extends JsonObject = JsonObject> extends Readonly<RouteOptions<Ctx>> {
+export interface CommandRoute<Ctx extends JsonObject = JsonObject, E extends string = string, S extends string = string> extends Readonly<RouteOptions<Ctx, E, S>> {
   readonly kind: 'command'
   readonly command: string
   readonly caseSensitive: boolean
   readonly trim: boolean
 }
 
-export interface TextRoute<Ctx extends JsonObject = JsonObject> extends Readonly<RouteOptions<Ctx>> {
+export interface TextRoute<Ctx extends JsonObject = JsonObject, E extends string = string, S extends string = string> extends Readonly<RouteOptions<Ctx, E, S>> {
   readonly kind: 'text'
   readonly texts: readonly string[]
 }
@@ -91,7 +118,7 @@ export type PatternAssign<Ctx extends JsonObject = JsonObject> =
   | true
   | { fn(groups: Readonly<Record<string, string>>, ctx: RouteContext<Ctx>): Partial<Ctx> }['fn']
 
-export interface PatternRoute<Ctx extends JsonObject = JsonObject> extends Readonly<RouteOptions<Ctx>> {
+export interface PatternRoute<Ctx extends JsonObject = JsonObject, E extends string = string, S extends string = string> extends Readonly<RouteOptions<Ctx, E, S>> {
   readonly kind: 'pattern'
   readonly pattern: RegExp
   readonly assign?: PatternAssign<Ctx>
@@ -101,22 +128,45 @@ export type RouteMatcher<Ctx extends JsonObject = JsonObject> = {
   fn(input: string, ctx: RouteContext<Ctx>): boolean | Promise<boolean>
 }['fn']
 
-export interface CustomRoute<Ctx extends JsonObject = JsonObject> extends Readonly<RouteOptions<Ctx>> {
+export interface CustomRoute<Ctx extends JsonObject = JsonObject, E extends string = string, S extends string = string> extends Readonly<RouteOptions<Ctx, E, S>> {
   readonly kind: 'custom'
   readonly match: RouteMatcher<Ctx>
 }
 
-export interface EventRoute<Ctx extends JsonObject = JsonObject> extends Readonly<RouteOptions<Ctx>> {
+export interface EventRoute<Ctx extends JsonObject = JsonObject, E extends string = string, S extends string = string, U extends string = string>
+  extends Readonly<RouteOptions<Ctx, E, S>> {
   readonly kind: 'event'
-  readonly uiEvent: string
+  readonly uiEvent: U
 }
 
-export type Route<Ctx extends JsonObject = JsonObject> =
-  | CommandRoute<Ctx>
-  | TextRoute<Ctx>
-  | PatternRoute<Ctx>
-  | CustomRoute<Ctx>
-  | EventRoute<Ctx>
+/** A route; `E`, `S` and `U` are the event, state and UI-event names it uses (`string` when unknown). */
+export type Route<Ctx extends JsonObject = JsonObject, E extends string = string, S extends string = string, U extends string = string> =
+  | CommandRoute<Ctx, E, S>
+  | TextRoute<Ctx, E, S>
+  | PatternRoute<Ctx, E, S>
+  | CustomRoute<Ctx, E, S>
+  | EventRoute<Ctx, E, S, U>
+
+/*
+ * The constructors infer the route's names from the options literal (a `const` type parameter),
+ * so `defineChat` can check them against the definition's; `EventOf`/`StatesOf`/`UiEventOf` read
+ * them back. `Ctx` appears only under `NoInfer`: it comes from the definition the route is written
+ * in (`defineChat<Ctx>()({ … })`) or an explicit `commandRoute<Ctx>(…)`, never from an `assign`, so
+ * a wrongly typed `assign` is reported at the `assign` itself. A name left out, or not a literal
+ * (the options of `commandRoute<Ctx>(…)`, or the defaults TypeScript falls back to when the literal
+ * has an error elsewhere), reads as `never`: unchecked, the route fits any definition, so an error
+ * is reported once, where it is, never again at the routes list.
+ */
+type Literal<N> = string extends N ? never : N
+type EventOf<O> = O extends { readonly event?: infer E extends string } ? Literal<E> : never
+type StatesOf<O> = O extends { readonly states?: readonly (infer S extends string)[] } ? Literal<S> : never
+type UiEventOf<O> = O extends { readonly uiEvent: infer U extends string } ? Literal<U> : never
+
+export type CommandRouteOptions<Ctx extends JsonObject = JsonObject> = RouteOptions<Ctx> & { command: string; caseSensitive?: boolean; trim?: boolean }
+export type TextRouteOptions<Ctx extends JsonObject = JsonObject> = RouteOptions<Ctx> & ({ text: string; texts?: never } | { texts: readonly string[]; text?: never })
+export type PatternRouteOptions<Ctx extends JsonObject = JsonObject> = RouteOptions<Ctx> & { pattern: RegExp; assign?: PatternAssign<Ctx> }
+export type CustomRouteOptions<Ctx extends JsonObject = JsonObject> = RouteOptions<Ctx> & { match: RouteMatcher<Ctx> }
+export type EventRouteOptions<Ctx extends JsonObject = JsonObject> = RouteOptions<Ctx> & { uiEvent: string }
 
 export type RouteKind = Route['kind']
 
@@ -126,9 +176,10 @@ function fail(kind: string, id: unknown, field: string, message: string, hint: s
 }
 
 /** An exact command (`/start`). Trimmed and case-sensitive unless told otherwise. */
-export function commandRoute<Ctx extends JsonObject = JsonObject>(
-  options: RouteOptions<Ctx> & { command: string; caseSensitive?: boolean; trim?: boolean },
-): CommandRoute<Ctx> {
+export function commandRoute<Ctx extends JsonObject = JsonObject, const O extends CommandRouteOptions<NoInfer<Ctx>> = CommandRouteOptions<Ctx>>(
+  options: O,
+): CommandRoute<Ctx, EventOf<O>, StatesOf<O>>
+export function commandRoute(options: CommandRouteOptions): CommandRoute {
   const { command, caseSensitive = true, trim = true } = options
   if (typeof command !== 'string' || (trim ? command.trim() : command) === '') {
     fail('commandRoute', options.id, 'command', 'the command is empty.', 'Give the exact command text, e.g. command: "/start".')
@@ -137,9 +188,10 @@ export function commandRoute<Ctx extends JsonObject = JsonObject>(
 }
 
 /** Loose text equality: NFKC, trimmed, whitespace collapsed, lowercase (`"  Hi   THERE "` = `"hi there"`). */
-export function textRoute<Ctx extends JsonObject = JsonObject>(
-  options: RouteOptions<Ctx> & ({ text: string; texts?: never } | { texts: readonly string[]; text?: never }),
-): TextRoute<Ctx> {
+export function textRoute<Ctx extends JsonObject = JsonObject, const O extends TextRouteOptions<NoInfer<Ctx>> = TextRouteOptions<Ctx>>(
+  options: O,
+): TextRoute<Ctx, EventOf<O>, StatesOf<O>>
+export function textRoute(options: TextRouteOptions): TextRoute {
   const texts = options.texts ?? (options.text === undefined ? [] : [options.text])
   if (!Array.isArray(texts) || texts.length === 0 || texts.some((t) => typeof t !== 'string' || t.trim() === '')) {
     fail('textRoute', options.id, 'texts', 'needs `text` or a non-empty `texts` list of non-blank strings.', 'e.g. texts: ["hi", "hello"].')
@@ -152,9 +204,10 @@ export function textRoute<Ctx extends JsonObject = JsonObject>(
  * A RegExp. Named groups reach the response as `ctx.match.groups`; `assign` copies them into the
  * context. `g`/`y` flags are dropped: a stateful `lastIndex` would make matching depend on history.
  */
-export function patternRoute<Ctx extends JsonObject = JsonObject>(
-  options: RouteOptions<Ctx> & { pattern: RegExp; assign?: PatternAssign<Ctx> },
-): PatternRoute<Ctx> {
+export function patternRoute<Ctx extends JsonObject = JsonObject, const O extends PatternRouteOptions<NoInfer<Ctx>> = PatternRouteOptions<Ctx>>(
+  options: O,
+): PatternRoute<Ctx, EventOf<O>, StatesOf<O>>
+export function patternRoute(options: PatternRouteOptions): PatternRoute {
   if (!(options.pattern instanceof RegExp)) {
     fail('patternRoute', options.id, 'pattern', 'pattern must be a RegExp.', 'e.g. pattern: /order (?<order>\\d+)/i.')
   }
@@ -166,9 +219,10 @@ export function patternRoute<Ctx extends JsonObject = JsonObject>(
 }
 
 /** A predicate of your own; `match(input, ctx)` may be async and must not have side effects. */
-export function route<Ctx extends JsonObject = JsonObject>(
-  options: RouteOptions<Ctx> & { match: RouteMatcher<Ctx> },
-): CustomRoute<Ctx> {
+export function route<Ctx extends JsonObject = JsonObject, const O extends CustomRouteOptions<NoInfer<Ctx>> = CustomRouteOptions<Ctx>>(
+  options: O,
+): CustomRoute<Ctx, EventOf<O>, StatesOf<O>>
+export function route(options: CustomRouteOptions): CustomRoute {
   if (typeof options.match !== 'function') {
     fail('route', options.id, 'match', 'match must be a function (input, ctx) => boolean.', 'e.g. match: (input) => input.endsWith("?").')
   }
@@ -179,9 +233,10 @@ export function route<Ctx extends JsonObject = JsonObject>(
  * A UI event (button, choice click) carried in the user message's `metadata.chatrail.event`.
  * Only messages carrying that event match, so typing the label can never forge the click.
  */
-export function eventRoute<Ctx extends JsonObject = JsonObject>(
-  options: RouteOptions<Ctx> & { uiEvent: string },
-): EventRoute<Ctx> {
+export function eventRoute<Ctx extends JsonObject = JsonObject, const O extends EventRouteOptions<NoInfer<Ctx>> = EventRouteOptions<Ctx>>(
+  options: O,
+): EventRoute<Ctx, EventOf<O>, StatesOf<O>, UiEventOf<O>>
+export function eventRoute(options: EventRouteOptions): EventRoute {
   if (!isIdentifier(options.uiEvent)) {
     fail('eventRoute', options.id, 'uiEvent', `uiEvent ${JSON.stringify(options.uiEvent)} is not identifier-safe.`, identifierHint(options.uiEvent))
   }

@@ -30,4 +30,15 @@ export interface TurnControl {
   inner: StreamSource | undefined
   /** Records the `aborted` trace at once (a consumer may stop without ever resuming the stream). */
   recorder: { abort: () => void } | undefined
+  /** Route callbacks' `ctx.signal`, created on first use; aborted on stop and on a route timeout. */
+  routes: AbortController | undefined
+}
+
+/** The turn's `ctx.signal` (its controller is created on first use, already aborted after a stop). */
+export function turnSignal(control: TurnControl): AbortSignal {
+  if (!control.routes) {
+    control.routes = new AbortController()
+    if (control.aborted) control.routes.abort()
+  }
+  return control.routes.signal
 }

@@ -10,7 +10,7 @@ import { ChatrailConfigError, configIssue } from './config-error.js'
 import { formatConfigIssues } from './config-issues-format.js'
 import { createTimeline } from './decisions.js'
 import { defineChat, isDefinedChat } from './define-chat.js'
-import type { ChatConfigInput, ChatDefinition, ChatDefinitionInput, TraceObserver } from './definition.js'
+import type { ChatConfigInput, ChatDefinition, ChatDefinitionInput, ChatNames, CheckedName, TraceObserver } from './definition.js'
 import { suggestName } from './did-you-mean.js'
 import { identifierHint, isIdentifier } from './identifier.js'
 import { assignContext, compileMachine, type Machine, type MachineState } from './machine.js'
@@ -20,6 +20,7 @@ import { buildRouteIndex, type RouteIndex } from './route-index.js'
 import { projectSnapshot, type SessionSnapshot } from './snapshot.js'
 import { createTraceLog, isoTime, notifyTraceListeners, type TurnTrace } from './trace.js'
 import type { SessionCore } from './session-core.js'
+import type { ExplainInput, RouteExplanation } from './explain.js'
 import { createTurnSource } from './turn.js'
 import { createRecordSigner, isRecordKey, signedTurnSource, type RecordKey } from './record-signing.js'
 import { rederiveFromText } from './rederive-turn.js'
@@ -30,7 +31,7 @@ import { rederiveFromText } from './rederive-turn.js'
  * is handed (each turn's request, and `sync`), so state always follows history.
  */
 
-export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject> {
+export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject, N extends ChatNames = ChatNames> {
   /** Identifier-safe; default a random UUID. */
   sessionId?: string
   /** Turn id factory (default `<sessionId>:<n>`). */
@@ -44,7 +45,7 @@ export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject> {
   /** Print `lintDefinition` warnings (once per definition; never when NODE_ENV is production or there is no `process`). Default true. */
   lint?: boolean
   /** Start somewhere other than `initial` (a test fixture, a resumed workflow). */
-  start?: { state?: string; context?: Partial<Ctx> }
+  start?: { state?: N['state']; context?: Partial<Ctx> }
   /**
    * Sign decision records (HMAC-SHA-256) and adopt from history only records that verify: a client
    * editing `metadata.chatrail` can no longer set the context. A string or bytes of at least 16
@@ -53,14 +54,15 @@ export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject> {
   recordKey?: RecordKey
 }
 
-export interface ChatSession<Ctx extends JsonObject = JsonObject> {
+/** `N`: the definition's names (`ChatNames`), so `getSnapshot().state` is the union of its states. */
+export interface ChatSession<Ctx extends JsonObject = JsonObject, N extends ChatNames = ChatNames> {
   readonly sessionId: string
-  readonly definition: ChatDefinition<Ctx>
+  readonly definition: ChatDefinition<Ctx, N>
   /** The definition's `ChatConfig` with only `adapter` wrapped; the same object until `updateChat`. */
   readonly chat: ChatConfig
   /** Re-derives `chat` from a new config (same progress); a wrapped adapter is unwrapped, never nested. */
   updateChat: (chat: ChatConfig | ChatConfigInput) => ChatConfig
-  getSnapshot: () => SessionSnapshot<Ctx>
+  getSnapshot: () => SessionSnapshot<Ctx, N>
   subscribe: (listener: () => void) => () => void
   /**
    * Reconciles with a history changed without a turn (edit without regenerate, setMessages, clear).
@@ -69,6 +71,8 @@ export interface ChatSession<Ctx extends JsonObject = JsonObject> {
    */
   sync: (messages: readonly Message[], options?: { full?: boolean; trusted?: boolean }) => void
   traces: () => readonly TurnTrace[]
+  /** Every route in order, for `input` in the current state: matched, or why not (docs/conversation.md § Explain). Runs guards and `match` callbacks. */
+  explain: (input: ExplainInput) => Promise<RouteExplanation[]>
   /** Answers the live agent's pending dialog; throws `ChatrailError` `NO_PENDING_DIALOG` when there is none. */
   answerDialog: (toolId: string, answer: DialogAnswerInput) => Promise<DialogAnswerResult>
   dispose: () => void
@@ -116,12 +120,17 @@ function printLint(definition: ChatDefinition<JsonObject>): void {
  * Creates a session over `definition` (a `defineChat` result; a plain definition object is
  * validated first). Throws `ChatrailConfigError` for an invalid definition, session id or start.
  */
-export function createChatSession<Ctx extends JsonObject = JsonObject>(definition: ChatDefinition<Ctx>, options?: ChatSessionOptions<Ctx>): ChatSession<Ctx>
-export function createChatSession<Ctx extends JsonObject = JsonObject>(definition: ChatDefinitionInput<Ctx>, options?: ChatSessionOptions<Ctx>): ChatSession<Ctx>
-export function createChatSession<Ctx extends JsonObject = JsonObject>(
-  definitionInput: ChatDefinition<Ctx> | ChatDefinitionInput<Ctx>,
-  options: ChatSessionOptions<Ctx> = {},
-): ChatSession<Ctx> {
+// One signature (not an overload per input kind): a misspelt `start.state` is then reported at the
+// name, not as "no overload matches". A plain definition object gets `string` names.
+export function createChatSession<Ctx extends JsonObject = JsonObject, N extends ChatNames = ChatNames, const Start extends string = N['state']>(
+  definition: ChatDefinition<Ctx, N> | ChatDefinitionInput<Ctx>,
+  options?: Omit<ChatSessionOptions<Ctx, N>, 'start'> & { start?: { state?: CheckedName<Start, N['state']>; context?: Partial<Ctx> } },
+): ChatSession<Ctx, N>
+export function createChatSession<Ctx extends JsonObject = JsonObject, N extends ChatNames = ChatNames>(
+  definitionInput: ChatDefinition<Ctx, N> | ChatDefinitionInput<Ctx>,
+  options: ChatSessionOptions<Ctx, N> = {},
+): ChatSession<Ctx, N> {
+  // Inside, names are plain strings (the machine's); `N` is the caller's view (see `getSnapshot`).
   const definition = isDefinedChat(definitionInput) ? (definitionInput as ChatDefinition<Ctx>) : defineChat(definitionInput as ChatDefinitionInput<Ctx>)
   const sessionId = options.sessionId ?? randomUUID()
   if (!isIdentifier(sessionId)) {
@@ -142,7 +151,7 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
   const untrusted = new Map<string, number>()
   // Turns re-derived from their text since the last trace (their records were not trusted).
   let rederived = 0
-  const rederive = signer && rederiveFromText(machine, index, sessionId, () => void (rederived += 1))
+  const rederive = signer && rederiveFromText(machine, index, sessionId, () => void (rederived += 1), definition.conversation)
   const timeline = createTimeline(machine, index, startState(machine, options.start), signer?.trusted, rederive)
   const log = createTraceLog(options.maxTraces ?? 1000)
   const traceListeners = [definition.conversation.onTrace, options.onTrace].filter((listener) => listener !== undefined)
@@ -163,7 +172,7 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
   const agentSnapshot = (): AgentSnapshot | undefined => agentRunState()?.getSnapshot()
 
   function changed(): void {
-    const next = projectSnapshot(machine, timeline.current(), agentSnapshot(), snapshot)
+    const next = projectSnapshot(machine, timeline.current(), agentSnapshot(), snapshot, index.restartEvent)
     if (next === snapshot) return
     snapshot = next
     if (disposed) return
@@ -235,12 +244,13 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
 
   return {
     sessionId,
-    definition,
+    definition: definition as ChatDefinition<Ctx, N>,
     get chat() {
       return chat
     },
     updateChat: adopt,
-    getSnapshot: () => snapshot ?? projectSnapshot(machine, timeline.current(), agentSnapshot(), undefined),
+    // The machine holds names as strings; defineChat validated them against the definition's, which `N` records.
+    getSnapshot: () => (snapshot ?? projectSnapshot(machine, timeline.current(), agentSnapshot(), undefined, index.restartEvent)) as SessionSnapshot<Ctx, N>,
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -250,6 +260,7 @@ export function createChatSession<Ctx extends JsonObject = JsonObject>(
       if (timeline.reconcile(messages, syncOptions?.full === true || syncOptions?.trusted === true)) changed()
     },
     traces: () => log.list(),
+    explain: (input) => import('./explain.js').then((explain) => explain.explainRoutes(definition, timeline.current(), input)),
     async answerDialog(toolId, answer) {
       const source = agentRunState()
       const pending = source?.getSnapshot()?.pendingDialog

@@ -8,6 +8,7 @@ import type { StreamChunk } from '../contract/stream.js'
  */
 
 export const ROUTE_FAILED_MESSAGE = 'Sorry, that step failed. Nothing was changed; please try again.'
+export const ROUTE_TIMEOUT_MESSAGE = 'Sorry, that took too long. Nothing was changed; please try again.'
 export const AGENT_FAILED_MESSAGE = 'Sorry, the assistant could not answer. Please try again.'
 export const DISPOSED_MESSAGE = 'This conversation session was disposed.'
 

@@ -6,7 +6,13 @@ import { isPromise } from './is-promise.js'
  */
 
 export type TurnKind = 'deterministic' | 'agentic' | 'repaired' | 'fallback'
-export type TurnOutcome = 'ok' | 'error' | 'aborted'
+/**
+ * `refused`: a guard refused and the route's `refuse` re-prompt (or a form's re-prompt) answered;
+ * `unavailable`: a UI event the current state does not take (a stale button) got the
+ * `conversation.unavailable` answer; `timeout`: a route ran past `routeTimeoutMs` and the fallback
+ * answered. None of the three changes the state.
+ */
+export type TurnOutcome = 'ok' | 'error' | 'aborted' | 'refused' | 'unavailable' | 'timeout'
 
 export interface TurnTrace {
   readonly kind: TurnKind

@@ -1,11 +1,11 @@
 import type { JsonObject } from './json.js'
 import type { SessionCore } from './session-core.js'
-import type { TurnKind, TurnTrace } from './trace.js'
+import type { TurnKind, TurnOutcome as TraceOutcome, TurnTrace } from './trace.js'
 
 /** How a turn ended, as its trace will say (the session adds ids, time and duration). */
 export interface TurnOutcome {
   readonly kind: TurnKind
-  readonly outcome: 'ok' | 'error' | 'aborted'
+  readonly outcome: TraceOutcome
   readonly routeId?: string
   readonly event?: string
   readonly toState?: string

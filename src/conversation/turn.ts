@@ -3,15 +3,18 @@ import { ChatrailError } from '../contract/errors.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
-import { resolveRoutes, turnContext, type Resolution } from './decide.js'
+import { resolveRoutes, turnContext, type ResolveHooks, type Resolution, type SignalSource } from './decide.js'
 import { doneWithRecord } from './decision-record.js'
-import { routeDecisionRecord } from './route-record.js'
+import type { FallbackContext } from './definition.js'
+import { answerDecision } from './route-record.js'
 import { inputKeyOf, reapply, type Decision, type LastUserMessage } from './decisions.js'
 import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
 import type { MachineState } from './machine.js'
-import type { SessionCore, TurnControl } from './session-core.js'
-import { DISPOSED_MESSAGE, ROUTE_FAILED_MESSAGE, errorChunk } from './stream.js'
+import { normalizeOutput } from './route-output.js'
+import type { Route } from './routes.js'
+import { turnSignal, type SessionCore, type TurnControl } from './session-core.js'
+import { DISPOSED_MESSAGE, DONE, ROUTE_FAILED_MESSAGE, ROUTE_TIMEOUT_MESSAGE, errorChunk } from './stream.js'
 import { errorClassOf } from './trace.js'
 import { TurnRecorder, type TurnOutcome } from './turn-recorder.js'
 
@@ -27,7 +30,7 @@ import { TurnRecorder, type TurnOutcome } from './turn-recorder.js'
 const END: IteratorResult<StreamChunk> = { value: undefined, done: true }
 
 export function createTurnSource<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: AdapterRequest): StreamSource {
-  const control: TurnControl = { aborted: false, inner: undefined, recorder: undefined }
+  const control: TurnControl = { aborted: false, inner: undefined, recorder: undefined, routes: undefined }
   let iterator: AsyncIterableIterator<StreamChunk> | undefined
   return {
     stream: () => (iterator ??= new LazyTurn(core, request, control)),
@@ -39,6 +42,7 @@ export function createTurnSource<Ctx extends JsonObject>(core: SessionCore<Ctx>,
       } catch {
         // A6 of the inner adapter is its own promise; ours holds regardless.
       }
+      control.routes?.abort()
       control.recorder?.abort()
     },
   }
@@ -96,17 +100,60 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
     return deterministic(core, control, recorder, replay)
   }
   recorder.turnId = core.newId()
-  const resolving = resolveRoutes(core.machine, core.index, turnContext(message, before, request.messages, core.sessionId, recorder.turnId), before)
+  const hooks = new TurnHooks(recorder, control)
+  const ctx = turnContext(message, before, request.messages, core.sessionId, recorder.turnId, hooks)
+  const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, hooks)
   const decide = (resolution: Resolution<Ctx>): AsyncIterator<StreamChunk> => fromResolution(core, request, control, recorder, last, before, inputKey, resolution)
   if (!isPromise<Resolution<Ctx>>(resolving)) return decide(resolving)
+  // A route is running: a stop records `aborted` at once and ends the stream without waiting for it.
+  recorder.kind = 'deterministic'
+  recorder.resolved = true
   return guarded(
     (async function* () {
-      const decided = decide(await resolving)
-      if (control.aborted) return
+      const resolution = await untilStopped(resolving, control)
+      if (resolution === undefined || control.aborted) return
+      const decided = decide(resolution)
       yield* { [Symbol.asyncIterator]: () => decided }
     })(),
     recorder,
   )
+}
+
+/** The turn's side of resolving routes: `ctx.signal`, the route it waits for, a timeout. One object per turn, no closures. */
+class TurnHooks<Ctx extends JsonObject> implements ResolveHooks<Ctx>, SignalSource {
+  readonly #recorder: TurnRecorder<Ctx>
+  readonly #control: TurnControl
+
+  constructor(recorder: TurnRecorder<Ctx>, control: TurnControl) {
+    this.#recorder = recorder
+    this.#control = control
+  }
+
+  signal(): AbortSignal {
+    return turnSignal(this.#control)
+  }
+
+  /** An async route callback is running: a stop now is traced with that route. */
+  waiting(route: Route<Ctx>): void {
+    this.#recorder.decided({ kind: route.traceKind ?? 'deterministic', routeId: route.id, event: route.event })
+  }
+
+  timedOut(): void {
+    this.#control.routes?.abort()
+  }
+}
+
+/** `promise`'s value, or undefined as soon as the turn is stopped (the promise is left to settle alone). */
+function untilStopped<T>(promise: Promise<T>, control: TurnControl): Promise<T | undefined> {
+  if (control.aborted) return Promise.resolve(undefined)
+  const signal = turnSignal(control)
+  let onAbort: (() => void) | undefined
+  const stopped = new Promise<undefined>((resolve) => {
+    // The signal also aborts on a route timeout; only a stop ends the wait.
+    onAbort = () => control.aborted && resolve(undefined)
+    signal.addEventListener('abort', onAbort)
+  })
+  return Promise.race([promise, stopped]).finally(() => onAbort && signal.removeEventListener('abort', onAbort))
 }
 
 function fromResolution<Ctx extends JsonObject>(
@@ -120,20 +167,52 @@ function fromResolution<Ctx extends JsonObject>(
   resolution: Resolution<Ctx>,
 ): AsyncIterator<StreamChunk> {
   if (resolution.type === 'miss') {
-    recorder.resolved = true
+    recorder.decided({ kind: 'agentic' })
     return guarded(settled(agenticTurn(core, request, control, last, before, recorder.turnId, recorder), recorder), recorder)
   }
   const { route } = resolution
-  const kind = route.traceKind ?? 'deterministic'
-  if (resolution.type === 'failed') {
-    recorder.decided({ kind, routeId: route.id, event: route.event })
-    return new ChunkStream([], control, () => {
-      recorder.finish('error', undefined, { reason: resolution.reason, errorClass: errorClassOf(resolution.error.cause ?? resolution.error) })
-      return errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
-    }, () => recorder.finish('aborted'))
+  if (resolution.type === 'match') return deterministic(core, control, recorder, answerDecision(last.message.id, inputKey, before, resolution, recorder.turnId, last.answerId))
+  recorder.decided({ kind: route?.traceKind ?? 'deterministic', routeId: route?.id, event: route?.event })
+  if (resolution.type === 'timeout') return guarded(timedOut(core, request, control, last, before, recorder, resolution.route), recorder)
+  return new ChunkStream([], control, () => {
+    recorder.finish('error', undefined, { reason: resolution.reason, errorClass: errorClassOf(resolution.error.cause ?? resolution.error) })
+    return errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
+  }, () => recorder.finish('aborted'))
+}
+
+/**
+ * A route ran past its `routeTimeoutMs`: answer the fallback (`conversation.fallback`, seeing
+ * `errorClass` `RouteTimeout`; else a fixed apology), commit nothing, trace outcome `timeout`.
+ */
+async function* timedOut<Ctx extends JsonObject>(
+  core: SessionCore<Ctx>,
+  request: AdapterRequest,
+  control: TurnControl,
+  last: LastUserMessage,
+  before: MachineState<Ctx>,
+  recorder: TurnRecorder<Ctx>,
+  route: Route<Ctx>,
+): AsyncGenerator<StreamChunk, void> {
+  const response = core.definition.conversation.fallback?.response
+  let output = normalizeOutput(ROUTE_TIMEOUT_MESSAGE)
+  try {
+    let result: unknown = response
+    if (typeof response === 'function') {
+      const base = turnContext(last.message, before, request.messages, core.sessionId, recorder.turnId, { signal: () => turnSignal(control) })
+      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, errorClass: 'RouteTimeout' }
+      result = await untilStopped(Promise.resolve(response(ctx.input, ctx)), control)
+    }
+    output = (response !== undefined && normalizeOutput(result)) || output
+  } catch {
+    // The fallback failed too: the fixed apology answers.
   }
-  const record = routeDecisionRecord(last.message.id, inputKey, before, resolution, recorder.turnId)
-  return deterministic(core, control, recorder, { record, inputKey, before, after: resolution.after, chunks: resolution.chunks, answerId: last.answerId })
+  for (const chunk of output?.chunks ?? []) {
+    if (control.aborted) return
+    yield chunk
+  }
+  if (control.aborted) return
+  recorder.finish('timeout', undefined, { reason: `route-timeout:${route.id}`, errorClass: 'RouteTimeout' })
+  yield DONE
 }
 
 /** The decision's chunks, then `done`: the transition commits as the consumer reaches it. */
@@ -142,8 +221,9 @@ function deterministic<Ctx extends JsonObject>(core: SessionCore<Ctx>, control: 
   return new ChunkStream(decision.chunks ?? [], control, () => {
     const committed = core.timeline.commit(decision)
     if (committed) core.changed()
-    if (committed) recorder.finish('ok', decision.after.state)
-    else recorder.finish('ok', undefined, { reason: 'history-changed' })
+    const outcome = decision.outcome ?? 'ok'
+    if (committed) recorder.finish(outcome, decision.after.state, decision.reason === undefined ? undefined : { reason: decision.reason })
+    else recorder.finish(outcome, undefined, { reason: 'history-changed' })
     return doneWithRecord(decision.record)
   }, () => recorder.finish('aborted'))
 }

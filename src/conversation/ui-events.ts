@@ -1,4 +1,5 @@
 import type { Message } from '../contract/message.js'
+import type { ChatDefinition, UiEventName } from './definition.js'
 
 /**
  * UI events (button presses, choice clicks) travel through history as user messages whose
@@ -30,7 +31,11 @@ export interface UiEventSender {
   send: (text: string, options?: { metadata?: Record<string, unknown> }) => Promise<void>
 }
 
-/** Sends `event` as a user message labelled `label` (default: the event name). */
-export function sendUiEvent(controller: UiEventSender, event: string, label?: string): Promise<void> {
+/**
+ * Sends `event` as a user message labelled `label` (default: the event name). The controller does
+ * not know the definition: name it to have the event checked, `sendUiEvent<typeof session>(…)`
+ * (or `<typeof definition>`); without it any string is accepted.
+ */
+export function sendUiEvent<T = ChatDefinition>(controller: UiEventSender, event: UiEventName<T>, label?: string): Promise<void> {
   return controller.send(label ?? event, { metadata: uiEventMessageMetadata(event) })
 }

@@ -62,7 +62,8 @@ export async function rederive<Ctx extends JsonObject>(definition: ChatDefinitio
     const trace = session.traces().at(-1)
     out.push(user)
     const record = chunks.find((c) => c.type === 'done')?.metadata?.chatrail as DecisionRecord | undefined
-    if (trace && trace.kind !== 'agentic' && record && trace.outcome === 'ok') {
+    // A committed deterministic answer (a re-prompt and a stale-button answer commit too: a form's attempt count rides on them).
+    if (trace && trace.kind !== 'agentic' && record && (trace.outcome === 'ok' || trace.outcome === 'refused' || trace.outcome === 'unavailable')) {
       const text = chunks.filter((c) => c.type === 'text').map((c) => c.content ?? '').join('')
       out.push({ ...withoutRecord(placeholder), content: text, status: 'complete', metadata: { ...withoutRecord(placeholder).metadata, chatrail: record } })
     } else {

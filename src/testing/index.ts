@@ -10,7 +10,7 @@ export type { ReadChatArgs, ReaderInvariant, ReaderUnderContract } from './confo
 // The trace-driven testing kit (no vitest import; `chatrail/testing/vitest` registers the matchers).
 export { runConversation } from './conversations/run-conversation.js'
 export type { RunConversationOptions } from './conversations/run-conversation.js'
-export type { ConversationRun, ReplayCheckReport, ReplayMismatch, TurnResult } from './conversations/run-result.js'
+export type { ConversationRun, ReplayCheckReport, ReplayMismatch, TurnExplanation, TurnResult } from './conversations/run-result.js'
 export { describeStep } from './conversations/step.js'
 export type { ConversationStep, ConversationStepKind } from './conversations/step.js'
 export { recordingAdapter } from './recording-adapter.js'
@@ -20,6 +20,9 @@ export type { ReplayAdapter } from './replay-adapter.js'
 export { parseCassette, readCassette, writeCassette } from './cassette.js'
 export type { Cassette, CassetteInteraction, CassetteRequest } from './cassette.js'
 export { chatrailMatchers } from './matchers.js'
+// Also here (its home is chatrail/tools) so a test file needs one import for definition checks.
+export { lintDefinition } from '../conversation/lint.js'
+export type { LintWarning } from '../conversation/lint.js'
 export type { MatcherContextLike, MatcherOutcome } from './matchers.js'
 export { formatTraceLine } from './trace-line.js'
 export { scrubTrace, serializeTraceSnapshot } from './trace-snapshot.js'

@@ -1,6 +1,7 @@
-import type { TurnKind } from '../index.js'
+import type { TurnKind, TurnOutcome } from '../index.js'
 import { contextDifferences, formatContextDifferences, show } from './context-match.js'
-import { modelCallSubject, snapshotSubject, traceSection, traceSubject } from './matcher-subject.js'
+import { isTurnResult, modelCallSubject, snapshotSubject, traceSection, traceSubject } from './matcher-subject.js'
+import { explainMiss } from './explain-miss.js'
 import type { Subject, SubjectResult } from './matcher-subject.js'
 import { formatTraceLine } from './trace-line.js'
 
@@ -38,11 +39,12 @@ export function toRoute(this: MatcherContextLike, received: unknown, routeId: st
     const label = found.ok ? found.subject.label : ''
     const actual = trace?.routeId
     const answered = trace === undefined ? noTrace(label) : actual === undefined ? `no route answered it (${trace.kind})` : `route "${actual}" answered it`
+    const explanation = found.ok && isTurnResult(received) && received.explanation ? `\n\n${explainMiss(received.explanation)}` : ''
     return {
       pass: actual === routeId,
       actual: actual ?? null,
       expected: routeId,
-      says: `expected ${label} to be answered by route "${routeId}", but ${answered}`,
+      says: `expected ${label} to be answered by route "${routeId}", but ${answered}${explanation}`,
       saysNot: `expected ${label} not to be answered by route "${routeId}", but it was`,
     }
   })
@@ -58,6 +60,20 @@ export function toBeKind(this: MatcherContextLike, received: unknown, kind: Turn
       expected: kind,
       says: trace === undefined ? `expected ${label} to be ${kind}, but ${noTrace(label)}` : `expected ${label} to be ${kind}, but it was ${trace.kind}`,
       saysNot: `expected ${label} not to be ${kind}, but it was`,
+    }
+  })
+}
+
+export function toHaveOutcome(this: MatcherContextLike, received: unknown, outcome: TurnOutcome): MatcherOutcome {
+  const found = traceSubject(received)
+  return judge(this, found, (trace) => {
+    const label = found.ok ? found.subject.label : ''
+    return {
+      pass: trace?.outcome === outcome,
+      actual: trace?.outcome ?? null,
+      expected: outcome,
+      says: trace === undefined ? `expected ${label} to end ${outcome}, but ${noTrace(label)}` : `expected ${label} to end ${outcome}, but it ended ${trace.outcome}`,
+      saysNot: `expected ${label} not to end ${outcome}, but it did`,
     }
   })
 }
@@ -138,4 +154,4 @@ export function toMakeModelCalls(this: MatcherContextLike, received: unknown, co
 }
 
 /** Every runner-independent matcher, ready for `expect.extend(chatrailMatchers)`. */
-export const chatrailMatchers = { toRoute, toBeKind, toTransition, toBeInState, toHaveContext, toMakeModelCalls, toBeReplayed }
+export const chatrailMatchers = { toRoute, toBeKind, toHaveOutcome, toTransition, toBeInState, toHaveContext, toMakeModelCalls, toBeReplayed }

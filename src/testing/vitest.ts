@@ -2,7 +2,7 @@
 // itself loads without it (and from CommonJS). `import 'chatrail/testing/vitest'` registers the
 // chatrail matchers with vitest's `expect` (register-matchers.ts) and declares their types below.
 // The rest of this file is a list of named exports: conformance suites live in conformance/.
-import type { TurnKind } from '../index.js'
+import type { TurnKind, TurnOutcome } from '../index.js'
 import type { TraceSnapshotOptions } from './trace-snapshot.js'
 
 /** The matchers' signatures; `R` is what each returns in the augmented interface. */
@@ -11,6 +11,8 @@ export interface ChatrailMatchers<R = unknown> {
   toRoute: (routeId: string) => R
   /** The turn's trace kind: `deterministic`, `agentic`, `repaired` or `fallback`. */
   toBeKind: (kind: TurnKind) => R
+  /** The turn's trace outcome: `ok`, `error`, `aborted`, `refused`, `unavailable` or `timeout`. */
+  toHaveOutcome: (outcome: TurnOutcome) => R
   /** The turn went from state `from` to state `to`. */
   toTransition: (from: string, to: string) => R
   /** The session is (or, after the turn, was) in `state`. */

@@ -8,13 +8,13 @@ import {
   eventRoute,
   formatConfigIssues,
   isChatrailConfigError,
-  lintDefinition,
   patternRoute,
   route,
   textRoute,
   type ChatDefinitionInput,
+  type JsonObject,
 } from '../../src/index.js'
-import { scriptedAdapter } from '../../src/testing/index.js'
+import { lintDefinition, scriptedAdapter } from '../../src/testing/index.js'
 
 const adapter = scriptedAdapter(['x'])
 const base = (conversation: Partial<ChatDefinitionInput['conversation']> = {}, rest: Partial<ChatDefinitionInput> = {}): ChatDefinitionInput => ({
@@ -139,7 +139,8 @@ describe('defineChat validation (§7 22–23 and more)', () => {
 describe('lintDefinition', () => {
   afterEach(() => vi.restoreAllMocks())
 
-  const linted = defineChat({
+  // `<JsonObject>`: names unchecked, since the fixture's dead route names an event no state declares.
+  const linted = defineChat<JsonObject>({
     id: 'lint',
     chat: { adapter },
     conversation: {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { commandRoute, createChatSession, defineChat, route, textRoute, type TurnTrace } from '../../src/index.js'
+import { commandRoute, createChatSession, defineChat, route, textRoute, type JsonObject, type TurnTrace } from '../../src/index.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { assistant, drain, flowDefinition, textOf, turn, user, withoutRecords } from './helpers.js'
 
@@ -62,7 +62,8 @@ describe('conversation floor (§7 1–21)', () => {
     await turn(session.chat.adapter, [user('/cancel')]) // only in `collecting`
     expect(model.calls).toHaveLength(1)
     expect(session.getSnapshot().state).toBe('idle')
-    const def = defineChat({
+    // `<JsonObject>`: names unchecked, so the route may name an event no state declares.
+    const def = defineChat<JsonObject>({
       id: 'undeclared',
       chat: { adapter: model },
       conversation: { initial: 'a', states: { a: { on: { go: 'b' } }, b: {} }, routes: [route({ id: 'r', event: 'elsewhere', match: () => true, response: 'no' })] },

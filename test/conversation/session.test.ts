@@ -56,7 +56,7 @@ describe('session', () => {
 
   it('start sets the first state and context', () => {
     const session = createChatSession(createSupportBot(), { start: { state: 'confirming', context: { orderNumber: '12345' } } })
-    expect(session.getSnapshot()).toMatchObject({ state: 'confirming', context: { orderNumber: '12345' }, events: ['help', 'confirm', 'order', 'change', 'escalate', 'cancel'] })
+    expect(session.getSnapshot()).toMatchObject({ state: 'confirming', context: { orderNumber: '12345' }, events: ['confirm', 'order', 'change', 'escalate', 'cancel'] })
   })
 
   it('uiEventMessageMetadata and uiEventOf round-trip; other metadata is not an event', () => {

@@ -115,7 +115,7 @@ console.log(JSON.stringify({
 
   it('every subpath in the exports map loads from ESM and from CJS with the same export names', async () => {
     const subpaths = Object.keys(manifest.exports).filter((key) => !key.endsWith('.css') && !key.endsWith('.json')).map((key) => key.replace(/^\./, 'chatrail'))
-    expect(subpaths).toEqual(expect.arrayContaining(['chatrail', 'chatrail/controller', 'chatrail/store', 'chatrail/server', 'chatrail/react', 'chatrail/ink', 'chatrail/testing', 'chatrail/claude-code', 'chatrail/codex', 'chatrail/opencode', 'chatrail/monitor']))
+    expect(subpaths).toEqual(expect.arrayContaining(['chatrail', 'chatrail/tools', 'chatrail/controller', 'chatrail/store', 'chatrail/server', 'chatrail/react', 'chatrail/ink', 'chatrail/testing', 'chatrail/claude-code', 'chatrail/codex', 'chatrail/opencode', 'chatrail/monitor']))
     const out = await node('subpaths.mjs', `
 import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)
@@ -138,6 +138,17 @@ console.log(JSON.stringify(result))`)
       if (esmOnlyReason) expect(result[name]?.cjsError, name).toMatch(esmOnlyReason)
       else expect(result[name]?.same, `${name}: ESM and CJS export the same names`).toBe(true)
     }
+  })
+
+  it('chatrail/tools draws and lints synchronously from ESM and CommonJS; chatrail keeps only toMermaid', async () => {
+    const tools = (load: string): string => `
+${load}
+const definition = defineChat({ id: 'pkg', chat: {}, conversation: { initial: 'a', states: { a: { on: { go: 'b' } }, b: { final: true }, lost: {} }, routes: [commandRoute({ id: 'go', command: '/go', event: 'go', response: 'ok' })], fallback: { response: 'no' } } })
+const diagram = toMermaid(definition)
+console.log(JSON.stringify({ mermaid: typeof diagram === 'string' && diagram.startsWith('stateDiagram-v2'), dot: toDot(definition).startsWith('digraph'), lint: lintDefinition(definition).map((warning) => warning.code), inCore: ['lintDefinition', 'toMermaid', 'toDot'].filter((name) => name in core), sameMermaid: core.toMermaid(definition) === diagram }))`
+    const expected = { mermaid: true, dot: true, lint: expect.arrayContaining(['unreachable_state']), inCore: ['toMermaid'], sameMermaid: true }
+    expect(JSON.parse(await node('tools.mjs', tools(`import * as core from 'chatrail'\nimport { commandRoute, defineChat } from 'chatrail'\nimport { lintDefinition, toDot, toMermaid } from 'chatrail/tools'`)))).toEqual(expected)
+    expect(JSON.parse(await node('tools.cjs', tools(`const core = require('chatrail')\nconst { commandRoute, defineChat } = core\nconst { lintDefinition, toDot, toMermaid } = require('chatrail/tools')`)))).toEqual(expected)
   })
 
   // chatrail/store: the embedded store end to end from both module systems (PGlite's CJS build is

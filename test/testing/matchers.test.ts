@@ -29,14 +29,26 @@ function failureOf(assertion: () => void): string {
 }
 
 describe('chatrail matchers', () => {
-  it('toRoute passes on the answering route and fails naming the route that answered, with the trace', () => {
+  it('toRoute passes on the answering route and fails naming the route that answered (or why none did), with the trace', () => {
     expect(turn(1)).toRoute('start')
     expect(turn(2)).not.toRoute('start')
     expect(failureOf(() => expect(turn(1)).toRoute('help'))).toBe(
       'expected turn 1 (user "/start") to be answered by route "help", but route "start" answered it\n\ntrace:\n  deterministic ok · route start · event START · idle → menu',
     )
     expect(failureOf(() => expect(turn(2)).toRoute('help'))).toBe(
-      'expected turn 2 (user "hi there") to be answered by route "help", but no route answered it (agentic)\n\ntrace:\n  agentic ok · menu → menu',
+      [
+        'expected turn 2 (user "hi there") to be answered by route "help", but no route answered it (agentic)',
+        '',
+        'no route matched: "hi there" in state "menu"',
+        '  · start    event     "menu" does not declare its event "START"',
+        '  · help     no-match  the command is "/help"',
+        '  · order    no-match  the pattern /^order (?<item>\\w+)$/i does not match',
+        '  · confirm  event     "menu" does not declare its event "CONFIRM"',
+        '  · cancel   event     "menu" does not declare its event "CANCEL"',
+        '',
+        'trace:',
+        '  agentic ok · menu → menu',
+      ].join('\n'),
     )
     expect(failureOf(() => expect(turn(1)).not.toRoute('start'))).toBe(
       'expected turn 1 (user "/start") not to be answered by route "start", but it was\n\ntrace:\n  deterministic ok · route start · event START · idle → menu',
@@ -122,6 +134,6 @@ describe('chatrail matchers', () => {
     expect(chatrailMatchers.toRoute.call({ isNot: true }, turn(1), 'start').message()).toMatch(/^expected turn 1 \(user "\/start"\) not to be answered by route "start"/)
     const failing = chatrailMatchers.toBeKind.call({}, turn(1), 'agentic')
     expect([failing.pass, failing.actual, failing.expected]).toEqual([false, 'deterministic', 'agentic'])
-    expect(Object.keys(chatrailMatchers).sort()).toEqual(['toBeInState', 'toBeKind', 'toBeReplayed', 'toHaveContext', 'toMakeModelCalls', 'toRoute', 'toTransition'])
+    expect(Object.keys(chatrailMatchers).sort()).toEqual(['toBeInState', 'toBeKind', 'toBeReplayed', 'toHaveContext', 'toHaveOutcome', 'toMakeModelCalls', 'toRoute', 'toTransition'])
   })
 })

@@ -3,7 +3,7 @@ import { ChatrailError } from '../../contract/errors.js'
 import type { Message } from '../../contract/message.js'
 import { isChatrailConfigError } from '../../conversation/config-error.js'
 import type { ConversationStore, DefinitionRef, StoreOptions } from '../../store/conversation-store.js'
-import { isDefinitionMismatchError, isStoreConflictError, isStoreLeaseError, isStoreUnavailableError, type StoreConflictError, type StoreLeaseError } from '../../store/store-errors.js'
+import { isDefinitionMismatchError, isOwnerMismatchError, isStoreConflictError, isStoreLeaseError, isStoreUnavailableError, type StoreConflictError, type StoreLeaseError } from '../../store/store-errors.js'
 
 /**
  * The `ConversationStore` conformance suite, in the style of Hono's `common.case.test.ts`: every
@@ -20,10 +20,12 @@ import { isDefinitionMismatchError, isStoreConflictError, isStoreLeaseError, isS
  * - S8 delete, list (by definition, updated-before, paginated), expire idle conversations (never one under lease);
  * - S9 bad input: non-identifier ids are config errors; an oversized or malformed message is refused before anything is written;
  * - S10 concurrent writers at one version: exactly one wins, the others conflict, nothing is lost or duplicated;
- * - S11 a closed store refuses every operation with `StoreUnavailableError` (and closing twice is fine).
+ * - S11 a closed store refuses every operation with `StoreUnavailableError` (and closing twice is fine);
+ * - S12 the creating write's `owner` is kept (load, list, list by owner); another owner's write, even a retry of a stored message, is `OwnerMismatchError`;
+ * - S13 signals: `stop` and a dialog answer reach the current lease holder's `takeSignals` (the answer once); no holder (or another owner's turn) → false; a new claim starts clean; a lease no longer current reads as stop.
  */
 
-export type StoreInvariant = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'S11'
+export type StoreInvariant = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'S11' | 'S12' | 'S13'
 
 /** What the suite hands `makeStore`: a clock it controls, and the message cap S9 tests. */
 export type StoreContractOptions = Required<Pick<StoreOptions, 'clock' | 'maxMessageBytes'>>
@@ -266,6 +268,62 @@ export function describeStoreContract(
         const error = await rejection(operation)
         expect(isStoreUnavailableError(error), String(error)).toBe(true)
       }
+    })
+
+    check('S12', 'the creating write sets the owner; another owner cannot write, even a retry of a stored message', async () => {
+      const first = turn('mine')
+      await store.append('c12', { expectedVersion: 0, messages: first, definition: DEF, owner: 'alice@example.com' })
+      await store.append('c12-none', { expectedVersion: 0, messages: turn('nobody'), definition: DEF })
+      expect((await store.load('c12'))?.owner).toBe('alice@example.com')
+      expect((await store.load('c12-none'))?.owner).toBeUndefined()
+      const theirs = await rejection(store.append('c12', { expectedVersion: 1, messages: turn('theirs'), definition: DEF, owner: 'bob' }))
+      expect(isOwnerMismatchError(theirs)).toBe(true)
+      expect(theirs).toMatchObject({ code: 'STORE_OWNER_MISMATCH', conversationId: 'c12' })
+      expect(String((theirs as Error).message)).not.toContain('alice')
+      // a "retry" of alice's stored message by bob must not hand bob her stored outcome
+      expect(isOwnerMismatchError(await rejection(store.append('c12', { expectedVersion: 1, messages: first, definition: DEF, owner: 'bob' })))).toBe(true)
+      // the owner never changes: the owner's writes (and writes that name no owner) go on
+      expect((await store.append('c12', { expectedVersion: 1, messages: turn('again'), definition: DEF, owner: 'alice@example.com' })).status).toBe('appended')
+      expect((await store.append('c12', { expectedVersion: 2, messages: turn('host'), definition: DEF })).status).toBe('appended')
+      expect((await store.load('c12'))?.messages).toHaveLength(6)
+      expect((await store.load('c12'))?.owner).toBe('alice@example.com')
+      const listed = await store.list()
+      expect(listed.conversations.find((c) => c.conversationId === 'c12')?.owner).toBe('alice@example.com')
+      expect((await store.list({ owner: 'alice@example.com' })).conversations.map((c) => c.conversationId)).toEqual(['c12'])
+      expect((await store.list({ owner: 'bob' })).conversations).toEqual([])
+    })
+
+    check('S13', 'signals reach the current lease holder: stop, a dialog answer once, nothing without a holder', async () => {
+      expect(await store.signal('c13', { type: 'stop' })).toBe(false)
+      const claimed = await store.claim('c13', 'turn-1', { leaseMs: 1000 })
+      if (claimed.status !== 'claimed') throw new Error('claim must succeed')
+      expect(await store.takeSignals(claimed.lease)).toEqual({ stop: false })
+      expect(await store.signal('c13', { type: 'dialog-answer', payload: '{"toolId":"t1","answer":{"behavior":"allow"}}' })).toBe(true)
+      expect(await store.takeSignals(claimed.lease)).toEqual({ stop: false, dialogAnswer: '{"toolId":"t1","answer":{"behavior":"allow"}}' })
+      expect(await store.takeSignals(claimed.lease)).toEqual({ stop: false })
+      expect(await store.signal('c13', { type: 'stop' })).toBe(true)
+      expect(await store.takeSignals(claimed.lease)).toEqual({ stop: true })
+      expect(await store.takeSignals(claimed.lease)).toEqual({ stop: true })
+      expect(await store.release(claimed.lease, 'abandoned')).toBe(true)
+      // released: nobody to signal, and the old lease reads as stopped
+      expect(await store.signal('c13', { type: 'stop' })).toBe(false)
+      expect(await store.takeSignals(claimed.lease)).toEqual({ stop: true })
+      // a new turn starts without the old turn's signals
+      const next = await store.claim('c13', 'turn-2', { leaseMs: 1000 })
+      if (next.status !== 'claimed') throw new Error('claim must succeed')
+      expect(await store.takeSignals(next.lease)).toEqual({ stop: false })
+      // a turn claimed by an owner takes only that owner's signals
+      const owned = await store.claim('c13-owned', 'turn-1', { leaseMs: 1000, owner: 'alice' })
+      if (owned.status !== 'claimed') throw new Error('claim must succeed')
+      expect(await store.signal('c13-owned', { type: 'stop' }, { owner: 'bob' })).toBe(false)
+      expect(await store.takeSignals(owned.lease)).toEqual({ stop: false })
+      expect(await store.signal('c13-owned', { type: 'stop' }, { owner: 'alice' })).toBe(true)
+      expect(await store.takeSignals(owned.lease)).toEqual({ stop: true })
+      // an expired lease takes no signals
+      now += 1000
+      expect(await store.signal('c13', { type: 'stop' })).toBe(false)
+      const invalid = await rejection(store.signal('c13', { type: 'pause' } as never))
+      expect(isChatrailConfigError(invalid)).toBe(true)
     })
   })
 }

@@ -39,6 +39,8 @@ export function defineConversationTests(patterns: string | readonly string[], op
       })
       continue
     }
+    // Warnings do not fail a test; they are printed once, while vitest collects.
+    for (const warning of file.warnings) console.warn(`⚠ ${name}:${warning.line}:${warning.column}  ${warning.message}${warning.hint === undefined ? '' : `\n  hint: ${warning.hint}`}`)
     let definition: Promise<ChatDefinition<JsonObject>> | undefined
     const load = () => (definition ??= loadDefinition(file.definition.module, file.definition.export, options.importModule) as Promise<ChatDefinition<JsonObject>>)
     describe(name, () => {

@@ -94,3 +94,25 @@ export async function loadDefinition(module: string, exportName: string, importe
     hint: `${suggestion}${exported.length > 0 ? `Definitions exported there: ${exported.join(', ')}.` : 'That module exports no chat definition; export the result of defineChat.'}`,
   })
 }
+
+/**
+ * A definition module's default export, or else its export named `definition` (how `chatrail
+ * explain` and `chatrail graph` read `<module>`). `module` is an absolute path or a bare specifier.
+ */
+export async function loadModuleDefinition(module: string, importer: ModuleImporter = importModule): Promise<ChatDefinition> {
+  try {
+    return await loadDefinition(module, 'default', importer)
+  } catch (error) {
+    if (!ChatrailError.isInstance(error) || error.code !== 'DEFINITION_EXPORT_MISSING') throw error
+    try {
+      return await loadDefinition(module, 'definition', importer)
+    } catch (second) {
+      if (!ChatrailError.isInstance(second) || second.code !== 'DEFINITION_EXPORT_MISSING') throw second
+      throw new ChatrailError({
+        code: 'DEFINITION_EXPORT_MISSING',
+        message: `${module} exports no chat definition as its default export or as \`definition\``,
+        hint: second.hint ?? 'Export the result of defineChat: `export default defineChat({ … })`.',
+      })
+    }
+  }
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
-import { LineCounter, parseDocument } from 'yaml'
+import { LineCounter, isScalar, parseDocument } from 'yaml'
 import type { Document } from 'yaml'
 import type { z } from 'zod'
 import { didYouMean } from '../../conversation/did-you-mean.js'
@@ -20,6 +20,8 @@ export interface ConversationFile {
   /** `module` is an absolute path for relative specifiers, a bare package specifier otherwise. */
   definition: { module: string; export: string }
   conversations: ConversationSpec[]
+  /** Things that parse but probably do not say what was meant (a text cut by ` #`). */
+  warnings: ConversationFileIssue[]
 }
 
 export interface ConversationSpec {
@@ -93,7 +95,7 @@ export function parseConversationFile(source: string, file: string): Conversatio
     const name = data.name ?? basename(file).replace(/\.conv\.ya?ml$/, '')
     const conversations = [buildConversation(issues, [], { name, start: data.start, startPath: ['start'], agent: data.agent, agentPath: ['agent'], cassette: data.cassette, turns: data.turns }, directory)]
     issues.throwIfAny()
-    return { file, definition: resolveDefinition(data.definition, directory), conversations }
+    return { file, definition: resolveDefinition(data.definition, directory), conversations, warnings: issues.warnings }
   }
   if (data.name !== undefined) issues.push('NAME_WITH_CONVERSATIONS', ['name'], '`name` names the single conversation of a `turns` file; with `conversations` give each one its own name', 'Move `name` into each entry of `conversations`.')
   const seen = new Set<string>()
@@ -107,7 +109,7 @@ export function parseConversationFile(source: string, file: string): Conversatio
     return buildConversation(issues, ['conversations', index], merged, directory)
   })
   issues.throwIfAny()
-  return { file, definition: resolveDefinition(data.definition, directory), conversations }
+  return { file, definition: resolveDefinition(data.definition, directory), conversations, warnings: issues.warnings }
 }
 
 type ConversationInput = Omit<z.output<typeof conversationSchema>, 'start' | 'agent' | 'cassette'> & {
@@ -167,6 +169,8 @@ function parseTurn(issues: IssueList, path: (string | number)[], raw: unknown, n
     return undefined
   }
   const { expect = {}, ...stepFields } = result.data
+  if (kind === 'user') issues.checkCut([...path, 'user'])
+  if (kind === 'edit') issues.checkCut([...path, 'edit', 'text'])
   const expectAt: ConversationTurnSpec['expectAt'] = {}
   for (const key of Object.keys(expect) as (keyof TurnExpectation)[]) expectAt[key] = issues.positionOf([...path, 'expect', key])
   return { number, step: toStep(kind, stepFields), expect, at, expectAt }
@@ -197,6 +201,7 @@ const unionHints: Record<string, string> = {
 /** Collects issues with their positions; the file's one place that turns paths into lines. */
 class IssueList {
   private readonly issues: ConversationFileIssue[] = []
+  readonly warnings: ConversationFileIssue[] = []
 
   constructor(
     readonly file: string,
@@ -233,6 +238,25 @@ class IssueList {
       const hint = issue.code === 'invalid_union' && hintKey !== undefined ? unionHints[hintKey] : undefined
       this.push(issue.code.toUpperCase(), path, `${dotPath(path)}: ${issue.message}`, hint)
     }
+  }
+
+  /**
+   * Warns when the plain (unquoted) text at `path` ended at ` #`: YAML read the rest as a comment,
+   * so `user: my card ends #1234` sends "my card ends". A comment with a space after `#`
+   * (`user: /start  # begin`) is taken as meant.
+   */
+  checkCut(path: (string | number)[]): void {
+    const node = this.document.getIn(path, true)
+    if (!isScalar(node) || node.type !== 'PLAIN' || typeof node.comment !== 'string' || /^\s/.test(node.comment)) return
+    const text = `${String(node.value)} #${node.comment}`
+    this.warnings.push({
+      code: 'TEXT_CUT_BY_COMMENT',
+      file: this.file,
+      ...this.positionOf(path),
+      path,
+      message: `${dotPath(path)}: the text ends at " #": YAML reads the rest as a comment, so this sends ${JSON.stringify(String(node.value))}`,
+      hint: `Quote the text to keep the "#": ${String(path.at(-1))}: ${JSON.stringify(text)}. (A comment written "# …", with a space, is taken as meant.)`,
+    })
   }
 
   throwIfAny(): void {

@@ -10,11 +10,15 @@ import { streamChunkSchema } from '../../contract/schemas.js'
 const jsonObject = z.record(z.string(), z.unknown())
 
 export const traceKindSchema = z.enum(['deterministic', 'agentic', 'repaired', 'fallback'])
+/** Every `TurnTrace['outcome']` (src/conversation/trace.ts). */
+export const traceOutcomeSchema = z.enum(['ok', 'error', 'aborted', 'refused', 'unavailable', 'timeout'])
 
 export const expectationSchema = z.strictObject({
   /** The route that answered; `null` asserts that no route did. */
   route: z.string().min(1).nullable().optional(),
   kind: traceKindSchema.optional(),
+  /** The trace outcome: `refused` (a re-prompt), `unavailable` (a stale UI event), `timeout`, … */
+  outcome: traceOutcomeSchema.optional(),
   state: z.string().min(1).optional(),
   /** A partial match: every key given must deep-equal the session context's. */
   context: jsonObject.optional(),

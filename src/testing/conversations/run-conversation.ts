@@ -2,8 +2,9 @@ import type { AdapterFactory } from '../../contract/adapter.js'
 import { ChatrailError } from '../../contract/errors.js'
 import { createChatController } from '../../controller/index.js'
 import { createChatSession } from '../../index.js'
-import type { ChatDefinition, JsonObject, TurnTrace } from '../../index.js'
-import type { ConversationRun, TurnResult } from './run-result.js'
+import type { ChatDefinition, ChatNames, CheckedName, JsonObject, TurnTrace } from '../../index.js'
+import type { ConversationRun, TurnExplanation, TurnResult } from './run-result.js'
+import { explainRoutes, type ExplainInput } from '../../conversation/explain.js'
 import { describeStep, sendsUserMessage } from './step.js'
 import type { ConversationStep } from './step.js'
 import { checkConversationTurns } from './step-checks.js'
@@ -15,14 +16,14 @@ import { REPLAY_CLOCK_OFFSET_MS, withShiftedWallClock } from './shifted-wall-clo
 import { lastReply, StepDriver, stopAfterFirstChunk } from './step-driver.js'
 import { sequentialIds, steppingClock } from './test-clock.js'
 
-export interface RunConversationOptions<Ctx extends JsonObject = JsonObject> {
+export interface RunConversationOptions<Ctx extends JsonObject = JsonObject, N extends ChatNames = ChatNames> {
   /**
    * Answers agentic turns in place of the definition's own adapter: `scriptedAdapter([...])`,
    * `replayAdapter(cassette)`, or a real adapter wrapped in `recordingAdapter`.
    */
   adapter?: AdapterFactory
   /** Start somewhere other than the definition's initial state, with context patched shallowly. */
-  start?: { state?: string; context?: Partial<Ctx> }
+  start?: { state?: N['state']; context?: Partial<Ctx> }
   /**
    * After each deterministic turn, regenerate it in place (it must replay from the decision
    * cache unchanged), then run the whole conversation again under a wall clock shifted by a day
@@ -46,6 +47,11 @@ export interface RunConversationOptions<Ctx extends JsonObject = JsonObject> {
  * turns are data on the turn (`error`, an `error` trace); only invalid steps (an `edit` of a turn
  * that sent nothing) throw, before anything runs. Ids and time are deterministic by default.
  */
+export function runConversation<Ctx extends JsonObject, N extends ChatNames = ChatNames, const Ev extends string = N['uiEvent'], const Start extends string = N['state']>(
+  definition: ChatDefinition<Ctx, N>,
+  steps: readonly ConversationStep<CheckedName<Ev, N['uiEvent']>>[],
+  options?: Omit<RunConversationOptions<Ctx, N>, 'start'> & { start?: { state?: CheckedName<Start, N['state']>; context?: Partial<Ctx> } },
+): Promise<ConversationRun<Ctx, N>>
 export async function runConversation<Ctx extends JsonObject>(
   definition: ChatDefinition<Ctx>,
   steps: readonly ConversationStep[],
@@ -115,6 +121,7 @@ async function drive<Ctx extends JsonObject>(
     }
     const traceStart = traces.length
     const callStart = calls().length
+    const before = session.getSnapshot()
     const earlier = new Set(controller.getState().messages.map((message) => message.id))
     const started = driver.start(step)
     let problem = started.problem
@@ -143,6 +150,8 @@ async function drive<Ctx extends JsonObject>(
       status: state.status,
       error: problem ?? state.error?.message,
     }
+    const explanation = await explainMiss(definition, step, before, turn.trace)
+    if (explanation !== undefined) turn.explanation = explanation
     turns.push(turn)
     if (regenerateInPlace && !stopsNext && fresh && isReplayCheckable(turn)) {
       sink = replayTraces
@@ -171,4 +180,25 @@ async function drive<Ctx extends JsonObject>(
     controller,
   }
   return { run, recorder, regenerateMismatches }
+}
+
+/**
+ * Why no route took a `user` or `event` step's message, explained in the state and context it was
+ * sent in; `undefined` when a route answered or the step sent no message. Route callbacks are pure
+ * (they run again here); one that throws now leaves the turn unexplained rather than failing it.
+ */
+async function explainMiss<Ctx extends JsonObject>(
+  definition: ChatDefinition<Ctx>,
+  step: ConversationStep,
+  before: { state: string; context: Readonly<Ctx> },
+  trace: TurnTrace | undefined,
+): Promise<TurnExplanation | undefined> {
+  if (trace?.routeId !== undefined || !sendsUserMessage(step)) return undefined
+  const input: ExplainInput | undefined = 'user' in step ? step.user : 'event' in step ? { uiEvent: step.event, ...(step.label === undefined ? {} : { text: step.label }) } : undefined
+  if (input === undefined) return undefined
+  try {
+    return { state: before.state, input, routes: await explainRoutes(definition, before, input) }
+  } catch {
+    return undefined
+  }
 }

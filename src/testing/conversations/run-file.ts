@@ -18,6 +18,7 @@ import { replayAdapter } from '../replay-adapter.js'
 import type { ReplayAdapter } from '../replay-adapter.js'
 import { formatReplayMismatch } from './replay-check.js'
 import { runConversation } from './run-conversation.js'
+import { describeStep } from './step.js'
 import { scriptedAdapter } from '../scripted-adapter.js'
 import type { ScriptedAdapter } from '../scripted-adapter.js'
 import type { SourcePosition } from './source-position.js'
@@ -65,6 +66,8 @@ export interface ConversationFileResult {
   conversations: ConversationResult[]
   /** Present when the file itself is invalid or its definition cannot load. */
   issues?: ConversationFileIssue[]
+  /** Things in the file that run but probably do not say what was meant (see `checkCut` in file-parse.ts). */
+  warnings?: ConversationFileIssue[]
 }
 
 export interface RunFileOptions {
@@ -94,7 +97,7 @@ export async function runConversationFile(path: string, options: RunFileOptions 
   }
   const conversations: ConversationResult[] = []
   for (const spec of file.conversations) conversations.push(await runConversationSpec(definition, spec, options))
-  return { file: file.file, passed: conversations.every((result) => result.passed), conversations }
+  return { file: file.file, passed: conversations.every((result) => result.passed), conversations, ...(file.warnings.length > 0 ? { warnings: file.warnings } : {}) }
 }
 
 function issueAt(file: ConversationFile, error: unknown, code: string): ConversationFileIssue {
@@ -112,6 +115,8 @@ export async function runConversationSpec(definition: ChatDefinition<JsonObject>
     const close = closestName(startState, states)
     return result([{ message: `start.state "${startState}" is not a state of ${definition.id}${close === undefined ? '' : `; did you mean "${close}"?`} (states: ${states.join(', ')})`, ...(spec.startAt ?? spec.at) }])
   }
+  const unknownRoutes = unknownRouteFailures(definition, spec)
+  if (unknownRoutes.length > 0) return result(unknownRoutes)
   let adapter: RecordingAdapter | ReplayAdapter | ScriptedAdapter | undefined
   let recorder: RecordingAdapter | undefined
   try {
@@ -158,6 +163,20 @@ export async function runConversationSpec(definition: ChatDefinition<JsonObject>
   // Turn failures in turn order, then what concerns the whole conversation.
   failures.sort((a, b) => (a.turn ?? Number.POSITIVE_INFINITY) - (b.turn ?? Number.POSITIVE_INFINITY))
   return { ...result(failures), turns, ...(run.replayCheck === undefined ? {} : { replayCheck: run.replayCheck }) }
+}
+
+/** A `route:` expectation naming a route the definition does not have can never pass: say so before running, with the likely name. */
+function unknownRouteFailures(definition: ChatDefinition<JsonObject>, spec: ConversationSpec): ConversationFailure[] {
+  const ids = definition.conversation.routes.map((route) => route.id)
+  const known = new Set(ids)
+  return spec.turns.flatMap((turn) => {
+    const id = turn.expect.route
+    if (typeof id !== 'string' || known.has(id)) return []
+    const close = closestName(id, ids)
+    const at = turn.expectAt.route ?? turn.at
+    const message = `expect.route "${id}" is not a route of ${definition.id}${close === undefined ? '' : `; did you mean "${close}"?`} (routes: ${ids.length > 12 ? `${ids.slice(0, 12).join(', ')}, …` : ids.join(', ') || 'none'})`
+    return [{ turn: turn.number, label: describeStep(turn.step), field: 'route' as const, expected: id, actual: null, message, line: at.line, column: at.column }]
+  })
 }
 
 /** Scripted replies must be used exactly: one per agentic call, none left over (the assert-consumed rule). */

@@ -1,15 +1,23 @@
 import type { Message } from '../../contract/message.js'
 import type { StreamStatus } from '../../contract/stream.js'
 import type { ChatrailController } from '../../controller/index.js'
-import type { ChatSession, JsonObject, SessionSnapshot, TurnTrace } from '../../index.js'
+import type { ChatNames, ChatSession, JsonObject, SessionSnapshot, TurnTrace } from '../../index.js'
 import type { ConversationStep } from './step.js'
 import type { AdapterCall } from '../recording-adapter.js'
+import type { ExplainInput, RouteExplanation } from '../../conversation/explain.js'
 
-/** What one step of `runConversation` produced. */
-export interface TurnResult<Ctx extends JsonObject = JsonObject> {
+/** Why no route took a turn's message: every route's reason, in the state the turn started in. */
+export interface TurnExplanation {
+  state: string
+  input: ExplainInput
+  routes: RouteExplanation[]
+}
+
+/** What one step of `runConversation` produced. `N`: the definition's names. */
+export interface TurnResult<Ctx extends JsonObject = JsonObject, N extends ChatNames = ChatNames> {
   /** 1-based position in the step list. */
   number: number
-  step: ConversationStep
+  step: ConversationStep<N['uiEvent']>
   /** `user "/start"`, `regenerate`, … (see `describeStep`). */
   label: string
   /** The assistant text this step produced; `''` when it produced none. */
@@ -20,9 +28,14 @@ export interface TurnResult<Ctx extends JsonObject = JsonObject> {
   trace: TurnTrace | undefined
   traces: TurnTrace[]
   /** The session snapshot after the step. */
-  snapshot: SessionSnapshot<Ctx>
+  snapshot: SessionSnapshot<Ctx, N>
   /** Calls this step made to the agentic adapter (model calls). */
   adapterCalls: AdapterCall[]
+  /**
+   * For a `user` or `event` step that no route answered: why each route did not (`explainRoutes` in
+   * the state and context before the step). Matcher and conversation-file failures print it.
+   */
+  explanation?: TurnExplanation
   /** The controller's status and error after the step. */
   status: StreamStatus
   error: string | undefined
@@ -46,15 +59,15 @@ export interface ReplayCheckReport {
 }
 
 /** Everything `runConversation` observed. The session and controller stay usable afterwards. */
-export interface ConversationRun<Ctx extends JsonObject = JsonObject> {
-  turns: TurnResult<Ctx>[]
+export interface ConversationRun<Ctx extends JsonObject = JsonObject, N extends ChatNames = ChatNames> {
+  turns: TurnResult<Ctx, N>[]
   /** Every trace of the run in order (without the replay check's own turns). */
   traces: TurnTrace[]
   adapterCalls: AdapterCall[]
-  snapshot: SessionSnapshot<Ctx>
+  snapshot: SessionSnapshot<Ctx, N>
   messages: Message[]
   /** Present when `replayCheck` was on. */
   replayCheck?: ReplayCheckReport
-  session: ChatSession<Ctx>
+  session: ChatSession<Ctx, N>
   controller: ChatrailController
 }

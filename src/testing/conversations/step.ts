@@ -1,11 +1,12 @@
 /**
  * One step of a scripted conversation, as `runConversation` and `*.conv.yaml` files take them.
  * Turn numbers in `regenerate` and `edit` are 1-based positions in the step list (the same numbers
- * the reports print), and must name a `user` or `event` step.
+ * the reports print), and must name a `user` or `event` step. `U`: the definition's UI-event names
+ * (`runConversation` checks `event` against them).
  */
-export type ConversationStep =
+export type ConversationStep<U extends string = string> =
   | { user: string; metadata?: Record<string, unknown> }
-  | { event: string; label?: string }
+  | { event: U; label?: string }
   | { retry: true }
   | { regenerate: true | { turn: number } }
   | { edit: { turn: number; text: string } }

@@ -39,7 +39,11 @@ function formatFileResult(file: ConversationFileResult, cwd: string): string {
     })
     return [`✗ ${name} (invalid)`, ...lines].join('\n')
   }
-  return file.conversations.map((conversation) => formatConversationResult(conversation, cwd)).join('\n')
+  const warnings = (file.warnings ?? []).map((issue) => {
+    const head = `⚠ ${shown(issue.file, cwd)}:${issue.line}:${issue.column}  ${issue.message}`
+    return issue.hint === undefined ? head : `${head}\n    hint: ${issue.hint}`
+  })
+  return [...warnings, ...file.conversations.map((conversation) => formatConversationResult(conversation, cwd))].join('\n')
 }
 
 /** One conversation: `✓ file › name (n turns)`, or `✗` and its failures. */

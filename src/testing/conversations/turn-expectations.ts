@@ -2,6 +2,7 @@ import type { JsonObject } from '../../index.js'
 import { contextDifferences, formatContextDifferences, show } from '../context-match.js'
 import type { TurnExpectation } from './file-schema.js'
 import type { TurnResult } from './run-result.js'
+import { explainMiss } from '../explain-miss.js'
 
 /** One expectation a turn did not meet. */
 export interface ExpectationFailure {
@@ -26,9 +27,11 @@ export function checkTurnExpectations(turn: TurnResult<JsonObject>, expect: Turn
   const trace = turn.trace
   if (expect.route !== undefined) {
     const actual = trace?.routeId ?? null
-    if (actual !== expect.route) fail('route', expect.route, actual)
+    const why = actual === null && turn.explanation ? `\n${explainMiss(turn.explanation)}` : ''
+    if (actual !== expect.route) fail('route', expect.route, actual, `route: expected ${quote(expect.route)}, got ${quote(actual)}${why}`)
   }
   if (expect.kind !== undefined && trace?.kind !== expect.kind) fail('kind', expect.kind, trace?.kind ?? null, `kind: expected ${expect.kind}, got ${trace?.kind ?? 'no trace'}`)
+  if (expect.outcome !== undefined && trace?.outcome !== expect.outcome) fail('outcome', expect.outcome, trace?.outcome ?? null, `outcome: expected ${expect.outcome}, got ${trace?.outcome ?? 'no trace'}`)
   if (expect.state !== undefined && turn.snapshot.state !== expect.state) fail('state', expect.state, turn.snapshot.state)
   if (expect.context !== undefined) {
     const differences = contextDifferences(turn.snapshot.context, expect.context)
