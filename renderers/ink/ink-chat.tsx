@@ -15,7 +15,7 @@ import type { LineState } from './line-editor.js'
 import { appendSettled } from './printed-log.js'
 import type { PrintedEntry } from './printed-log.js'
 import { replyLabel } from './reply-label.js'
-import { shortcutEvents } from './shortcut-events.js'
+import { shortcutEvents, withStartOver } from './shortcut-events.js'
 import type { EventShortcut } from './shortcut-events.js'
 import { StatusLine } from './status-line.js'
 import { Transcript } from './transcript.js'
@@ -64,7 +64,10 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
   const streaming = chat.status === 'streaming'
   const live = chat.messages.find((message) => message.status === 'streaming')
   // While a dialog waits, an event key would stop the agent's turn (and lose the dialog): none is offered.
-  const shortcuts = pending === undefined ? shortcutEvents(definition, chat.snapshot.state, chat.snapshot.events, eventLabels) : []
+  // After a final state, Start over (the snapshot's restart UI event) is the first key.
+  const shortcuts = pending === undefined
+    ? withStartOver(shortcutEvents(definition, chat.snapshot.state, chat.snapshot.events, eventLabels), chat.snapshot.final ? chat.snapshot.restart : undefined, eventLabels)
+    : []
   const lineNow = (input: string): LineState => (line.current.text === input ? line.current : { text: input, cursor: [...input].length })
 
   const attempt = (work: Promise<unknown>): void => {
@@ -183,7 +186,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
         {...(chat.snapshot.agent === undefined ? {} : { agent: chat.snapshot.agent })}
         {...(backend === undefined ? {} : { backend })}
       />
-      <EventShortcuts events={shortcuts} />
+      <EventShortcuts events={shortcuts} ended={chat.snapshot.final} />
       {pickerOpen ? (
         <Text dimColor>Answer above · Esc closes the picker · Tab reopens it</Text>
       ) : (

@@ -33,3 +33,20 @@ export function shortcutEvents<Ctx extends JsonObject>(
     label: labels[uiEvent] ?? labels[event] ?? humanizeEvent(uiEvent),
   }))
 }
+
+/**
+ * Pure: the keys at the end of a conversation. `restart` is the snapshot's restart UI event (the
+ * Start over a final state offers); its shortcut comes first, so Start over is always Alt+1, and
+ * is labelled `labels[restart]` or "Start over" (not the UI event's name). Without `restart`,
+ * `shortcuts` as they are.
+ */
+export function withStartOver(
+  shortcuts: readonly EventShortcut[],
+  restart: string | undefined,
+  labels: Readonly<Record<string, string>> = {},
+): EventShortcut[] {
+  if (restart === undefined) return [...shortcuts]
+  const found = shortcuts.find((shortcut) => shortcut.uiEvent === restart)
+  const startOver: EventShortcut = { uiEvent: restart, event: found?.event ?? restart, label: labels[restart] ?? 'Start over' }
+  return [startOver, ...shortcuts.filter((shortcut) => shortcut.uiEvent !== restart)]
+}

@@ -1,10 +1,11 @@
 import { Text } from 'ink'
 import type { AgentSnapshot } from '../../src/contract/agent-snapshot.js'
+import type { TurnTrace } from '../../src/conversation/trace.js'
 
 /** The parts of a turn trace the status line shows. */
 export interface LastTurn {
   kind: 'deterministic' | 'agentic' | 'repaired' | 'fallback'
-  outcome: 'ok' | 'error' | 'aborted'
+  outcome: TurnTrace['outcome']
   routeId?: string
   replayed: boolean
 }
@@ -41,6 +42,25 @@ export function StatusLine({ state, final = false, lastTurn, agent, backend }: P
   )
 }
 
+/**
+ * Pure: the colour of a turn's outcome on the status line. `refused` (a guard's re-prompt) and
+ * `unavailable` (a stale button) are deterministic answers, not failures: yellow, like a
+ * notice. A failure (`error`, `timeout`) and a stopped turn (`aborted`) are red; `ok` is not shown.
+ */
+export function outcomeColor(outcome: LastTurn['outcome']): 'red' | 'yellow' | undefined {
+  switch (outcome) {
+    case 'ok':
+      return undefined
+    case 'refused':
+    case 'unavailable':
+      return 'yellow'
+    case 'error':
+    case 'aborted':
+    case 'timeout':
+      return 'red'
+  }
+}
+
 function TurnSummary({ turn }: { turn: LastTurn }) {
   const color = turn.outcome === 'error' ? 'red' : turn.kind === 'deterministic' ? 'green' : 'magenta'
   return (
@@ -48,7 +68,7 @@ function TurnSummary({ turn }: { turn: LastTurn }) {
       <Text color={color}>{turn.kind}</Text>
       {turn.routeId === undefined ? null : <Text dimColor> ({turn.routeId})</Text>}
       {turn.replayed ? <Text color="yellow"> replayed</Text> : null}
-      {turn.outcome === 'ok' ? null : <Text color="red"> {turn.outcome}</Text>}
+      {turn.outcome === 'ok' ? null : <Text color={outcomeColor(turn.outcome)}> {turn.outcome}</Text>}
     </>
   )
 }

@@ -1,29 +1,62 @@
-import type { ReactNode } from 'react'
+import type { MouseEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import type { EventButtonsProps } from './event-buttons.js'
 import { eventButtonsOf, humanizeEvent } from './event-routes.js'
+import { SuggestionChips } from './suggestion-chips.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 /**
  * The current state's events as buttons (see `eventButtonsOf`; in the lazily loaded message UI
  * chunk, `<EventButtons>` resolves the chat); each sends its UI event through history
  * (`sendEvent`) with its label as the message text. Disabled while a reply streams or a dialog waits.
+ *
+ * After a final state it is the end of the conversation: a note and, when the state offers one
+ * (`snapshot.restart`), a Start over button that sends the restart UI event. Right after a
+ * restart it shows the initial state's suggestion chips again (commands and events, as on the
+ * first screen), like a new chat, with the earlier conversation still above.
  */
 export function EventButtonsContent({ chat, labels, label = 'Actions' }: EventButtonsProps & { chat: UseChatSessionReturn<JsonObject> }): ReactNode {
-  const { snapshot, sendEvent, status, pendingDialog, session } = chat
-  const buttons = eventButtonsOf(session.definition.conversation.routes, snapshot.state, snapshot.events)
-  if (buttons.length === 0) return null
+  const { snapshot, sendEvent, status, pendingDialog, session, traces } = chat
   const disabled = status === 'streaming' || pendingDialog !== undefined
-  return (
-    <div role="group" aria-label={label} data-chatrail-events="">
-      {buttons.map(({ uiEvent, event }) => {
-        const text = labels?.[uiEvent] ?? labels?.[event] ?? humanizeEvent(uiEvent)
-        return (
-          <button key={uiEvent} type="button" data-chatrail-event-button={uiEvent} disabled={disabled} onClick={() => { void sendEvent(uiEvent, text) }}>
-            {text}
+  const restart = snapshot.final ? snapshot.restart : undefined
+  const last = traces.at(-1)
+  if (!snapshot.final && last?.reason === 'restart' && last.toState === snapshot.state) {
+    return (
+      <div data-chatrail-events="" data-chatrail-restarted="">
+        <SuggestionChips chat={chat} eventLabels={labels} disabled={disabled} />
+      </div>
+    )
+  }
+  const buttons = eventButtonsOf(session.definition.conversation.routes, snapshot.state, snapshot.events)
+    .filter(({ uiEvent }) => uiEvent !== restart)
+  const eventButtons = buttons.map(({ uiEvent, event }) => {
+    const text = labels?.[uiEvent] ?? labels?.[event] ?? humanizeEvent(uiEvent)
+    return (
+      <button key={uiEvent} type="button" data-chatrail-event-button={uiEvent} disabled={disabled} onClick={() => { void sendEvent(uiEvent, text) }}>
+        {text}
+      </button>
+    )
+  })
+  if (snapshot.final) {
+    const startOverText = restart === undefined ? '' : labels?.[restart] ?? 'Start over'
+    const startOver = (event: MouseEvent<HTMLButtonElement>): void => {
+      if (restart === undefined) return
+      // The button leaves with the final state: the focus goes where the next message is typed.
+      event.currentTarget.closest('[data-chatrail-chat]')?.querySelector<HTMLElement>('[data-chatrail-input]')?.focus()
+      void sendEvent(restart, startOverText)
+    }
+    return (
+      <div role="group" aria-label="Conversation ended" data-chatrail-events="" data-chatrail-end="">
+        <p data-chatrail-end-note="">This conversation has ended.</p>
+        {restart !== undefined && (
+          <button type="button" data-chatrail-start-over="" data-chatrail-event-button={restart} disabled={disabled} onClick={startOver}>
+            {startOverText}
           </button>
-        )
-      })}
-    </div>
-  )
+        )}
+        {eventButtons}
+      </div>
+    )
+  }
+  if (buttons.length === 0) return null
+  return <div role="group" aria-label={label} data-chatrail-events="">{eventButtons}</div>
 }

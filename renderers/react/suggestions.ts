@@ -15,7 +15,7 @@ export type Suggestion =
 export function suggestionsOf(routes: readonly Route[], state: string, events: readonly string[]): Suggestion[] {
   const commands: Suggestion[] = []
   for (const route of routes) {
-    if (route.kind !== 'command' || !events.includes(route.event) || (route.states !== undefined && !route.states.includes(state))) continue
+    if (route.kind !== 'command' || (route.event !== undefined && !events.includes(route.event)) || (route.states !== undefined && !route.states.includes(state))) continue
     if (!commands.some((known) => known.kind === 'command' && known.text === route.command)) {
       commands.push({ kind: 'command', text: route.command, ...(route.description === undefined ? {} : { description: route.description }) })
     }

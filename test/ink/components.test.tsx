@@ -8,7 +8,7 @@ import { DialogSummary, dialogSummaryLines } from '../../renderers/ink/dialog-su
 import { EventShortcuts } from '../../renderers/ink/event-shortcuts.js'
 import { MessageView } from '../../renderers/ink/message-view.js'
 import { appendSettled } from '../../renderers/ink/printed-log.js'
-import { StatusLine } from '../../renderers/ink/status-line.js'
+import { outcomeColor, StatusLine } from '../../renderers/ink/status-line.js'
 import { Transcript } from '../../renderers/ink/transcript.js'
 import { frameText } from './frames.js'
 
@@ -42,6 +42,17 @@ describe('StatusLine', () => {
     )
   })
 
+  it('colours refused and unavailable (deterministic answers) as a notice, failures red', () => {
+    expect(outcomeColor('refused')).toBe('yellow')
+    expect(outcomeColor('unavailable')).toBe('yellow')
+    expect(outcomeColor('error')).toBe('red')
+    expect(outcomeColor('timeout')).toBe('red')
+    expect(outcomeColor('aborted')).toBe('red')
+    expect(outcomeColor('ok')).toBeUndefined()
+    const r = render(<StatusLine state="confirming" lastTurn={{ kind: 'deterministic', outcome: 'unavailable', replayed: false }} />)
+    expect(frameText(r)).toBe('state confirming · last turn deterministic unavailable')
+  })
+
   it('says none before the first turn', () => {
     expect(frameText(render(<StatusLine state="start" />))).toBe('state start · last turn none')
   })
@@ -56,6 +67,13 @@ describe('EventShortcuts', () => {
     const many = Array.from({ length: 11 }, (_, i) => shortcut(`e${i}`, `e${i}`))
     expect(frameText(render(<EventShortcuts events={many} />))).not.toContain('e9')
     expect(frameText(render(<EventShortcuts events={[]} />))).toBe('')
+  })
+
+  it('says the conversation ended after a final state, with its keys (Start over) or alone', () => {
+    expect(frameText(render(<EventShortcuts ended events={[{ uiEvent: 'start-over', event: 'start-over', label: 'Start over' }]} />))).toBe(
+      'conversation ended  Alt+1 Start over',
+    )
+    expect(frameText(render(<EventShortcuts ended events={[]} />))).toBe('conversation ended')
   })
 })
 

@@ -24,7 +24,7 @@ export function firstCommandStep<Ctx extends JsonObject>(definition: ChatDefinit
   const plain = definition as unknown as ChatDefinition<JsonObject>
   const state = plain.conversation.initial
   for (const route of plain.conversation.routes as readonly Route<JsonObject>[]) {
-    if (route.kind !== 'command' || route.guard !== undefined || typeof route.response !== 'string') continue
+    if (route.kind !== 'command' || route.event === undefined || route.guard !== undefined || typeof route.response !== 'string') continue
     if (route.states !== undefined && !route.states.includes(state)) continue
     const toState = targetOf(plain, state, route.event)
     if (toState === undefined) continue

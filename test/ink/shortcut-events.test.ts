@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { supportBot } from '../../examples/support-bot/definition.js'
-import { humanizeEventName, shortcutEvents } from '../../renderers/ink/shortcut-events.js'
-import { commandRoute, defineChat, eventRoute } from '../../src/index.js'
+import { humanizeEventName, shortcutEvents, withStartOver } from '../../renderers/ink/shortcut-events.js'
+import { commandRoute, createChatSession, defineChat, eventRoute } from '../../src/index.js'
 import { deliveryChat } from './delivery-fixture.js'
 
-const eventsOf = (state: string): string[] => Object.keys(supportBot.conversation.states[state]?.on ?? {})
+// The events the state takes (its own and the conversation-level ones): what a session's snapshot lists.
+const eventsOf = (state: string): readonly string[] => createChatSession(supportBot, { lint: false, start: { state } }).getSnapshot().events
 const uiEvents = (shortcuts: ReadonlyArray<{ uiEvent: string }>) => shortcuts.map((shortcut) => shortcut.uiEvent)
 
 describe('shortcutEvents (support bot)', () => {
   it('keeps the events answered as UI events, in route order, and drops the typed ones', () => {
-    expect(eventsOf('confirming')).toEqual(['help', 'confirm', 'order', 'change', 'escalate', 'cancel'])
+    expect(eventsOf('confirming')).toEqual(['confirm', 'order', 'change', 'escalate', 'cancel'])
     expect(uiEvents(shortcutEvents(supportBot, 'confirming', eventsOf('confirming')))).toEqual(['confirm', 'escalate'])
     expect(uiEvents(shortcutEvents(supportBot, 'greeting', eventsOf('greeting')))).toEqual(['escalate'])
     expect(uiEvents(shortcutEvents(supportBot, 'escalated', eventsOf('escalated')))).toEqual(['resolve'])
@@ -47,5 +48,22 @@ describe('shortcutEvents (support bot)', () => {
     })
     expect(uiEvents(shortcutEvents(definition, 'a', ['go']))).toEqual(['go'])
     expect(shortcutEvents(definition, 'b', ['go'])).toEqual([])
+  })
+})
+
+describe('withStartOver (the keys after a final state)', () => {
+  const shortcut = (uiEvent: string, label: string) => ({ uiEvent, event: uiEvent, label })
+  it('puts the restart UI event first, labelled "Start over" or by its label, never twice', () => {
+    const keys = [shortcut('rate', 'Rate'), shortcut('RESTART', 'Restart')]
+    expect(withStartOver(keys, 'RESTART')).toEqual([shortcut('RESTART', 'Start over'), shortcut('rate', 'Rate')])
+    expect(withStartOver(keys, 'RESTART', { RESTART: 'New chat' }).map((s) => s.label)).toEqual(['New chat', 'Rate'])
+    expect(withStartOver(keys, undefined)).toEqual(keys)
+  })
+
+  it('offers the support bot\'s Start over in its final state, from the snapshot', () => {
+    const snapshot = createChatSession(supportBot, { lint: false, start: { state: 'resolved' } }).getSnapshot()
+    expect(withStartOver(shortcutEvents(supportBot, 'resolved', snapshot.events), snapshot.restart)).toEqual([
+      { uiEvent: 'start-over', event: 'start-over', label: 'Start over' },
+    ])
   })
 })

@@ -313,7 +313,10 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       await tab.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Reship it' }).click()
       await tab.locator('[data-chatrail-state-badge][data-chatrail-final]').waitFor()
       await settled(tab)
-      await capture('final')
+      // The end: a Start over action (the restart the final state offers), reached by keyboard.
+      const startOver = tab.getByRole('group', { name: 'Conversation ended' }).getByRole('button', { name: 'Start over' })
+      await startOver.waitFor()
+      await capture('final-start-over')
       if (dark !== undefined) {
         // Dark all the way through: the parts that used to stay light (error banner above, textarea, list) are dark,
         // and the final badge's chip is the dark theme's green, not the light one's.
@@ -321,6 +324,17 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
         expect(await darkness(tab, '[data-chatrail-message-list]')).toBeLessThan(80)
         expect(await tab.locator('[data-chatrail-state-name]').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(74, 194, 107)')
       }
+      await tab.getByRole('textbox', { name: 'Message' }).focus()
+      await tab.keyboard.press('Shift+Tab')
+      expect(await startOver.evaluate((el) => el === document.activeElement)).toBe(true)
+      await tab.keyboard.press('Enter')
+      await tab.locator('[data-chatrail-state-badge][data-chatrail-state="greeting"]:not([data-chatrail-final])').waitFor()
+      await settled(tab)
+      // The conversation carries on from `initial`: its chips are back, the focus is in the composer.
+      await tab.locator('[data-chatrail-restarted] [data-chatrail-suggestions]').waitFor()
+      expect(await tab.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message')
+      expect(await tab.getByRole('group', { name: 'Conversation ended' }).count()).toBe(0)
+      await capture('after-start-over')
     } finally {
       await tab.context().close()
     }

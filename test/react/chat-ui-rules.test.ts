@@ -7,9 +7,11 @@ import { failureOf } from '../../renderers/react/error-banner-content.js'
 import { layoutStream } from '../../renderers/react/stream-layout.js'
 import { observePending } from '../../renderers/react/dialog-log.js'
 import type { TurnTrace } from '../../src/conversation/index.js'
+import { createChatSession } from '../../src/index.js'
 import { message, planDialog, questionDialog } from './dialogs.js'
 
-const eventsOf = (state: string): string[] => Object.keys(supportBot.conversation.states[state]?.on ?? {})
+// The events the state takes (its own and the conversation-level ones): what a session's snapshot lists.
+const eventsOf = (state: string): readonly string[] => createChatSession(supportBot, { lint: false, start: { state } }).getSnapshot().events
 
 describe('suggestionsOf (the support-bot definition)', () => {
   const routes = supportBot.conversation.routes
@@ -23,7 +25,8 @@ describe('suggestionsOf (the support-bot definition)', () => {
     // collecting has no `start` event: no /start chip; `cancel` is allowed there.
     expect(suggestionsOf(routes, 'collecting', eventsOf('collecting')).map((s) => (s.kind === 'command' ? s.text : s.uiEvent)))
       .toEqual(['/help', '/cancel', '/human', 'escalate'])
-    expect(suggestionsOf(routes, 'resolved', eventsOf('resolved'))).toEqual([])
+    // resolved is final: the reply-only /help and the Start over command and button remain.
+    expect(suggestionsOf(routes, 'resolved', eventsOf('resolved')).map((s) => (s.kind === 'command' ? s.text : s.uiEvent))).toEqual(['/help', '/start', 'start-over'])
   })
 })
 

@@ -30,7 +30,7 @@ describe('entry isolation and size', () => {
       .map((file) => `renderers/react/${file}`)
     // markdown-to-jsx and everything drawn with it; what the first screen must show at once stays in the entry.
     const messageUI = ['copy-button.tsx', 'error-banner-content.tsx', 'event-buttons-content.tsx', 'icons.tsx', 'markdown-content.tsx', 'message-body.tsx',
-      'message-ui.ts', 'reply-announcer.tsx', 'suggestions.ts', 'welcome-content.tsx'].map((file) => `renderers/react/${file}`)
+      'message-ui.ts', 'reply-announcer.tsx', 'suggestion-chips.tsx', 'suggestions.ts', 'welcome-content.tsx'].map((file) => `renderers/react/${file}`)
     expect(react.inputs.filter((file) => dialogUI.includes(file) || messageUI.includes(file))).toEqual([])
     expect(react.inputs).toEqual(expect.arrayContaining(['renderers/react/dialog-card.tsx', 'renderers/react/dialog-ui-loader.ts', 'renderers/react/message-ui-loader.ts']))
     expect(react.lazy?.map((chunk) => [chunk.name, chunk.inputs])).toEqual([

@@ -49,13 +49,14 @@ describe('eventButtonsOf (the support-bot definition)', () => {
     const { eventButtonsOf } = await import('../../renderers/react/event-buttons.js')
     const { supportBot } = await import('../../examples/support-bot/definition.js')
     const routes = supportBot.conversation.routes
-    const states = supportBot.conversation.states
-    const buttons = (state: string) => eventButtonsOf(routes, state, Object.keys(states[state]?.on ?? {}))
-    // greeting also declares greet / help / start: no UI event fires them, so no button.
+    const { createChatSession } = await import('../../src/index.js')
+    const buttons = (state: string) => eventButtonsOf(routes, state, createChatSession(supportBot, { lint: false, start: { state } }).getSnapshot().events)
+    // greeting also declares greet / start: no UI event fires them, so no button.
     expect(buttons('greeting')).toEqual([{ uiEvent: 'escalate', event: 'escalate' }])
     expect(buttons('confirming')).toEqual([{ uiEvent: 'confirm', event: 'confirm' }, { uiEvent: 'escalate', event: 'escalate' }])
     expect(buttons('escalated')).toEqual([{ uiEvent: 'resolve', event: 'resolve' }])
-    expect(buttons('resolved')).toEqual([])
+    // A restart event route has no machine event: it is offered where its `states` allow.
+    expect(buttons('resolved')).toEqual([{ uiEvent: 'start-over', event: 'start-over' }])
     // A route restricted to other states gives no button.
     const onlyElsewhere = routes.map((route) => (route.kind === 'event' && route.uiEvent === 'escalate' ? { ...route, states: ['collecting'] } : route))
     expect(eventButtonsOf(onlyElsewhere, 'greeting', ['escalate'])).toEqual([])

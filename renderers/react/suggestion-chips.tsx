@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react'
+import type { JsonObject } from '../../src/conversation/index.js'
+import { humanizeEvent } from './event-routes.js'
+import { suggestionsOf } from './suggestions.js'
+import type { UseChatSessionReturn } from './use-chat-session.js'
+
+interface SuggestionChipsProps {
+  chat: UseChatSessionReturn<JsonObject>
+  /** Labels for event chips, by UI event or machine event (as `<EventButtons>`). */
+  eventLabels?: Record<string, string> | undefined
+  /** Disables the chips (a reply streams). */
+  disabled?: boolean
+}
+
+/**
+ * The suggestion chips for the current state (`suggestionsOf`, in the message UI chunk): a command
+ * chip sends the command, an event chip fires its UI event. The welcome shows them on the first
+ * screen, the event bar again right after a Start over.
+ */
+export function SuggestionChips({ chat, eventLabels, disabled = false }: SuggestionChipsProps): ReactNode {
+  const { snapshot, session, send, sendEvent } = chat
+  const suggestions = suggestionsOf(session.definition.conversation.routes, snapshot.state, snapshot.events)
+  if (suggestions.length === 0) return null
+  return (
+    <ul data-chatrail-suggestions="" aria-label="Suggestions">
+      {suggestions.map((suggestion) => {
+        const label = suggestion.kind === 'command'
+          ? suggestion.text
+          : eventLabels?.[suggestion.uiEvent] ?? eventLabels?.[suggestion.event] ?? humanizeEvent(suggestion.uiEvent)
+        const act = (): void => { void (suggestion.kind === 'command' ? send(suggestion.text) : sendEvent(suggestion.uiEvent, label)) }
+        return (
+          <li key={`${suggestion.kind}:${label}`}>
+            <button type="button" data-chatrail-suggestion={suggestion.kind} disabled={disabled} onClick={act}>
+              <span data-chatrail-suggestion-label="">{label}</span>
+              {suggestion.description !== undefined && <span data-chatrail-suggestion-description="">{suggestion.description}</span>}
+            </button>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
