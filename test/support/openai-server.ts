@@ -136,7 +136,8 @@ async function play(res: ServerResponse, scripted: ScriptedResponse, responseId:
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
   const sse = new SseWriter(res)
-  sse.send('response.created', { response: { id: responseId, object: 'response', status: 'in_progress', output: [] } })
+  // `created_at` and `model` as the API sends them: @ai-sdk/openai validates both (the Codex CLI ignores them)
+  sse.send('response.created', { response: { id: responseId, object: 'response', created_at: SCRIPTED_CREATED_AT, model: SCRIPTED_MODEL, status: 'in_progress', output: [] } })
   if (scripted.type === 'hang') return // the client disconnects (SIGINT) or the server closes
   if (scripted.type === 'stream_failed') {
     sse.send('response.failed', {
@@ -259,5 +260,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' })
   res.end(JSON.stringify(body))
 }
+
+/** Fixed, so nothing depends on today's date. */
+const SCRIPTED_CREATED_AT = 1_700_000_000
+const SCRIPTED_MODEL = 'gpt-scripted'
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))

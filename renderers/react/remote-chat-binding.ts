@@ -1,0 +1,165 @@
+import type { Message } from '../../src/contract/message.js'
+import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../src/contract/dialog.js'
+import { httpAdapter } from '../../src/client/index.js'
+import type { ChatrailPartData } from '../../src/client/index.js'
+import { createChatController } from '../../src/controller/index.js'
+import { createChatSession, defineChat, sendUiEvent } from '../../src/conversation/index.js'
+import type { ChatDefinition, JsonObject, SessionSnapshot, TurnTrace } from '../../src/conversation/index.js'
+import { bindingIdentity } from './chat-binding.js'
+import type { ChatBinding, ChatBindingState } from './chat-binding.js'
+import { restartEventOf } from './event-routes.js'
+import { markAnswering, observePending, recordAnswer, recordAnswerFailed } from './dialog-log.js'
+import type { DialogLog } from './dialog-log.js'
+import { serverSideAgent } from './server-side-agent.js'
+import { pendingDialogOf } from './stream-layout.js'
+
+/**
+ * A chat binding over a chatrail server (`createChatHandler`) instead of a local session: the
+ * controller talks to the server through `httpAdapter`, and the conversation (state, events,
+ * actions, traces, the live agent and its pending dialog) mirrors the server's `data-chatrail`
+ * parts. The server routes every turn; the definition here is only read for what the UI draws
+ * from it (event buttons, suggestion chips, final states), so it must be the server's definition
+ * (on the page, built with `serverSideAgent` as its agent: the real one stays on the server).
+ * The context is not mirrored (the server does not send it): `snapshot.context` stays the
+ * definition's initial context.
+ */
+export interface RemoteChatOptions {
+  /** The handler's URL (`/api/chat`). */
+  readonly api: string
+  readonly conversationId: string
+  readonly headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>)
+  readonly fetch?: typeof globalThis.fetch
+  readonly credentials?: RequestCredentials
+  /** Load the stored conversation (GET `<api>?id=`) when the mount goes live. Default true. */
+  readonly restore?: boolean
+  /** A different key starts a fresh binding for the same conversation. */
+  readonly key?: string | number
+  readonly ids?: () => string
+  readonly clock?: () => Date
+}
+
+interface StoredUiMessage { id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; text?: string }> }
+
+export function createRemoteChatBinding<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>, options: RemoteChatOptions): ChatBinding<Ctx> {
+  const { api, conversationId } = options
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
+  const listeners = new Set<() => void>()
+  const notify = (): void => { for (const listener of [...listeners]) listener() }
+  // A session that never runs a turn: it holds the definition (routes for buttons) and the initial snapshot.
+  const session = createChatSession(defineChat<Ctx>({ ...definition, chat: { adapter: serverSideAgent } }), { lint: false, sessionId: conversationId })
+  let snapshot: SessionSnapshot<Ctx> = session.getSnapshot()
+  let traces: readonly TurnTrace[] = []
+  let log: DialogLog = []
+  let stopped: ReadonlySet<string> = new Set()
+  let cached: ChatBindingState<Ctx> | undefined
+
+  const finalOf = (state: string): boolean => (definition.conversation.states as Record<string, { final?: boolean } | undefined>)[state]?.final === true
+  const mirror = (data: Pick<ChatrailPartData, 'state' | 'events' | 'actions' | 'restart' | 'trace' | 'agent'>): void => {
+    // The server names the restart event; an older server that doesn't is answered from the definition (the server's).
+    const restart = data.restart ?? restartEventOf(definition.conversation.routes, data.state)
+    snapshot = { state: data.state, context: snapshot.context, events: [...data.events], actions: [...data.actions], final: finalOf(data.state), ...(restart === undefined ? {} : { restart }), ...(data.agent ? { agent: data.agent } : {}) }
+    if (data.trace) traces = [...traces, data.trace]
+    const last = controller.getState().messages.at(-1)
+    log = observePending(log, data.agent?.pendingDialog, last?.id ?? null, last?.role === 'assistant' ? last.content.length : undefined)
+    notify()
+  }
+
+  const headers = async (): Promise<Headers> => new Headers(typeof options.headers === 'function' ? await options.headers() : options.headers)
+  const post = async (body: unknown): Promise<Response> => {
+    const init = await headers()
+    init.set('content-type', 'application/json')
+    return doFetch(api, { method: 'POST', headers: init, body: JSON.stringify(body), ...(options.credentials ? { credentials: options.credentials } : {}) })
+  }
+
+  const adapter = httpAdapter({ api, conversationId, onSnapshot: mirror, ...(options.headers ? { headers: options.headers } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.credentials ? { credentials: options.credentials } : {}) })
+  const controller = createChatController({ adapter }, { ids: options.ids, clock: options.clock })
+
+  const getState = (): ChatBindingState<Ctx> => {
+    const chat = controller.getState()
+    if (cached !== undefined && cached.chat === chat && cached.snapshot === snapshot && cached.traces === traces && cached.dialogLog === log && cached.stopped === stopped) return cached
+    cached = { chat, snapshot, traces, dialogLog: log, pendingDialog: pendingDialogOf(chat.messages, log), stopped, failedAt: new Map() }
+    return cached
+  }
+
+  /** The stored conversation, for a reloaded page: only when nothing was sent in the meantime. */
+  const restore = async (): Promise<void> => {
+    const url = `${api}${api.includes('?') ? '&' : '?'}id=${encodeURIComponent(conversationId)}`
+    const response = await doFetch(url, { headers: await headers(), ...(options.credentials ? { credentials: options.credentials } : {}) })
+    if (!response.ok) return
+    const body = (await response.json()) as { messages?: StoredUiMessage[]; chatrail?: ChatrailPartData }
+    if (controller.getState().messages.length > 0) return
+    const now = options.clock?.() ?? new Date()
+    const messages: Message[] = (body.messages ?? []).map((message) => ({
+      id: message.id, role: message.role, status: 'complete', createdAt: now,
+      content: message.parts.flatMap((part) => (part.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join(''),
+    }))
+    if (messages.length > 0) {
+      controller.setMessages(messages)
+      // a regenerate of a restored answer must run the turn again, not fetch the stored answer
+      adapter.noteAnswered(messages.filter((message, index) => message.role === 'user' && messages[index + 1]?.role === 'assistant').map((message) => message.id))
+    }
+    if (body.chatrail) mirror(body.chatrail)
+  }
+
+  let wiring: (() => void) | undefined
+  let restored = false
+  const subscribe = (listener: () => void): (() => void) => {
+    listeners.add(listener)
+    wiring ??= controller.subscribe(notify)
+    if (!restored && options.restore !== false) {
+      restored = true
+      void restore().catch(() => undefined) // a failed restore leaves an empty chat; the next turn still works
+    }
+    return () => {
+      listeners.delete(listener)
+      if (listeners.size === 0 && wiring !== undefined) {
+        wiring()
+        wiring = undefined
+      }
+    }
+  }
+
+  const answerDialog = async (toolId: string, answer: DialogAnswerInput): Promise<DialogAnswerResult> => {
+    log = markAnswering(log, toolId, true)
+    notify()
+    const pending: Dialog | undefined = snapshot.agent?.pendingDialog
+    try {
+      const response = await post({ id: conversationId, action: 'answer-dialog', toolId, answer })
+      const body = (await response.json().catch(() => ({}))) as { delivered?: unknown; error?: { code?: string; message?: string } }
+      if (!response.ok || body.delivered !== true) throw new Error(body.error?.message ?? `The server did not deliver the answer (${response.status}).`)
+    } catch (error) {
+      log = recordAnswerFailed(log, toolId, pending)
+      notify()
+      throw error
+    }
+    log = recordAnswer(log, toolId, answer)
+    notify()
+    return { delivered: 'live' }
+  }
+
+  const stop = (): void => {
+    const reply = controller.getState().messages.findLast((message) => message.status === 'streaming' && message.role === 'assistant')
+    if (reply !== undefined) stopped = new Set([...stopped, reply.id])
+    const wasStreaming = controller.getState().status === 'streaming'
+    controller.stop()
+    // the server finishes a turn whose client went away; a stop must say so explicitly
+    if (wasStreaming) void post({ id: conversationId, action: 'stop' }).catch(() => undefined)
+    notify()
+  }
+
+  return {
+    identity: `remote:${conversationId}:${bindingIdentity(definition, options.key)}`,
+    session,
+    controller,
+    getState,
+    subscribe,
+    stop,
+    sendEvent: (event, label) => sendUiEvent(controller, event, label),
+    answerDialog,
+    updateDefinition: () => undefined,
+    activate: () => undefined,
+    release: () => {
+      controller.stop()
+    },
+  }
+}

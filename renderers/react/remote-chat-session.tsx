@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react'
+import type { JsonObject } from '../../src/conversation/index.js'
+import { ChatSessionContext } from './chat-context.js'
+import type { ChatSessionProps } from './chat-session.js'
+import { Composer } from './composer.js'
+import { EventButtons } from './event-buttons.js'
+import { MessageList } from './message-list.js'
+import type { RemoteChatOptions } from './remote-chat-binding.js'
+import { StateBadge } from './state-badge.js'
+import { useRemoteChatSession } from './use-remote-chat-session.js'
+import type { UseChatSessionReturn } from './use-chat-session.js'
+import { Welcome } from './welcome.js'
+
+export interface RemoteChatSessionProps<Ctx extends JsonObject> extends Omit<ChatSessionProps<Ctx>, 'options'> {
+  /** The server: `{ api, conversationId, headers?, fetch? }`. */
+  remote: RemoteChatOptions
+}
+
+/** `<ChatSession>` against a chatrail server: the same parts and markup over `useRemoteChatSession`. */
+export function RemoteChatSession<Ctx extends JsonObject>({
+  definition, remote, title = 'Chat', greeting, placeholder, stateLabels, eventLabels, className, children,
+}: RemoteChatSessionProps<Ctx>): ReactNode {
+  const chat: UseChatSessionReturn<JsonObject> = useRemoteChatSession(definition, remote)
+  return (
+    <ChatSessionContext.Provider value={chat}>
+      <section data-chatrail-chat="" data-chatrail-status={chat.status} data-chatrail-remote="" aria-label={title} className={className}>
+        <header data-chatrail-header="">
+          <h2 data-chatrail-title="">{title}</h2>
+          <StateBadge chat={chat} labels={stateLabels} />
+        </header>
+        {children}
+        <Welcome chat={chat} greeting={greeting} eventLabels={eventLabels} />
+        <MessageList chat={chat} />
+        {chat.messages.length > 0 && <EventButtons chat={chat} labels={eventLabels} />}
+        <Composer chat={chat} placeholder={placeholder} />
+      </section>
+    </ChatSessionContext.Provider>
+  )
+}

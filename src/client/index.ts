@@ -1,0 +1,7 @@
+// chatrail/client: the browser side of chatrail/server. Browser-safe: no `node:` imports (checked
+// by test/server/runtime-imports.test.ts).
+export { httpAdapter } from './http-adapter.js'
+export type { HttpAdapter, HttpAdapterOptions } from './http-adapter.js'
+export { HttpAdapterError } from './http-adapter-error.js'
+export { chatRequestBody } from './request-body.js'
+export type { ChatrailPartData, UiPart } from '../protocol/ui-parts.js'
