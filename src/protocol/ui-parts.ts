@@ -22,6 +22,8 @@ export interface ChatrailPartData {
   /** Events the state declares, in declaration order. */
   readonly events: readonly string[]
   readonly actions: readonly string[]
+  /** The UI event that starts the conversation over, when the state allows a restart route (see the session snapshot's `restart`). */
+  readonly restart?: string
   /** The turn's trace (decision metadata only, never text). */
   readonly trace?: TurnTrace
   /** The live agent's run state and pending dialog, when the adapter is a live agent. */

@@ -1,3 +1,4 @@
+import { isLiveAgentAdapter } from '../contract/live-agent-adapter.js'
 import type { Message } from '../contract/message.js'
 import type { ChatDefinition } from '../conversation/definition.js'
 import { isIdentifier } from '../conversation/identifier.js'
@@ -5,7 +6,9 @@ import type { JsonObject } from '../conversation/json.js'
 import { createChatSession, type ChatSession, type ChatSessionOptions } from '../conversation/session.js'
 import { UI_MESSAGE_STREAM_HEADERS } from '../protocol/ui-parts.js'
 import type { ConversationStore, StoredConversation } from '../store/conversation-store.js'
-import { isDefinitionMismatchError, isStoreConflictError, isStoreLeaseError, isStoreUnavailableError } from '../store/store-errors.js'
+import { rederive } from '../store/rederive.js'
+import { isDefinitionMismatchError, isOwnerMismatchError, isStoreConflictError, isStoreLeaseError, isStoreUnavailableError } from '../store/store-errors.js'
+import { isControlBody, readControlRequest, type ControlRequest } from './control-request.js'
 import { badRequest, errorResponse, HttpError, jsonResponse } from './http-responses.js'
 import { createPartStream } from './part-stream.js'
 import { planTurn, type TurnPlan } from './plan-turn.js'
@@ -13,6 +16,7 @@ import { readJsonBody } from './read-json-body.js'
 import { replayableAnswer, replayStoredAnswer } from './replay-answer.js'
 import { runTurn, snapshotData } from './run-turn.js'
 import { storedAnswerStream } from './stored-answer.js'
+import { encodeDialogSignal } from './turn-signals.js'
 import { readTurnRequest } from './turn-request.js'
 import { toUiMessages } from './ui-messages.js'
 
@@ -23,7 +27,10 @@ import { toUiMessages } from './ui-messages.js'
  * fenced write, so any number of instances can serve one Postgres.
  */
 
-/** Who is asking: a principal id, or null/undefined for "not authenticated" (401). */
+/**
+ * Who is asking: a principal id, or null/undefined for "not authenticated" (401). A conversation
+ * belongs to the principal whose turn created it; another principal gets 404 for it.
+ */
 export type Authenticate = (request: Request) => string | null | undefined | Promise<string | null | undefined>
 
 export interface ChatHandlerLimits {
@@ -31,8 +38,10 @@ export interface ChatHandlerLimits {
   readonly maxBodyBytes?: number
   /** How long a turn's lease lasts; renewed every third of it while the turn streams. Default 30 s. */
   readonly leaseMs?: number
-  /** How long a turn may run before it ends with a `TURN_TIMEOUT` error part (nothing stored, lease released). Default 5 min. */
+  /** How long a turn may run before it ends with a `TURN_TIMEOUT` error part (stored as failed, lease released). Default 5 min. */
   readonly turnTimeoutMs?: number
+  /** How often a running turn polls the store for a stop or a dialog answer sent to any instance. Default 500 ms. */
+  readonly signalPollMs?: number
 }
 
 export interface ChatHandlerOptions<Ctx extends JsonObject = JsonObject> {
@@ -43,7 +52,7 @@ export interface ChatHandlerOptions<Ctx extends JsonObject = JsonObject> {
   readonly limits?: ChatHandlerLimits
   /** Session options (`recordKey`, `onTrace`, `clock`); `sessionId` is the conversation id. */
   readonly session?: Omit<ChatSessionOptions<Ctx>, 'sessionId' | 'start'>
-  /** Assistant message and turn ids. Default `crypto.randomUUID()`. */
+  /** Assistant message and turn ids. Default: a random UUID per handler plus a counter. */
   readonly ids?: () => string
   /** Milliseconds since the epoch, for message times and Retry-After. Default `Date.now`. */
   readonly clock?: () => number
@@ -56,16 +65,29 @@ export type ChatHandler = (request: Request) => Promise<Response>
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 const DEFAULT_LEASE_MS = 30_000
 const DEFAULT_TURN_TIMEOUT_MS = 5 * 60_000
+const DEFAULT_SIGNAL_POLL_MS = 500
+
+
+/** The conversation as this server sees it: the stored row, and its history under this revision. */
+interface Opened {
+  readonly stored: StoredConversation | undefined
+  /** The stored history, re-derived through this revision when it was stored under another. */
+  readonly messages: readonly Message[]
+  /** True when `messages` were re-derived and not yet written back. */
+  readonly rederived: boolean
+}
 
 export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOptions<Ctx>): ChatHandler {
   const { definition, store } = options
   if (options.authenticate !== 'none' && typeof options.authenticate !== 'function') {
     throw new TypeError("createChatHandler: pass `authenticate` (a function returning the principal, or null for 401) or `authenticate: 'none'` to serve without authentication.")
   }
+  const authenticate = options.authenticate
   const maxBodyBytes = positive(options.limits?.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'limits.maxBodyBytes')
   const leaseMs = positive(options.limits?.leaseMs, DEFAULT_LEASE_MS, 'limits.leaseMs')
   const turnTimeoutMs = positive(options.limits?.turnTimeoutMs, DEFAULT_TURN_TIMEOUT_MS, 'limits.turnTimeoutMs')
-  const ids = options.ids ?? (() => globalThis.crypto.randomUUID())
+  const signalPollMs = positive(options.limits?.signalPollMs, DEFAULT_SIGNAL_POLL_MS, 'limits.signalPollMs')
+  const ids = options.ids ?? uniqueIds()
   const clock = options.clock ?? Date.now
   const onError = (error: unknown): void => {
     try {
@@ -75,18 +97,31 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     }
   }
   const ref = { id: definition.id, revision: definition.revision }
+  const sessionOptions = { lint: false, ...options.session }
+  const liveAgent = definition.chat.adapter !== undefined && isLiveAgentAdapter(definition.chat.adapter)
 
   const openSession = (conversationId: string, messages: readonly Message[]): ChatSession<Ctx> => {
-    const session = createChatSession(definition, { lint: false, ...options.session, sessionId: conversationId })
+    const session = createChatSession(definition, { ...sessionOptions, sessionId: conversationId })
     session.sync(messages, { trusted: true })
     return session
   }
 
-  const load = async (conversationId: string): Promise<StoredConversation | undefined> => {
+  /**
+   * Loads a conversation for a principal. Another principal's conversation is 404, exactly like
+   * one that does not exist would be for a stop or a dialog answer (never 403: the id's owner is
+   * nobody else's business). `owner` undefined is `authenticate: 'none'`: one anonymous principal
+   * whose conversations are all of them. A conversation stored under another revision of the
+   * definition is re-derived through this one (in memory; a turn writes it back under its lease),
+   * unless `history` is false (DELETE and control requests only need the owner check).
+   */
+  const open = async (conversationId: string, owner: string | undefined, history = true): Promise<Opened> => {
     const stored = await store.load(conversationId)
-    if (stored && stored.definition.id !== definition.id) throw new HttpError(409, 'definition_mismatch', 'This conversation belongs to another chat definition.')
-    if (stored && stored.definition.revision !== definition.revision) throw new HttpError(409, 'revision_mismatch', `This conversation was stored under revision ${stored.definition.revision} of the definition; this server runs revision ${definition.revision}.`)
-    return stored
+    if (!stored) return { stored, messages: [], rederived: false }
+    if (owner !== undefined && stored.owner !== owner) throw notFound()
+    if (stored.definition.id !== definition.id) throw new HttpError(409, 'definition_mismatch', 'This conversation belongs to another chat definition.')
+    if (!history || stored.definition.revision === definition.revision) return { stored, messages: stored.messages, rederived: false }
+    const migrated = await rederive(definition, stored.messages, `${conversationId}.rederive`)
+    return { stored, messages: migrated.messages, rederived: true }
   }
 
   const conversationIdOf = (request: Request): string => {
@@ -96,88 +131,117 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     return id
   }
 
-  const get = async (request: Request): Promise<Response> => {
+  const get = async (request: Request, owner: string | undefined): Promise<Response> => {
     const conversationId = conversationIdOf(request)
-    const stored = await load(conversationId)
-    const session = openSession(conversationId, stored?.messages ?? [])
-    const { state, events, actions } = snapshotData(session)
+    const { messages } = await open(conversationId, owner)
+    const session = openSession(conversationId, messages)
+    const { state, events, actions, restart } = snapshotData(session)
     session.dispose()
-    return jsonResponse(200, { messages: toUiMessages(stored?.messages ?? []), chatrail: { state, events, actions } })
+    return jsonResponse(200, { messages: toUiMessages(messages), chatrail: { state, events, actions, ...(restart === undefined ? {} : { restart }) } })
   }
 
-  const remove = async (request: Request): Promise<Response> => {
-    const deleted = await store.delete(conversationIdOf(request))
-    return jsonResponse(200, { deleted })
+  const remove = async (request: Request, owner: string | undefined): Promise<Response> => {
+    const conversationId = conversationIdOf(request)
+    const { stored } = await open(conversationId, owner, false)
+    return jsonResponse(200, { deleted: stored ? await store.delete(conversationId) : false })
   }
 
-  const post = async (request: Request): Promise<Response> => {
-    const turn = readTurnRequest(await readJsonBody(request, maxBodyBytes))
+  /** Stop and dialog answers: a signal in the store for whichever instance runs the turn. */
+  const control = async (request: ControlRequest, owner: string | undefined): Promise<Response> => {
+    // another principal's conversation is 404; a first turn, not stored yet, is signalled only by
+    // the principal who claimed it (the lease keeps the owner)
+    await open(request.conversationId, owner, false)
+    const only = owner === undefined ? undefined : { owner }
+    if (request.action === 'stop') return jsonResponse(200, { stopped: await store.signal(request.conversationId, { type: 'stop' }, only) })
+    const payload = encodeDialogSignal(request.toolId, request.answer)
+    return jsonResponse(200, { delivered: await store.signal(request.conversationId, { type: 'dialog-answer', payload }, only) })
+  }
+
+  const post = async (request: Request, owner: string | undefined): Promise<Response> => {
+    const body = await readJsonBody(request, maxBodyBytes)
+    if (isControlBody(body)) return control(readControlRequest(body), owner)
+    const turn = readTurnRequest(body)
     const { conversationId } = turn
-    const before = await load(conversationId)
-    const early = planTurn(before?.messages ?? [], turn, new Date(clock()))
-    if (early.kind === 'answered' && before) return storedAnswer(before, early.position)
-    const claimed = await store.claim(conversationId, ids(), { leaseMs })
+    const before = await open(conversationId, owner)
+    const early = before.rederived ? undefined : planTurn(before.messages, turn, new Date(clock()))
+    if (early?.kind === 'answered' && before.stored) return storedAnswer(conversationId, before.messages, early.position)
+    const claimed = await store.claim(conversationId, ids(), { leaseMs, ...(owner === undefined ? {} : { owner }) })
     if (claimed.status === 'busy') {
       const seconds = Math.max(1, Math.ceil((claimed.expiresAt.getTime() - clock()) / 1000))
       throw new HttpError(409, 'conversation_busy', 'Another turn of this conversation is running; retry after it ends.', { headers: { 'retry-after': String(seconds) } })
     }
-    let current: StoredConversation | undefined
+    const { lease } = claimed
+    let messages: readonly Message[]
+    let version: number
     let plan: TurnPlan
     try {
       // read again under the lease: a turn may have finished between the first read and the claim
-      current = await load(conversationId)
-      plan = planTurn(current?.messages ?? [], turn, new Date(clock()))
+      const current = await open(conversationId, owner)
+      messages = current.messages
+      version = current.stored?.version ?? 0
+      if (current.rederived) {
+        // a revision change: the re-derived history replaces the stored one, under this turn's lease
+        version = (await store.append(conversationId, { expectedVersion: version, truncateAfter: null, messages, definition: ref, lease, ...(owner === undefined ? {} : { owner }) })).version
+      }
+      plan = planTurn(messages, turn, new Date(clock()))
     } catch (error) {
-      await store.release(claimed.lease, 'abandoned').catch(() => false)
+      await store.release(lease, 'abandoned').catch(() => false)
       throw error
     }
     if (plan.kind === 'answered') {
-      await store.release(claimed.lease, 'abandoned').catch(() => false)
-      return storedAnswer(current as StoredConversation, plan.position)
+      await store.release(lease, 'abandoned').catch(() => false)
+      return storedAnswer(conversationId, messages, plan.position)
     }
-    const messages = current?.messages ?? []
     let session: ChatSession<Ctx>
     let storedReplay: ReturnType<typeof replayableAnswer>
     try {
       session = openSession(conversationId, messages)
       storedReplay = plan.kind === 'regenerate' ? replayableAnswer(session, messages, plan.history.length) : undefined
     } catch (error) {
-      await store.release(claimed.lease, 'failed').catch(() => false)
+      await store.release(lease, 'failed').catch(() => false)
       throw error
     }
-    const { body, sink } = createPartStream()
-    const common = { store, session, conversationId, definition: ref, lease: claimed.lease, expectedVersion: current?.version ?? 0, user: plan.user, assistantId: ids(), now: () => new Date(clock()), sink, onError }
+    const { body: stream, sink } = createPartStream()
+    const common = { store, session, conversationId, definition: ref, owner, lease, expectedVersion: version, user: plan.user, assistantId: ids(), now: () => new Date(clock()), sink, onError }
     // the turn runs on its own: it completes and is stored whether or not the client keeps reading
     const running = storedReplay
       ? replayStoredAnswer({ ...common, replay: storedReplay })
-      : runTurn({ ...common, leaseMs, turnTimeoutMs, history: plan.history, write: plan.write })
+      : runTurn({ ...common, leaseMs, turnTimeoutMs, signalPollMs, liveAgent, history: plan.history, write: plan.write })
     void running.catch(onError).finally(() => session.dispose())
-    return new Response(body, { status: 200, headers: { ...UI_MESSAGE_STREAM_HEADERS } })
+    return new Response(stream, { status: 200, headers: { ...UI_MESSAGE_STREAM_HEADERS } })
   }
 
   /** The stored answer to a user message already answered (a network retry never runs a turn twice). */
-  const storedAnswer = (stored: StoredConversation, position: number): Response => {
-    const session = openSession(stored.conversationId, stored.messages)
+  const storedAnswer = (conversationId: string, messages: readonly Message[], position: number): Response => {
+    const session = openSession(conversationId, messages)
     const data = snapshotData(session)
     session.dispose()
-    return new Response(storedAnswerStream(stored.messages, position, data), { status: 200, headers: { ...UI_MESSAGE_STREAM_HEADERS } })
+    return new Response(storedAnswerStream(messages, position, data), { status: 200, headers: { ...UI_MESSAGE_STREAM_HEADERS } })
+  }
+
+  const principalOf = async (request: Request): Promise<string | undefined> => {
+    if (authenticate === 'none') return undefined
+    const principal = await authenticate(request)
+    if (principal === null || principal === undefined) throw new HttpError(401, 'unauthorized', 'Authenticate to use this chat.')
+    if (typeof principal !== 'string' || principal === '' || principal.length > 512) {
+      onError(new TypeError('createChatHandler: authenticate must return a principal id (a non-empty string of at most 512 characters), or null for 401.'))
+      throw new HttpError(500, 'internal_error', 'The server failed to handle this request.')
+    }
+    return principal
   }
 
   return async (request) => {
     try {
-      if (options.authenticate !== 'none') {
-        const principal = await options.authenticate(request)
-        if (principal === null || principal === undefined) throw new HttpError(401, 'unauthorized', 'Authenticate to use this chat.')
-      }
+      const owner = await principalOf(request)
       switch (request.method) {
         case 'POST':
-          return await post(request)
+          return await post(request, owner)
         case 'GET':
-          return await get(request)
+          return await get(request, owner)
         case 'DELETE':
-          return await remove(request)
+          return await remove(request, owner)
         default:
-          throw new HttpError(405, 'method_not_allowed', `${request.method} is not served here; use POST (a turn), GET (?id=, the conversation) or DELETE (?id=, clear it).`, { headers: { allow: 'GET, POST, DELETE' } })
+          throw new HttpError(405, 'method_not_allowed', `${request.method} is not served here; use POST (a turn, a stop or a dialog answer), GET (?id=, the conversation) or DELETE (?id=, clear it).`, { headers: { allow: 'GET, POST, DELETE' } })
       }
     } catch (error) {
       return errorResponse(toHttpError(error, onError))
@@ -185,9 +249,22 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
   }
 }
 
+/**
+ * Default ids: one random UUID per handler and a counter, so ids stay unique across instances and
+ * restarts without paying for a UUID (Web Crypto) per id, two per turn.
+ */
+function uniqueIds(): () => string {
+  const prefix = globalThis.crypto.randomUUID()
+  let n = 0
+  return () => `${prefix}-${(++n).toString(36)}`
+}
+
+const notFound = (): HttpError => new HttpError(404, 'not_found', 'There is no conversation with this id.')
+
 function toHttpError(error: unknown, onError: (error: unknown) => void): HttpError {
   if (error instanceof HttpError) return error
   onError(error)
+  if (isOwnerMismatchError(error)) return notFound()
   if (isDefinitionMismatchError(error)) return new HttpError(409, 'definition_mismatch', 'This conversation belongs to another chat definition.')
   if (isStoreConflictError(error) || isStoreLeaseError(error)) return new HttpError(409, 'conversation_busy', 'Another turn of this conversation changed it; retry.', { headers: { 'retry-after': '1' } })
   if (isStoreUnavailableError(error)) return new HttpError(503, 'store_unavailable', 'The conversation store is unavailable; retry later.', { headers: { 'retry-after': '5' } })

@@ -1,5 +1,5 @@
-import { encodeSseEvent, SSE_DONE } from '../protocol/sse.js'
-import type { UiPart } from '../protocol/ui-parts.js'
+import { SSE_DONE } from '../protocol/sse.js'
+import type { WirePart } from './tool-parts.js'
 
 /**
  * The response body of a turn: parts written as SSE events. The turn writes into it and never
@@ -7,7 +7,7 @@ import type { UiPart } from '../protocol/ui-parts.js'
  * and the turn carries on to its end and is stored, so a disconnect corrupts nothing.
  */
 export interface PartSink {
-  write: (parts: readonly UiPart[]) => void
+  write: (parts: readonly WirePart[]) => void
   /** Writes `data: [DONE]` and ends the body. */
   close: () => void
   /** True once the client stopped reading. */
@@ -27,22 +27,34 @@ export function createPartStream(): { readonly body: ReadableStream<Uint8Array>;
       gone = true
     },
   })
-  const enqueue = (text: string): void => {
-    if (gone || closed || !controller) return
+  // Writes made in one tick (a deterministic turn's whole answer) go out as one chunk: fewer
+  // encodes, enqueues and reads on the way to the socket; flushed a microtask later, or at close.
+  let pending = ''
+  const flush = (): void => {
+    const text = pending
+    pending = ''
+    if (text === '' || gone || closed || !controller) return
     try {
       controller.enqueue(encoder.encode(text))
     } catch {
       gone = true // the stream was torn down under us: same as a client that left
     }
   }
+  const enqueue = (text: string): void => {
+    if (gone || closed) return
+    if (pending === '') queueMicrotask(flush)
+    pending += text
+  }
   return {
     body,
     sink: {
       write(parts) {
-        if (parts.length > 0) enqueue(parts.map(encodeSseEvent).join(''))
+        // the AI SDK's framing: one `data: <json>` event per part (JSON never holds a raw newline)
+        for (const part of parts) enqueue(`data: ${JSON.stringify(part)}\n\n`)
       },
       close() {
         enqueue(SSE_DONE)
+        flush()
         if (closed) return
         closed = true
         if (!gone) {

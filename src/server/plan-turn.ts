@@ -7,7 +7,8 @@ import type { TurnRequest } from './turn-request.js'
  * What a POST asks of the stored conversation, decided from the store's history and the new user
  * message alone (pure):
  * - `answered`: a submit of a user message stored with the same text (a network retry, a double
- *   click): its stored answer, nothing runs;
+ *   click): its stored answer, nothing runs; unless that answer failed (`status: 'error'`): then
+ *   the submit is a retry, answered again like a `regenerate`;
  * - `new`: a message the conversation does not hold: append it and its answer;
  * - `edit`: a submit reusing a stored user message's id with other text (`useChat`'s
  *   `sendMessage({ text, messageId })`): drop that message and everything after it, then append
@@ -33,7 +34,10 @@ export function planTurn(messages: readonly Message[], turn: TurnRequest, now: D
     if (!stored) throw new HttpError(404, 'unknown_message', 'The message to regenerate an answer for is not in this conversation.')
     return { kind: 'regenerate', user: stored, history: messages.slice(0, position), write: { truncateAfter: stored.id, includeUser: false } }
   }
-  if (stored && stored.content === turn.user.text && uiEventOf(stored) === turn.user.uiEvent) return { kind: 'answered', position }
+  if (stored && stored.content === turn.user.text && uiEventOf(stored) === turn.user.uiEvent) {
+    if (messages[position + 1]?.status !== 'error') return { kind: 'answered', position }
+    return { kind: 'regenerate', user: stored, history: messages.slice(0, position), write: { truncateAfter: stored.id, includeUser: false } }
+  }
   const user: Message = {
     id: turn.user.id,
     role: 'user',

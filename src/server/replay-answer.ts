@@ -39,6 +39,8 @@ export interface ReplayInput<Ctx extends JsonObject> {
   readonly conversationId: string
   readonly definition: DefinitionRef
   readonly lease: Lease
+  /** The principal the conversation belongs to (undefined: `authenticate: 'none'`); the write checks it again. */
+  readonly owner: string | undefined
   readonly expectedVersion: number
   readonly user: Message
   readonly replay: StoredReplay
@@ -60,6 +62,7 @@ export async function replayStoredAnswer<Ctx extends JsonObject>(input: ReplayIn
       definition: input.definition,
       truncateAfter: input.user.id,
       lease: input.lease,
+      ...(input.owner === undefined ? {} : { owner: input.owner }),
       release: 'completed',
     })
   } catch (error) {

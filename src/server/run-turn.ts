@@ -8,24 +8,36 @@ import { createUiPartEncoder } from '../protocol/encode-parts.js'
 import type { ChatrailPartData } from '../protocol/ui-parts.js'
 import type { PartSink } from './part-stream.js'
 import type { TurnWrite } from './plan-turn.js'
+import { toolPartOf } from './tool-parts.js'
+import { watchSignals } from './turn-signals.js'
 
 /**
  * One turn without a controller: the session answers the request built from stored history plus
  * the new user message, every chunk goes to the client as it arrives, and the finished turn is
- * stored in one fenced append that also releases the lease. The lease is renewed while the turn
- * streams, up to `turnTimeoutMs`. A turn that ends in an error (or times out) stores nothing (a
- * retry runs it again) and releases its lease as `failed`. `finish` is written only after the
- * store answered, so a client that saw `finish` without an error part knows the turn is stored.
+ * stored in one fenced append that also releases the lease. While the turn runs, its lease is
+ * renewed and the store is polled for a stop or a dialog answer sent to any instance.
+ *
+ * How a turn ends, and what is stored (always the user message and an answer, in one write):
+ * - done: the answer with its decision record, `finish` (`stop`);
+ * - stopped (a stop signal): the answer so far, `finish` (`stop`);
+ * - failed (the agent's error, a throwing adapter, `turnTimeoutMs`): an `error` part with a code,
+ *   the answer so far with `status: 'error'` and `metadata.error.code`, lease released `failed`,
+ *   `finish` (`error`). A retry of the same user message runs the turn again (see plan-turn).
+ * `finish` is written only after the store answered, so a client that saw `finish` without an
+ * error part knows the turn is stored.
  */
 export interface TurnInput<Ctx extends JsonObject> {
   readonly store: ConversationStore
   readonly session: ChatSession<Ctx>
   readonly conversationId: string
   readonly definition: DefinitionRef
+  /** The principal the conversation belongs to (undefined: `authenticate: 'none'`). */
+  readonly owner: string | undefined
   readonly lease: Lease
   readonly leaseMs: number
-  /** The turn ends with `TURN_TIMEOUT` (nothing stored, lease released as failed) when the agent has not finished by then. */
   readonly turnTimeoutMs: number
+  /** How often the store is polled for a stop or a dialog answer while the turn runs. */
+  readonly signalPollMs: number
   /** The stored version the turn's write expects. */
   readonly expectedVersion: number
   /** History before the user message this turn answers. */
@@ -34,6 +46,8 @@ export interface TurnInput<Ctx extends JsonObject> {
   /** Where the store truncates first (edit, regenerate) and whether the user message is appended. */
   readonly write: TurnWrite
   readonly assistantId: string
+  /** The definition's adapter is a live agent (it may open dialogs mid-turn). */
+  readonly liveAgent: boolean
   readonly now: () => Date
   readonly sink: PartSink
   readonly onError: (error: unknown) => void
@@ -52,74 +66,104 @@ export function snapshotData<Ctx extends JsonObject>(session: ChatSession<Ctx>, 
     state: snapshot.state,
     events: snapshot.events,
     actions: snapshot.actions,
+    ...(snapshot.restart === undefined ? {} : { restart: snapshot.restart }),
     ...(trace ? { trace } : {}),
     ...(snapshot.agent ? { agent: snapshot.agent } : {}),
   }
 }
 
+type Ending = { readonly kind: 'done'; readonly record: unknown } | { readonly kind: 'stopped' } | { readonly kind: 'failed'; readonly code: string }
+
 export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Promise<void> {
-  const { store, sink, user } = input
+  const { store, sink, user, session } = input
   const encoder = createUiPartEncoder({ messageId: input.assistantId, describeError: errorCodeOf })
   sink.write(encoder.start())
   let lease = input.lease
   const renewal = setInterval(() => {
     store.renew(lease, { leaseMs: input.leaseMs }).then((renewed) => { lease = renewed }, input.onError)
   }, Math.max(1, Math.floor(input.leaseMs / 3)))
-  let text = ''
-  let record: unknown
-  let failed = false
-  let deadline: ReturnType<typeof setTimeout> | undefined
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    deadline = setTimeout(() => resolve('timeout'), input.turnTimeoutMs)
+  // A timeout or a stop interrupts the wait for the agent's next chunk. One settle function per
+  // wait (not a long-lived promise raced on every chunk, which would keep a reaction per chunk).
+  let interruption: 'timeout' | 'stopped' | undefined
+  let interrupt: ((why: 'timeout' | 'stopped') => void) | undefined
+  const raise = (why: 'timeout' | 'stopped'): void => {
+    interruption ??= why
+    interrupt?.(why)
+  }
+  const signals = watchSignals({
+    store,
+    lease: () => lease,
+    pollMs: input.signalPollMs,
+    onDialogAnswer: (toolId, answer) => void session.answerDialog(toolId, answer).catch(input.onError),
+    onStop: () => raise('stopped'),
+    onError: input.onError,
   })
+  // A live agent's pending dialog reaches the client while the turn runs (the client answers it
+  // with POST { action: 'answer-dialog' }): a data-chatrail part whenever the dialog changes.
+  // Only a live agent has dialogs: other turns skip the subscription (a snapshot per change).
+  let dialogShown = input.liveAgent ? session.getSnapshot().agent?.pendingDialog?.toolId : undefined
+  const unsubscribe = input.liveAgent
+    ? session.subscribe(() => {
+      const pending = session.getSnapshot().agent?.pendingDialog?.toolId
+      if (pending === dialogShown) return
+      dialogShown = pending
+      sink.write([{ type: 'data-chatrail', data: snapshotData(session) }])
+    })
+    : () => undefined
+  let text = ''
+  let ending: Ending | undefined
+  const deadline = setTimeout(() => raise('timeout'), input.turnTimeoutMs)
+  const nextStep = (iterator: AsyncIterator<StreamChunk>): Promise<IteratorResult<StreamChunk> | 'timeout' | 'stopped'> =>
+    interruption ? Promise.resolve(interruption) : new Promise((resolve, reject) => {
+      interrupt = resolve
+      iterator.next().then(resolve, reject)
+    })
   try {
-    const source = input.session.chat.adapter.createSource({ messages: [...input.history, user] })
+    const source = session.chat.adapter.createSource({ messages: [...input.history, user] })
     const iterator = source.stream()
-    for (;;) {
+    while (!ending) {
       // a hung agent must not hold the conversation forever: the lease is renewed only until the deadline
-      const step = await Promise.race([iterator.next(), timedOut])
-      if (step === 'timeout') {
+      const step = await nextStep(iterator)
+      if (step === 'timeout' || step === 'stopped') {
         source.abort()
         void Promise.resolve(iterator.return?.()).catch(() => undefined)
-        sink.write(encoder.encode({ type: 'error', metadata: { error: new ChatrailError({ code: 'TURN_TIMEOUT', message: `The turn did not finish within ${input.turnTimeoutMs} ms.` }) } }))
-        failed = true
+        if (step === 'timeout') {
+          sink.write(encoder.encode({ type: 'error', metadata: { error: new ChatrailError({ code: 'TURN_TIMEOUT', message: `The turn did not finish within ${input.turnTimeoutMs} ms.` }) } }))
+          ending = { kind: 'failed', code: 'TURN_TIMEOUT' }
+        } else ending = { kind: 'stopped' }
         break
       }
       if (step.done) break
       const chunk = step.value
-      sink.write(encoder.encode(chunk))
+      const tool = toolPartOf(chunk)
+      // a tool part closes the running text part first (encoding `done` closes what is open)
+      if (tool) sink.write([...encoder.encode({ type: 'done' }), tool])
+      else sink.write(encoder.encode(chunk))
       if (chunk.type === 'text' && typeof chunk.content === 'string') text += chunk.content
-      if (chunk.type === 'error') {
-        failed = true
-        break
-      }
-      if (chunk.type === 'done') {
-        record = chunk.metadata?.chatrail
-        break
-      }
+      if (chunk.type === 'error') ending = { kind: 'failed', code: errorCodeOf(chunk) }
+      if (chunk.type === 'done') ending = { kind: 'done', record: chunk.metadata?.chatrail }
     }
   } catch (error) {
     // the session records failures as chunks; a throw here is a bug in an adapter outside it
     input.onError(error)
-    sink.write(encoder.encode({ type: 'error', content: 'turn failed' }))
-    failed = true
+    sink.write(encoder.encode({ type: 'error' }))
+    ending = { kind: 'failed', code: 'AGENT_ERROR' }
   } finally {
     clearInterval(renewal)
     clearTimeout(deadline)
+    signals.end()
+    unsubscribe()
   }
-  if (failed) {
-    await store.release(lease, 'failed').catch(input.onError)
-    sink.write(encoder.finish(snapshotData(input.session, user.id), 'error'))
-    sink.close()
-    return
-  }
+  // a stream that ended without `done` is an answer cut short: kept as it is, like a stop
+  const end: Ending = ending ?? { kind: 'stopped' }
+  const record = end.kind === 'done' ? end.record : undefined
   const assistant: Message = {
     id: input.assistantId,
     role: 'assistant',
     content: text,
-    status: 'complete',
+    status: end.kind === 'failed' ? 'error' : 'complete',
     createdAt: input.now(),
-    ...(typeof record === 'object' && record !== null ? { metadata: { chatrail: record } } : {}),
+    ...(end.kind === 'failed' ? { metadata: { error: { code: end.code } } } : typeof record === 'object' && record !== null ? { metadata: { chatrail: record } } : {}),
   }
   try {
     await store.append(input.conversationId, {
@@ -127,10 +171,11 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
       messages: input.write.includeUser ? [user, assistant] : [assistant],
       definition: input.definition,
       ...(input.write.truncateAfter === undefined ? {} : { truncateAfter: input.write.truncateAfter }),
+      ...(input.owner === undefined ? {} : { owner: input.owner }),
       lease,
-      release: 'completed',
+      release: end.kind === 'failed' ? 'failed' : 'completed',
     })
-    sink.write(encoder.finish(snapshotData(input.session, user.id)))
+    sink.write(encoder.finish(snapshotData(session, user.id), end.kind === 'failed' ? 'error' : 'stop'))
   } catch (error) {
     input.onError(error)
     await store.release(lease, 'failed').catch(() => false)

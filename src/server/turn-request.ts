@@ -16,14 +16,38 @@ export interface TurnRequest {
 
 const ID_RULE = 'letters, digits and . _ : - (starting with a letter or digit, at most 128 characters)'
 
-export function readTurnRequest(body: unknown): TurnRequest {
-  const parsed = chatRequestSchema.safeParse(body, inEnglish)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    const path = issue?.path.map(String).join('.') || '(root)'
-    throw badRequest(path, `${issue?.message ?? 'Invalid chat request'} at ${path}. Send useChat's request body: { id, messages, trigger, messageId? }.`)
+const TRIGGERS: ReadonlySet<unknown> = new Set(['submit-message', 'regenerate-message'])
+const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant'])
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * True when `body` certainly satisfies `chatRequestSchema` (whose objects are loose: extra keys are
+ * kept, so the body itself is the parsed value). The common case skips the zod parse, which
+ * rebuilds every message of the client's history; anything else goes through the schema, which
+ * also words the error.
+ */
+export function isPlainChatRequest(body: unknown): body is ChatRequest {
+  if (!isObject(body) || typeof body.id !== 'string' || !TRIGGERS.has(body.trigger) || !Array.isArray(body.messages)) return false
+  if (body.messageId !== undefined && typeof body.messageId !== 'string') return false
+  for (const message of body.messages as unknown[]) {
+    if (!isObject(message) || typeof message.id !== 'string' || !ROLES.has(message.role) || !Array.isArray(message.parts)) return false
+    for (const part of message.parts as unknown[]) if (!isObject(part) || typeof part.type !== 'string') return false
   }
-  const request = parsed.data
+  return true
+}
+
+export function readTurnRequest(body: unknown): TurnRequest {
+  let request: ChatRequest
+  if (isPlainChatRequest(body)) request = body
+  else {
+    const parsed = chatRequestSchema.safeParse(body, inEnglish)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      const path = issue?.path.map(String).join('.') || '(root)'
+      throw badRequest(path, `${issue?.message ?? 'Invalid chat request'} at ${path}. Send useChat's request body: { id, messages, trigger, messageId? }.`)
+    }
+    request = parsed.data
+  }
   if (!isIdentifier(request.id)) throw badRequest('id', `The conversation id must be ${ID_RULE}.`)
   const index = request.messages.length - 1
   const last = request.messages[index]

@@ -24,6 +24,8 @@ export interface StoredConversation {
   /** Increments on every successful write; 0 means "absent" in a write's `expectedVersion`. */
   readonly version: number
   readonly definition: DefinitionRef
+  /** The principal the conversation belongs to (set by its first write's `owner`; absent: nobody's). */
+  readonly owner?: string
   readonly createdAt: Date
   readonly updatedAt: Date
 }
@@ -33,6 +35,7 @@ export interface ConversationSummary {
   readonly conversationId: string
   readonly version: number
   readonly definition: DefinitionRef
+  readonly owner?: string
   readonly messageCount: number
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -68,6 +71,11 @@ export interface AppendInput {
   readonly lease?: Pick<Lease, 'turnId' | 'token'>
   /** Release the lease in the same write (one round trip for "commit the turn and let go"). */
   readonly release?: LeaseOutcome
+  /**
+   * The principal writing. Kept by the write that creates the conversation (and never changed);
+   * a later write naming another owner is refused (`OwnerMismatchError`). Omitted: not checked.
+   */
+  readonly owner?: string
 }
 
 export type AppendResult =
@@ -80,6 +88,8 @@ export type AppendResult =
 
 export interface ListOptions {
   readonly definitionId?: string
+  /** Only this principal's conversations. */
+  readonly owner?: string
   /** Only conversations last written before this time. */
   readonly updatedBefore?: Date
   /** Default 100, at most 1000. */
@@ -95,17 +105,42 @@ export interface ListPage {
   readonly nextCursor?: string
 }
 
+/**
+ * What another instance can ask of the turn holding a conversation's lease (instances never talk
+ * to each other: the signal waits in the store until the holder polls it).
+ * - `stop`: end the turn now;
+ * - `dialog-answer`: an answer to the running agent's pending dialog, as JSON text the store does
+ *   not read (one at a time: a newer answer replaces one not yet taken).
+ */
+export type TurnSignal = { readonly type: 'stop' } | { readonly type: 'dialog-answer'; readonly payload: string }
+
+/** The signals waiting for a lease, as `takeSignals` hands them out (a dialog answer only once). */
+export interface TurnSignals {
+  readonly stop: boolean
+  readonly dialogAnswer?: string
+}
+
 export interface ConversationStore {
   /** Which implementation (`memory`, `pglite`, `postgres`, or a third party's). */
   readonly kind: string
   load: (conversationId: string) => Promise<StoredConversation | undefined>
   append: (conversationId: string, input: AppendInput) => Promise<AppendResult>
-  /** Takes the conversation's turn lease, or reports who holds it. An expired lease can be taken over. */
-  claim: (conversationId: string, turnId: string, options: { leaseMs: number }) => Promise<ClaimResult>
+  /**
+   * Takes the conversation's turn lease, or reports who holds it. An expired lease can be taken over.
+   * `owner`: the principal running the turn, so only they can `signal` it (a first turn has no stored conversation to check against).
+   */
+  claim: (conversationId: string, turnId: string, options: { leaseMs: number; owner?: string }) => Promise<ClaimResult>
   /** Extends a lease still current (even if past its expiry, as long as nobody took it over); else `StoreLeaseError`. */
   renew: (lease: Lease, options: { leaseMs: number }) => Promise<Lease>
   /** Ends a lease; false when it was no longer current (taken over or already released). */
   release: (lease: Pick<Lease, 'conversationId' | 'token'>, outcome: LeaseOutcome) => Promise<boolean>
+  /**
+   * Leaves a signal for the turn holding the conversation's unexpired lease; false when no turn holds
+   * it. `owner`: only a turn claimed by that owner takes it.
+   */
+  signal: (conversationId: string, signal: TurnSignal, options?: { owner?: string }) => Promise<boolean>
+  /** The signals left for this lease (the holder polls it while the turn runs); a lease no longer current reads as `stop`. */
+  takeSignals: (lease: Pick<Lease, 'conversationId' | 'token'>) => Promise<TurnSignals>
   /** Deletes a conversation and its lease; false when there was none. */
   delete: (conversationId: string) => Promise<boolean>
   list: (options?: ListOptions) => Promise<ListPage>

@@ -18,11 +18,15 @@ export type {
   ListPage,
   StoredConversation,
   StoreOptions,
+  TurnSignal,
+  TurnSignals,
 } from './conversation-store.js'
 export { DEFAULT_MAX_MESSAGE_BYTES } from './message-codec.js'
 export {
   DefinitionMismatchError,
+  OwnerMismatchError,
   isDefinitionMismatchError,
+  isOwnerMismatchError,
   isRevisionMismatchError,
   isStoreConflictError,
   isStoreCorruptRowError,

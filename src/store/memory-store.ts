@@ -2,8 +2,8 @@ import type { Message } from '../contract/message.js'
 import type { AppendInput, AppendResult, ClaimResult, ConversationStore, ConversationSummary, Lease, ListPage, StoreOptions } from './conversation-store.js'
 import { leaseVerdict, type LeaseRow } from './lease-rules.js'
 import { decodeRow, DEFAULT_MAX_MESSAGE_BYTES, encodeMessages } from './message-codec.js'
-import { checkAppendInput, checkConversationId, checkLeaseMs, checkTtl, decodeCursor, encodeCursor, pageSize } from './store-input.js'
-import { DefinitionMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from './store-errors.js'
+import { checkAppendInput, checkConversationId, checkLeaseMs, checkSignal, checkTtl, decodeCursor, encodeCursor, pageSize } from './store-input.js'
+import { DefinitionMismatchError, OwnerMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from './store-errors.js'
 
 /**
  * `memoryStore()`: the port in process memory, for tests, demos and single-process apps that do
@@ -19,6 +19,7 @@ interface Row {
 
 interface Conversation {
   definitionId: string
+  owner: string | undefined
   revision: number
   version: number
   createdAt: number
@@ -33,7 +34,7 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
   const clock = options.clock ?? Date.now
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
   const conversations = new Map<string, Conversation>()
-  const leases = new Map<string, LeaseRow & { outcome?: string }>()
+  const leases = new Map<string, LeaseRow & { outcome?: string; stop?: boolean; dialogAnswer?: string; owner?: string }>()
   let closed = false
 
   const open = (operation: string): void => {
@@ -44,6 +45,7 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
     conversationId,
     version: c.version,
     definition: { id: c.definitionId, revision: c.revision },
+    ...(c.owner === undefined ? {} : { owner: c.owner }),
     messageCount: c.rows.length,
     createdAt: new Date(c.createdAt),
     updatedAt: new Date(c.updatedAt),
@@ -60,7 +62,7 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       const c = conversations.get(conversationId)
       if (!c) return undefined
       const messages = decode(conversationId, c.rows)
-      return { conversationId, messages, version: c.version, definition: { id: c.definitionId, revision: c.revision }, createdAt: new Date(c.createdAt), updatedAt: new Date(c.updatedAt) }
+      return { conversationId, messages, version: c.version, definition: { id: c.definitionId, revision: c.revision }, ...(c.owner === undefined ? {} : { owner: c.owner }), createdAt: new Date(c.createdAt), updatedAt: new Date(c.updatedAt) }
     },
 
     async append(conversationId, input: AppendInput): Promise<AppendResult> {
@@ -71,6 +73,8 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       const now = clock()
       let c = conversations.get(conversationId)
       const first = encoded[0]
+      // The owner first: another principal's retry must not read this conversation's stored outcome.
+      if (c && input.owner !== undefined && c.owner !== input.owner) throw new OwnerMismatchError(conversationId)
       // Idempotency before CAS: a retried turn whose user message is stored gets the stored outcome.
       if (c && input.truncateAfter === undefined && first) {
         const at = c.positions.get(first.id)
@@ -92,7 +96,7 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       }
       // Every check passed: now mutate (nothing above wrote anything).
       if (!c) {
-        c = { definitionId: input.definition.id, revision: input.definition.revision, version: 0, createdAt: now, updatedAt: now, nextSeq: 1, rows: [], positions: new Map() }
+        c = { definitionId: input.definition.id, owner: input.owner, revision: input.definition.revision, version: 0, createdAt: now, updatedAt: now, nextSeq: 1, rows: [], positions: new Map() }
         conversations.set(conversationId, c)
       }
       for (const removed of c.rows.splice(cut)) c.positions.delete(removed.id)
@@ -117,7 +121,7 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       const now = clock()
       const lease = leases.get(conversationId)
       if (lease && !lease.released && lease.expiresAt > now) return { status: 'busy', turnId: lease.turnId, expiresAt: new Date(lease.expiresAt) }
-      const next = { turnId, token: (lease?.token ?? 0) + 1, expiresAt: now + claimOptions.leaseMs, released: false }
+      const next = { turnId, token: (lease?.token ?? 0) + 1, expiresAt: now + claimOptions.leaseMs, released: false, ...(claimOptions.owner === undefined ? {} : { owner: claimOptions.owner }) }
       leases.set(conversationId, next)
       return { status: 'claimed', lease: { conversationId, turnId, token: next.token, expiresAt: new Date(next.expiresAt) } }
     },
@@ -142,6 +146,28 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       return true
     },
 
+    async signal(conversationId, signal, signalOptions) {
+      checkConversationId(conversationId, 'signal')
+      checkSignal(conversationId, signal)
+      open('signal')
+      const lease = leases.get(conversationId)
+      if (!lease || lease.released || lease.expiresAt <= clock()) return false
+      if (signalOptions?.owner !== undefined && lease.owner !== signalOptions.owner) return false
+      if (signal.type === 'stop') lease.stop = true
+      else lease.dialogAnswer = signal.payload
+      return true
+    },
+
+    async takeSignals(held) {
+      checkConversationId(held.conversationId, 'takeSignals')
+      open('takeSignals')
+      const lease = leases.get(held.conversationId)
+      if (!lease || lease.released || lease.token !== held.token) return { stop: true }
+      const dialogAnswer = lease.dialogAnswer
+      lease.dialogAnswer = undefined
+      return { stop: lease.stop === true, ...(dialogAnswer === undefined ? {} : { dialogAnswer }) }
+    },
+
     async delete(conversationId) {
       checkConversationId(conversationId, 'delete')
       open('delete')
@@ -158,6 +184,7 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       for (const entry of conversations) {
         const [id, c] = entry
         if (listOptions?.definitionId !== undefined && c.definitionId !== listOptions.definitionId) continue
+        if (listOptions?.owner !== undefined && c.owner !== listOptions.owner) continue
         if (before !== undefined && c.updatedAt >= before) continue
         if (after && (c.updatedAt < after.updatedAt || (c.updatedAt === after.updatedAt && id <= after.conversationId))) continue
         matching.push(entry)

@@ -2,6 +2,7 @@ import { inEnglish } from '../contract/english-issues.js'
 import { ChatrailError } from '../contract/errors.js'
 import type { Message } from '../contract/message.js'
 import { messageSchema, storedMessageSchema } from '../contract/schemas.js'
+import { isPlainMessageShape } from './message-shape.js'
 import { StoreCorruptRowError } from './store-errors.js'
 
 /**
@@ -27,8 +28,8 @@ export function encodeMessages(conversationId: string, messages: readonly Messag
   }
   const seen = new Set<string>()
   return messages.map((message, index) => {
-    const parsed = messageSchema.safeParse(message, inEnglish)
-    if (!parsed.success) {
+    const parsed = isPlainMessageShape(message, 'date') ? undefined : messageSchema.safeParse(message, inEnglish)
+    if (parsed && !parsed.success) {
       const issue = parsed.error.issues[0]
       const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(root)'
       throw new ChatrailError({
@@ -64,8 +65,8 @@ export function decodeRow(conversationId: string, seq: number, messageId: string
   } catch (error) {
     throw new StoreCorruptRowError(conversationId, seq, messageId, 'the stored message is not valid JSON', error)
   }
-  const parsed = storedMessageSchema.safeParse(raw, inEnglish)
-  if (!parsed.success) {
+  const parsed = isPlainMessageShape(raw, 'iso') ? undefined : storedMessageSchema.safeParse(raw, inEnglish)
+  if (parsed && !parsed.success) {
     const issue = parsed.error.issues[0]
     const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(root)'
     throw new StoreCorruptRowError(conversationId, seq, messageId, `the stored message is invalid at ${where}: ${issue?.message ?? 'unknown problem'}`, parsed.error)

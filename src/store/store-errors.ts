@@ -114,6 +114,27 @@ export class DefinitionMismatchError extends ChatrailError {
 }
 export const isDefinitionMismatchError = markErrorClass(DefinitionMismatchError, 'DefinitionMismatchError')
 
+/** A write named another owner than the principal the conversation belongs to. */
+export class OwnerMismatchError extends ChatrailError {
+  readonly conversationId: string
+
+  constructor(conversationId: string) {
+    super({
+      code: 'STORE_OWNER_MISMATCH',
+      // the owners are principals: they stay out of the message (it may reach a log)
+      message: `Conversation "${conversationId}" belongs to another owner.`,
+      hint: 'Write it as the principal that created it, or use another conversation id.',
+    })
+    this.name = 'OwnerMismatchError'
+    this.conversationId = conversationId
+  }
+
+  static override isInstance(value: unknown): value is OwnerMismatchError {
+    return isOwnerMismatchError(value)
+  }
+}
+export const isOwnerMismatchError = markErrorClass(OwnerMismatchError, 'OwnerMismatchError')
+
 /** A conversation written under another revision was opened with `onRevisionChange: 'reject'`. */
 export class RevisionMismatchError extends ChatrailError {
   readonly conversationId: string

@@ -1,6 +1,6 @@
 import { configIssue, ChatrailConfigError } from '../conversation/config-error.js'
 import { identifierHint, isIdentifier } from '../conversation/identifier.js'
-import type { AppendInput, ListOptions } from './conversation-store.js'
+import type { AppendInput, ListOptions, TurnSignal } from './conversation-store.js'
 
 /** Checks on what a caller hands a store, shared by every implementation so they refuse the same things the same way. */
 
@@ -26,10 +26,23 @@ export function checkAppendInput(conversationId: string, input: AppendInput): vo
   if (input.lease && (!Number.isSafeInteger(input.lease.token) || input.lease.token < 1)) {
     issues.push(configIssue('invalid_lease', ['append', 'lease', 'token'], `append("${conversationId}"): lease.token must be the token claim() returned.`, 'Pass the lease from store.claim().'))
   }
+  if (input.owner !== undefined && (typeof input.owner !== 'string' || input.owner === '' || input.owner.length > MAX_OWNER_LENGTH)) {
+    issues.push(configIssue('invalid_owner', ['append', 'owner'], `append("${conversationId}"): owner must be a principal id of 1 to ${MAX_OWNER_LENGTH} characters.`, 'Pass the id your authenticate() returned.'))
+  }
   if (input.release !== undefined && !input.lease) {
     issues.push(configIssue('release_without_lease', ['append', 'release'], `append("${conversationId}"): release needs the lease it releases.`, 'Pass lease together with release.'))
   }
   if (issues.length > 0) throw new ChatrailConfigError(issues)
+}
+
+export const MAX_OWNER_LENGTH = 512
+/** The largest dialog answer a signal carries (JSON text). */
+export const MAX_SIGNAL_BYTES = 64 * 1024
+
+export function checkSignal(conversationId: string, signal: TurnSignal): void {
+  const ok = signal?.type === 'stop' || (signal?.type === 'dialog-answer' && typeof signal.payload === 'string' && signal.payload.length <= MAX_SIGNAL_BYTES)
+  if (ok) return
+  throw new ChatrailConfigError([configIssue('invalid_signal', ['signal', 'signal'], `signal("${conversationId}"): a signal is { type: 'stop' } or { type: 'dialog-answer', payload } with payload JSON text of at most ${MAX_SIGNAL_BYTES} characters.`, "e.g. store.signal(id, { type: 'stop' }).")])
 }
 
 export function checkLeaseMs(leaseMs: unknown, operation: string): asserts leaseMs is number {

@@ -125,29 +125,48 @@ describe('createChatHandler: refusals', () => {
     expect(errors).toHaveLength(1)
   })
 
-  it('an agent error ends the stream with an error part carrying a code, stores nothing and frees the conversation', async () => {
-    const failing = { createSource: () => ({ abort: () => undefined, async *stream() { yield { type: 'error' as const, content: 'provider said: internal detail' } } }) }
+  it('an agent error ends the stream with an error part carrying a code, is stored as failed, frees the conversation, and a retry runs it again', async () => {
+    let failures = 1
+    const flaky = { createSource: () => ({ abort: () => undefined, async *stream() {
+      if (failures-- > 0) {
+        yield { type: 'text' as const, content: 'half an ans' }
+        yield { type: 'error' as const, content: 'provider said: internal detail' }
+        return
+      }
+      yield { type: 'text' as const, content: 'Recovered.' }
+      yield { type: 'done' as const }
+    } }) }
     const definition = deliveryDefinition(agent)
-    await start({ definition: { ...definition, chat: { ...definition.chat, adapter: failing } } })
+    await start({ definition: { ...definition, chat: { ...definition.chat, adapter: flaky } } })
     const response = await fetch(http.url, { method: 'POST', headers: json, body: turn([userMessage('u1', 'free text')]) })
     const text = await response.text()
     expect(text).toContain('"type":"error","errorText":"AGENT_ERROR"')
     expect(text).toContain('"finishReason":"error"')
     expect(text).not.toContain('internal detail')
-    expect(await store.load('c1')).toBeUndefined()
-    const claimed = await store.claim('c1', 'next', { leaseMs: 1000 })
-    expect(claimed.status).toBe('claimed')
+    const stored = await store.load('c1')
+    expect(stored?.messages.map((m) => [m.role, m.content, m.status, m.metadata])).toEqual([['user', 'free text', 'complete', undefined], ['assistant', 'half an ans', 'error', { error: { code: 'AGENT_ERROR' } }]])
+    // the lease was released: the retry of the same message runs the turn again and replaces the failed answer
+    const retry = await (await fetch(http.url, { method: 'POST', headers: json, body: turn([userMessage('u1', 'free text')]) })).text()
+    expect(retry).toContain('"delta":"Recovered."')
+    expect(retry).not.toContain('"type":"error"')
+    const after = await store.load('c1')
+    expect(after?.messages.map((m) => [m.role, m.content, m.status])).toEqual([['user', 'free text', 'complete'], ['assistant', 'Recovered.', 'complete']])
   })
 
-  it('a turn that outlives limits.turnTimeoutMs ends with TURN_TIMEOUT, stores nothing and frees the conversation', async () => {
+  it('a turn that outlives limits.turnTimeoutMs ends with TURN_TIMEOUT, is stored as failed and frees the conversation', async () => {
     const open = agent.hold() // the agent never finishes on its own
     await start({ limits: { turnTimeoutMs: 100 } })
     const response = await fetch(http.url, { method: 'POST', headers: json, body: turn([userMessage('u1', 'free text')]) })
     const text = await response.text()
     expect(text).toContain('"type":"error","errorText":"TURN_TIMEOUT"')
     expect(text).toContain('"finishReason":"error"')
-    expect(await store.load('c1')).toBeUndefined()
-    expect((await store.claim('c1', 'next', { leaseMs: 1000 })).status).toBe('claimed')
+    expect(text).not.toMatch(/within \d+ ms|at .*\.ts:/) // a code, never the internal message or a stack
+    const stored = await store.load('c1')
+    expect(stored?.messages.map((m) => [m.role, m.content, m.status, m.metadata])).toEqual([['user', 'free text', 'complete', undefined], ['assistant', 'I', 'error', { error: { code: 'TURN_TIMEOUT' } }]])
     open()
+    // the conversation goes on past the failed turn
+    const next = await (await fetch(http.url, { method: 'POST', headers: json, body: turn([userMessage('u2', '/start')]) })).text()
+    expect(next).toContain('"delta":"Which day?"')
+    expect((await store.load('c1'))?.messages.map((m) => [m.content, m.status])).toEqual([['free text', 'complete'], ['I', 'error'], ['/start', 'complete'], ['Which day?', 'complete']])
   })
 })

@@ -23,6 +23,12 @@ describe('runtime imports', () => {
     expect(protocol).toContain('eventsource-parser') // the maintained SSE parser, not hand-written framing
   })
 
+  it('chatrail/client loads no node: module and reads the stream with eventsource-parser', async () => {
+    const client = await runtimeImports('src/client/index.ts')
+    expect(client.filter((path) => path.startsWith('node:'))).toEqual([])
+    expect(client).toContain('eventsource-parser')
+  })
+
   it('the check sees a node: import when there is one (it can fail)', async () => {
     expect(await runtimeImports('test/store/postgres-env.ts')).toContain('node:crypto')
   })

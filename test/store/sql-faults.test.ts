@@ -5,6 +5,7 @@ import type { Message } from '../../src/contract/message.js'
 import { createChatController } from '../../src/controller/index.js'
 import { commandRoute, defineChat } from '../../src/index.js'
 import { isStoreCorruptRowError, isStoreUnavailableError, openStoredChat, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
+import { MIGRATIONS } from '../../src/store/sql/schema.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from './postgres-env.js'
 import { startOwnPostgres } from './support/own-postgres.js'
@@ -76,7 +77,7 @@ describe.skipIf(!POSTGRES_URL)(`Postgres${POSTGRES_URL ? '' : ` — skipped: ${P
       await client.connect()
       const { rows } = await client.query(`SELECT version FROM ${schema}.chatrail_migrations ORDER BY version`)
       await client.end()
-      expect(rows).toEqual([{ version: 1 }])
+      expect(rows).toEqual(MIGRATIONS.map((migration) => ({ version: migration.version }))) // each applied once
     } finally {
       await Promise.all(stores.map((store) => store.close()))
     }

@@ -148,30 +148,148 @@ END
 $fn$;
 `,
   },
+  {
+    version: 2,
+    name: 'conversation owner, turn signals (stop, dialog answer)',
+    // Existing conversations get no owner (nobody's: any principal may use them, as before).
+    sql: (s) => `
+ALTER TABLE ${s}.chatrail_conversations ADD COLUMN owner text;
+CREATE INDEX chatrail_conversations_owner ON ${s}.chatrail_conversations (owner, updated_at, id);
+-- Signals for the turn holding the lease, left by any instance and polled by the holder.
+-- The lease's owner: who may signal a turn (a first turn has no conversation row to check yet).
+ALTER TABLE ${s}.chatrail_leases ADD COLUMN stop_requested boolean NOT NULL DEFAULT false, ADD COLUMN dialog_answer text, ADD COLUMN owner text;
+DROP FUNCTION ${s}.chatrail_append(text, bigint, text, integer, text, text, boolean, text, text, bigint, text, bigint);
+CREATE FUNCTION ${s}.chatrail_append(
+  p_id text, p_expected bigint, p_definition_id text, p_revision integer,
+  p_ids text, p_bodies text, p_truncate boolean, p_truncate_after text,
+  p_turn_id text, p_token bigint, p_release text, p_now bigint, p_owner text
+) RETURNS TABLE (status text, version bigint, detail text, outcome text)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  c ${s}.chatrail_conversations%ROWTYPE;
+  l ${s}.chatrail_leases%ROWTYPE;
+  first_id text := p_ids::json->>0;
+  dup_seq bigint;
+  cut_seq bigint;
+  added integer := json_array_length(p_ids::json);
+BEGIN
+  SELECT * INTO c FROM ${s}.chatrail_conversations WHERE id = p_id FOR UPDATE;
+  -- The owner is set by the write that creates the conversation and never changes; checked first,
+  -- so another principal's retry can't read this conversation's stored outcome.
+  IF c.id IS NOT NULL AND p_owner IS NOT NULL AND c.owner IS DISTINCT FROM p_owner THEN
+    RETURN QUERY SELECT 'owner'::text, c.version, NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  -- Idempotency before CAS: a retried turn whose first message is stored gets the stored outcome.
+  IF FOUND AND NOT p_truncate AND first_id IS NOT NULL THEN
+    SELECT seq INTO dup_seq FROM ${s}.chatrail_messages WHERE conversation_id = p_id AND message_id = first_id;
+    IF FOUND THEN
+      -- The stored outcome, read in this statement: a writer committing right after cannot change it.
+      RETURN QUERY SELECT 'duplicate'::text, c.version, dup_seq::text,
+        (SELECT json_agg(json_build_array(m.seq, m.message_id, m.body) ORDER BY m.seq)::text
+           FROM ${s}.chatrail_messages m WHERE m.conversation_id = p_id AND m.seq >= dup_seq);
+      RETURN;
+    END IF;
+  END IF;
+  IF coalesce(c.version, 0) <> p_expected THEN
+    RETURN QUERY SELECT 'conflict'::text, coalesce(c.version, 0::bigint), NULL::text, NULL::text;
+    RETURN;
+  END IF;
+  IF c.id IS NOT NULL AND c.definition_id <> p_definition_id THEN
+    RETURN QUERY SELECT 'definition'::text, c.version, c.definition_id, NULL::text;
+    RETURN;
+  END IF;
+  SELECT * INTO l FROM ${s}.chatrail_leases WHERE conversation_id = p_id FOR UPDATE;
+  IF p_token IS NOT NULL THEN
+    IF l.conversation_id IS NULL OR l.released OR l.token <> p_token OR l.turn_id <> p_turn_id THEN
+      RETURN QUERY SELECT 'fenced'::text, coalesce(c.version, 0::bigint), l.token::text, NULL::text;
+      RETURN;
+    END IF;
+  ELSIF l.conversation_id IS NOT NULL AND NOT l.released AND l.expires_at > p_now THEN
+    RETURN QUERY SELECT 'busy'::text, coalesce(c.version, 0::bigint), l.token::text, NULL::text;
+    RETURN;
+  END IF;
+  IF c.id IS NULL THEN
+    INSERT INTO ${s}.chatrail_conversations (id, definition_id, definition_revision, version, message_count, next_seq, created_at, updated_at, owner)
+      VALUES (p_id, p_definition_id, p_revision, 0, 0, 1, p_now, p_now, p_owner)
+      ON CONFLICT (id) DO NOTHING;
+    IF NOT FOUND THEN
+      -- Another writer created it between our read and our insert: that is a lost CAS race.
+      RETURN QUERY SELECT 'conflict'::text, (SELECT x.version FROM ${s}.chatrail_conversations x WHERE x.id = p_id), NULL::text, NULL::text;
+      RETURN;
+    END IF;
+    SELECT * INTO c FROM ${s}.chatrail_conversations WHERE id = p_id FOR UPDATE;
+  END IF;
+  IF p_truncate THEN
+    IF p_truncate_after IS NULL THEN
+      cut_seq := 0;
+    ELSE
+      SELECT seq INTO cut_seq FROM ${s}.chatrail_messages WHERE conversation_id = p_id AND message_id = p_truncate_after;
+      IF NOT FOUND THEN
+        RETURN QUERY SELECT 'conflict'::text, c.version, 'truncate'::text, NULL::text;
+        RETURN;
+      END IF;
+    END IF;
+    DELETE FROM ${s}.chatrail_messages WHERE conversation_id = p_id AND seq > cut_seq;
+  -- Driven by the new ids (a few), one index probe each: never a scan of the conversation.
+  ELSIF EXISTS (SELECT 1 FROM json_array_elements_text(p_ids::json) AS x (id)
+                WHERE EXISTS (SELECT 1 FROM ${s}.chatrail_messages m WHERE m.conversation_id = p_id AND m.message_id = x.id)) THEN
+    RETURN QUERY SELECT 'conflict'::text, c.version, 'duplicate-id'::text, NULL::text;
+    RETURN;
+  END IF;
+  INSERT INTO ${s}.chatrail_messages (conversation_id, seq, message_id, body)
+    SELECT p_id, c.next_seq + i.ord - 1, i.id, b.body
+    FROM json_array_elements_text(p_ids::json) WITH ORDINALITY AS i (id, ord)
+    JOIN json_array_elements_text(p_bodies::json) WITH ORDINALITY AS b (body, ord) ON b.ord = i.ord;
+  UPDATE ${s}.chatrail_conversations SET
+    version = c.version + 1,
+    next_seq = c.next_seq + added,
+    message_count = (CASE WHEN p_truncate THEN (SELECT count(*) FROM ${s}.chatrail_messages WHERE conversation_id = p_id) ELSE c.message_count + added END),
+    definition_revision = p_revision,
+    updated_at = p_now
+  WHERE id = p_id;
+  IF p_release IS NOT NULL THEN
+    UPDATE ${s}.chatrail_leases SET released = true, outcome = p_release WHERE conversation_id = p_id;
+  END IF;
+  RETURN QUERY SELECT 'appended'::text, c.version + 1, NULL::text, NULL::text;
+END
+$fn$;
+`,
+  },
 ]
 
 /** The statements, for one schema. Parameters are positional ($1…), identical for both drivers. */
 export function statements(s: string) {
   return {
-    load: `SELECT c.definition_id, c.definition_revision, c.version, c.created_at, c.updated_at, m.seq, m.message_id, m.body
+    load: `SELECT c.definition_id, c.definition_revision, c.owner, c.version, c.created_at, c.updated_at, m.seq, m.message_id, m.body
       FROM ${s}.chatrail_conversations c LEFT JOIN ${s}.chatrail_messages m ON m.conversation_id = c.id
       WHERE c.id = $1 ORDER BY m.seq`,
-    append: `SELECT status, version, detail, outcome FROM ${s}.chatrail_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    append: `SELECT status, version, detail, outcome FROM ${s}.chatrail_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     // Vercel state-pg's pattern: take the row when it is free or expired, in one statement.
-    claim: `INSERT INTO ${s}.chatrail_leases AS l (conversation_id, turn_id, token, expires_at, released) VALUES ($1, $2, 1, $3, false)
-      ON CONFLICT (conversation_id) DO UPDATE SET turn_id = excluded.turn_id, token = l.token + 1, expires_at = excluded.expires_at, released = false, outcome = NULL
+    claim: `INSERT INTO ${s}.chatrail_leases AS l (conversation_id, turn_id, token, expires_at, released, owner) VALUES ($1, $2, 1, $3, false, $5)
+      ON CONFLICT (conversation_id) DO UPDATE SET turn_id = excluded.turn_id, token = l.token + 1, expires_at = excluded.expires_at, released = false, outcome = NULL,
+        stop_requested = false, dialog_answer = NULL, owner = excluded.owner
       WHERE l.released OR l.expires_at <= $4
       RETURNING token`,
     holder: `SELECT turn_id, expires_at FROM ${s}.chatrail_leases WHERE conversation_id = $1`,
     renew: `UPDATE ${s}.chatrail_leases SET expires_at = $3 WHERE conversation_id = $1 AND token = $2 AND NOT released RETURNING token`,
     currentToken: `SELECT token FROM ${s}.chatrail_leases WHERE conversation_id = $1`,
     release: `UPDATE ${s}.chatrail_leases SET released = true, outcome = $3 WHERE conversation_id = $1 AND token = $2 AND NOT released RETURNING token`,
+    signal: `UPDATE ${s}.chatrail_leases SET stop_requested = stop_requested OR $2, dialog_answer = coalesce($3, dialog_answer)
+      WHERE conversation_id = $1 AND NOT released AND expires_at > $4 AND ($5::text IS NULL OR owner = $5) RETURNING token`,
+    // The poll: a read, plus a write only when a dialog answer is waiting (handed out once).
+    takeSignals: `WITH old AS (SELECT conversation_id, stop_requested, dialog_answer FROM ${s}.chatrail_leases
+        WHERE conversation_id = $1 AND token = $2 AND NOT released FOR UPDATE),
+      taken AS (UPDATE ${s}.chatrail_leases l SET dialog_answer = NULL FROM old
+        WHERE l.conversation_id = old.conversation_id AND old.dialog_answer IS NOT NULL RETURNING l.token)
+      SELECT stop_requested, dialog_answer, (SELECT count(*) FROM taken) AS taken FROM old`,
     delete: `WITH gone AS (DELETE FROM ${s}.chatrail_leases WHERE conversation_id = $1)
       DELETE FROM ${s}.chatrail_conversations WHERE id = $1 RETURNING id`,
-    list: `SELECT id, definition_id, definition_revision, version, message_count, created_at, updated_at FROM ${s}.chatrail_conversations
+    list: `SELECT id, definition_id, definition_revision, owner, version, message_count, created_at, updated_at FROM ${s}.chatrail_conversations
       WHERE ($1::text IS NULL OR definition_id = $1)
         AND ($2::bigint IS NULL OR updated_at < $2)
         AND ($3::bigint IS NULL OR (updated_at, id) > ($3, $4::text))
+        AND ($6::text IS NULL OR owner = $6)
       ORDER BY updated_at, id LIMIT $5`,
     expire: `WITH gone AS (
         DELETE FROM ${s}.chatrail_conversations c WHERE c.updated_at < $1

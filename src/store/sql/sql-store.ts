@@ -1,8 +1,8 @@
 import type { Message } from '../../contract/message.js'
 import type { AppendInput, AppendResult, ClaimResult, ConversationStore, ConversationSummary, Lease, ListPage, StoreOptions } from '../conversation-store.js'
 import { decodeRow, DEFAULT_MAX_MESSAGE_BYTES, encodeMessages } from '../message-codec.js'
-import { checkAppendInput, checkConversationId, checkLeaseMs, checkTtl, decodeCursor, encodeCursor, pageSize } from '../store-input.js'
-import { DefinitionMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from '../store-errors.js'
+import { checkAppendInput, checkConversationId, checkLeaseMs, checkSignal, checkTtl, decodeCursor, encodeCursor, pageSize } from '../store-input.js'
+import { DefinitionMismatchError, OwnerMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from '../store-errors.js'
 import { migrate } from './migrate.js'
 import { statements } from './schema.js'
 import type { SqlDriver, SqlRow } from './sql-driver.js'
@@ -21,6 +21,7 @@ export interface SqlStoreConfig extends StoreOptions {
 }
 
 const num = (value: unknown): number => Number(value)
+const ownerOf = (row: SqlRow): { owner?: string } => (typeof row.owner === 'string' ? { owner: row.owner } : {})
 
 /** Driver errors become `StoreUnavailableError`; chatrail's own errors (thrown inside `work`) pass through. */
 async function guarded<T>(operation: string, work: () => Promise<T>): Promise<T> {
@@ -73,6 +74,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
     conversationId: row.id as string,
     version: num(row.version),
     definition: { id: row.definition_id as string, revision: num(row.definition_revision) },
+    ...ownerOf(row),
     messageCount: num(row.message_count),
     createdAt: new Date(num(row.created_at)),
     updatedAt: new Date(num(row.updated_at)),
@@ -93,6 +95,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
           messages,
           version: num(head.version),
           definition: { id: head.definition_id as string, revision: num(head.definition_revision) },
+          ...ownerOf(head),
           createdAt: new Date(num(head.created_at)),
           updatedAt: new Date(num(head.updated_at)),
         }
@@ -109,7 +112,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
           conversationId, input.expectedVersion, input.definition.id, input.definition.revision,
           JSON.stringify(encoded.map((m) => m.id)), JSON.stringify(encoded.map((m) => m.body)),
           truncate, truncate ? input.truncateAfter : null,
-          input.lease?.turnId ?? null, input.lease?.token ?? null, input.release ?? null, clock(),
+          input.lease?.turnId ?? null, input.lease?.token ?? null, input.release ?? null, clock(), input.owner ?? null,
         ])
         const version = num(row?.version)
         const detail = (row?.detail ?? undefined) as string | undefined
@@ -120,6 +123,8 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
             return { status: 'duplicate', version, messages: decodeOutcome(conversationId, row.outcome as string) }
           case 'conflict':
             throw new StoreConflictError(conversationId, input.expectedVersion, version)
+          case 'owner':
+            throw new OwnerMismatchError(conversationId)
           case 'definition':
             throw new DefinitionMismatchError(conversationId, detail ?? '', input.definition.id)
           case 'fenced':
@@ -137,7 +142,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
       return guarded('claim', async () => {
         const now = clock()
         const expiresAt = now + options.leaseMs
-        const [row] = await query(sql.claim, [conversationId, turnId, expiresAt, now])
+        const [row] = await query(sql.claim, [conversationId, turnId, expiresAt, now, options.owner ?? null])
         if (row) return { status: 'claimed', lease: { conversationId, turnId, token: num(row.token), expiresAt: new Date(expiresAt) } }
         const [holder] = await query(sql.holder, [conversationId])
         return { status: 'busy', turnId: (holder?.turn_id as string | undefined) ?? '', expiresAt: new Date(num(holder?.expires_at ?? now)) }
@@ -161,6 +166,25 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
       return guarded('release', async () => (await query(sql.release, [lease.conversationId, lease.token, outcome])).length > 0)
     },
 
+    async signal(conversationId, signal, options) {
+      checkConversationId(conversationId, 'signal')
+      checkSignal(conversationId, signal)
+      return guarded('signal', async () => {
+        const rows = await query(sql.signal, [conversationId, signal.type === 'stop', signal.type === 'dialog-answer' ? signal.payload : null, clock(), options?.owner ?? null])
+        return rows.length > 0
+      })
+    },
+
+    async takeSignals(lease) {
+      checkConversationId(lease.conversationId, 'takeSignals')
+      return guarded('takeSignals', async () => {
+        const [row] = await query(sql.takeSignals, [lease.conversationId, lease.token])
+        if (!row) return { stop: true }
+        const dialogAnswer = row.dialog_answer
+        return { stop: row.stop_requested === true, ...(typeof dialogAnswer === 'string' ? { dialogAnswer } : {}) }
+      })
+    },
+
     async delete(conversationId) {
       checkConversationId(conversationId, 'delete')
       return guarded('delete', async () => (await query(sql.delete, [conversationId])).length > 0)
@@ -172,7 +196,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
       return guarded('list', async () => {
         const rows = await query(sql.list, [
           options?.definitionId ?? null, options?.updatedBefore?.getTime() ?? null,
-          after?.updatedAt ?? null, after?.conversationId ?? null, limit + 1,
+          after?.updatedAt ?? null, after?.conversationId ?? null, limit + 1, options?.owner ?? null,
         ])
         const page = rows.slice(0, limit).map(summaryOf)
         const last = page.at(-1)

@@ -1,0 +1,41 @@
+import type { StreamChunk } from '../../../src/contract/stream.js'
+import { defineChat, patternRoute, type ChatDefinition } from '../../../src/index.js'
+
+// The workflow the many-instance test serves: every answer is a pure function of the user text,
+// so each conversation has one expected transcript. Even turns are deterministic (a route), odd
+// turns reach the agentic fallback, a scripted agent that echoes in three streamed pieces with a
+// little delay between them (so a SIGKILL can land mid-answer).
+
+export const TURNS_PER_CONVERSATION = 10
+
+export const userText = (conversationId: string, turn: number): string => (turn % 2 === 0 ? `step ${turn}` : `hello ${conversationId} ${turn}`)
+export const answerText = (conversationId: string, turn: number): string => (turn % 2 === 0 ? `ok ${turn}` : `echo: hello ${conversationId} ${turn}`)
+export const userId = (conversationId: string, turn: number): string => `${conversationId}.u${turn}`
+
+const echoAgent = {
+  createSource: (request: { messages: ReadonlyArray<{ role: string; content: string }> }) => ({
+    abort: () => undefined,
+    async *stream(): AsyncIterableIterator<StreamChunk> {
+      const text = `echo: ${request.messages.findLast((m) => m.role === 'user')?.content ?? ''}`
+      const third = Math.ceil(text.length / 3)
+      for (let i = 0; i < text.length; i += third) {
+        yield { type: 'text', content: text.slice(i, i + third) }
+        await new Promise((resolve) => setTimeout(resolve, 2))
+      }
+      yield { type: 'done' }
+    },
+  }),
+}
+
+export function loadChat(): ChatDefinition {
+  return defineChat({
+    id: 'load',
+    chat: { adapter: echoAgent },
+    conversation: {
+      initial: 'open',
+      context: {},
+      states: { open: { on: { step: 'open' } } },
+      routes: [patternRoute({ id: 'step', pattern: /^step (?<n>\d+)$/, event: 'step', response: (_input, ctx) => `ok ${ctx.match?.groups.n}` })],
+    },
+  })
+}
