@@ -64,4 +64,17 @@ export default tseslint.config(
       },
     ]),
   },
+  {
+    files: ['src/client/**'],
+    ...layer([
+      {
+        group: ['**/controller/**', '**/agents/**', '**/testing/**', '**/cli/**', '**/renderers/**', '**/server/**', '**/store/**', '**/ai-sdk/**', 'node:*'],
+        message: 'src/client is browser-safe: it imports only src/contract, src/conversation and the wire codec in src/protocol (no node: modules, no server or store).',
+      },
+    ]),
+  },
+  {
+    files: ['src/ai-sdk/**'],
+    ...layer([{ group: ['**/controller/**', '**/agents/**', '**/testing/**', '**/cli/**', '**/renderers/**', '**/server/**', '**/store/**', '**/client/**'], message: 'src/ai-sdk is an adapter over the contract: the controller and the session use it, it uses neither.' }]),
+  },
 )

@@ -3,9 +3,12 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    tools: 'src/conversation/tools.ts',
     controller: 'src/controller/index.ts',
     store: 'src/store/index.ts',
     server: 'src/server/index.ts',
+    client: 'src/client/index.ts',
+    'ai-sdk': 'src/ai-sdk/index.ts',
     testing: 'src/testing/index.ts',
     'testing-vitest': 'src/testing/vitest.ts',
     'claude-code': 'src/agents/claude-code/index.ts',
@@ -13,6 +16,7 @@ export default defineConfig({
     opencode: 'src/agents/opencode/index.ts',
     monitor: 'src/agents/monitor/index.ts',
     react: 'renderers/react/index.ts',
+    'react-remote': 'renderers/react/remote.ts',
     ink: 'renderers/ink/index.ts',
     cli: 'src/cli/main.ts',
   },
@@ -22,5 +26,5 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   splitting: true,
-  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'better-sqlite3', 'markdown-to-jsx'],
+  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'better-sqlite3', 'markdown-to-jsx', 'ai'],
 })

@@ -1,0 +1,59 @@
+import { fileURLToPath } from 'node:url'
+import { contentTypeOf, type PageFile, type PageFiles } from './page-files.js'
+
+/**
+ * Builds the `chatrail serve` page (renderers/serve-page: React, `useChat` from `@ai-sdk/react`)
+ * for the browser with esbuild, in memory. Two callers: `npm run build` writes the result to
+ * dist/serve-page (so the published CLI never needs esbuild), and `chatrail serve` run from a
+ * checkout builds it on start (esbuild is a devDependency there).
+ */
+
+interface EsbuildOutputFile { path: string; contents: Uint8Array }
+interface Esbuild {
+  build: (options: Record<string, unknown>) => Promise<{ outputFiles: EsbuildOutputFile[] }>
+}
+
+const INDEX_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>chatrail serve</title>
+    <link rel="stylesheet" href="./assets/page.css" />
+  </head>
+  <body>
+    <div id="root"></div>
+    <script type="module" src="./assets/page.js"></script>
+  </body>
+</html>
+`
+
+export async function buildServePage(options: { minify?: boolean } = {}): Promise<PageFiles> {
+  // A variable specifier keeps tsup from bundling esbuild into the CLI: the published CLI serves
+  // the prebuilt page and never loads this module.
+  const specifier = 'esbuild'
+  const esbuild = (await import(specifier)) as Esbuild
+  const pageRoot = fileURLToPath(new URL('../../../renderers/serve-page/', import.meta.url))
+  const outdir = '/serve-page-out/assets'
+  const result = await esbuild.build({
+    entryPoints: { page: `${pageRoot}main.tsx` },
+    bundle: true,
+    write: false,
+    outdir,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    jsx: 'automatic',
+    minify: options.minify ?? true,
+    legalComments: 'none',
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  })
+  const files = new Map<string, PageFile>()
+  files.set('/index.html', { contents: new TextEncoder().encode(INDEX_HTML), contentType: contentTypeOf('.html') })
+  for (const file of result.outputFiles) {
+    const path = `/assets/${file.path.slice(outdir.length + 1)}`
+    files.set(path, { contents: file.contents, contentType: contentTypeOf(path) })
+  }
+  return files
+}

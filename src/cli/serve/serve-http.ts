@@ -1,0 +1,113 @@
+import { createServer } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { toNodeHandler, type Authenticate, type ChatHandler } from '../../server/index.js'
+import { PAGE_CONFIG_PATH, type ServePageConfig } from './page-config.js'
+import type { PageFiles } from './page-files.js'
+
+/**
+ * The `chatrail serve` HTTP server: the chat handler at `/api/chat` (useChat's default address,
+ * every method the handler knows, including its sub-routes), the page's files at `/` and
+ * `/assets/…` (GET and HEAD), the definition's page config at `/chatrail-serve.json`, 404 for
+ * anything else. The page carries no conversation data, so it is served without the token; the data
+ * is behind `/api/chat`, where the handler authenticates, and the config behind `authenticate` too.
+ */
+
+export interface ServeHttpOptions {
+  handler: ChatHandler
+  page: PageFiles
+  /** What the page reads about the definition (`/chatrail-serve.json`). */
+  pageConfig: ServePageConfig
+  /** Guards `/chatrail-serve.json` as the handler guards `/api/chat`; `'none'` serves it to anyone. */
+  authenticate: Authenticate | 'none'
+  host: string
+  port: number
+  /** How long `close` waits for responses still streaming before it cuts them. Default 5 s. */
+  graceMs?: number
+}
+
+export interface RunningServer {
+  /** `http://<host>:<port>` with the port actually bound. */
+  readonly url: string
+  readonly server: Server
+  /** Stops accepting connections, ends idle keep-alive ones, and resolves when all are closed (see `graceMs`). */
+  close: () => Promise<void>
+}
+
+export const API_PATH = '/api/chat'
+
+export async function startServeHttp(options: ServeHttpOptions): Promise<RunningServer> {
+  const api = toNodeHandler(options.handler)
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname
+    if (path === API_PATH || path.startsWith(`${API_PATH}/`)) {
+      api(req, res)
+      return
+    }
+    if (path === PAGE_CONFIG_PATH) {
+      void serveConfig(options, req, res)
+      return
+    }
+    servePage(options.page, path, req, res)
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // A turn still streaming gets `graceMs` to finish; then its connection is cut (the turn's
+        // lease expires and a retry runs it again), so a stop never waits on a held agent dialog.
+        const force = setTimeout(() => server.closeAllConnections(), options.graceMs ?? 5000)
+        server.close(() => {
+          clearTimeout(force)
+          resolve()
+        })
+        server.closeIdleConnections()
+      }),
+  }
+}
+
+function servePage(page: PageFiles, path: string, req: IncomingMessage, res: ServerResponse): void {
+  const file = page.get(path === '/' ? '/index.html' : path)
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(file === undefined ? 404 : 405, { 'content-type': 'text/plain; charset=utf-8', ...(file === undefined ? {} : { allow: 'GET, HEAD' }) }).end()
+    return
+  }
+  if (file === undefined) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found')
+    return
+  }
+  res.writeHead(200, {
+    'content-type': file.contentType,
+    'content-length': String(file.contents.byteLength),
+    // Assets change with the chatrail version only; the page itself is always revalidated.
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  })
+  res.end(req.method === 'HEAD' ? undefined : file.contents)
+}
+
+async function serveConfig(options: ServeHttpOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const json = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
+  if (options.authenticate !== 'none') {
+    const principal = await Promise.resolve(options.authenticate(new Request('http://localhost/', { headers: { authorization: req.headers.authorization ?? '' } }))).catch(() => null)
+    if (principal === null || principal === undefined) {
+      res.writeHead(401, json).end(JSON.stringify({ error: { code: 'unauthorized', message: 'Send Authorization: Bearer <token>.' } }))
+      return
+    }
+  }
+  if (req.method !== 'GET') {
+    res.writeHead(405, { ...json, allow: 'GET' }).end(JSON.stringify({ error: { code: 'method_not_allowed', message: 'GET only.' } }))
+    return
+  }
+  res.writeHead(200, json).end(JSON.stringify(options.pageConfig))
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { startServe } from '../../src/cli/serve.js'
+
+// `startServe`, the body of `chatrail serve`, in process: `--agent` replaces the definition's own
+// adapter (here the offline adapter: no process, no network).
+describe('chatrail serve --agent', () => {
+  it('answers unmatched input with the named agent instead of the definition\'s fallback', async () => {
+    const lines: string[] = []
+    const io = { stdout: (line: string) => lines.push(line), stderr: (line: string) => lines.push(`stderr: ${line}`), cwd: process.cwd(), env: {} }
+    const started = await startServe({ module: 'examples/support-bot/definition.ts', store: { kind: 'memory' }, port: 0, host: '127.0.0.1', agent: 'offline' }, io)
+    try {
+      expect(lines).toContain('agent: offline adapter (chosen with --agent offline)')
+      const response = await fetch(`${started.url}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'o1', trigger: 'submit-message', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'what is the meaning of life' }] }] }),
+      })
+      const parts = (await response.text()).split('\n').filter((line) => line.startsWith('data: {')).map((line) => JSON.parse(line.slice(6)) as { type: string; delta?: string; data?: { trace?: { kind: string } } })
+      expect(parts.map((part) => part.delta ?? '').join('')).toContain('No agent is connected (offline demo adapter)')
+      expect(parts.find((part) => part.type === 'data-chatrail')?.data?.trace?.kind).toBe('agentic')
+    } finally {
+      await started.close()
+    }
+    expect(lines.filter((line) => line.startsWith('stderr:'))).toEqual([])
+  }, 60_000)
+})
