@@ -119,7 +119,7 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     mkdirSync(outputDir, { recursive: true })
     await page.screenshot({ path: `${outputDir}react-support-390-question.png` })
     // The card that arrived has the focus; once answered, the focus is back in the composer.
-    expect(await card.evaluate((el) => el === document.activeElement)).toBe(true)
+    await expect.poll(() => card.evaluate((el) => el === document.activeElement), { timeout: 10_000 }).toBe(true)
     await card.getByText('Team', { exact: true }).click()
     await card.getByRole('button', { name: 'Answer' }).click()
     await page.locator('[data-chatrail-dialog-state="answered"]').waitFor()
@@ -332,7 +332,7 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       await settled(tab)
       // The conversation carries on from `initial`: its chips are back, the focus is in the composer.
       await tab.locator('[data-chatrail-restarted] [data-chatrail-suggestions]').waitFor()
-      expect(await tab.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message')
+      await expect.poll(() => tab.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 10_000 }).toBe('Message')
       expect(await tab.getByRole('group', { name: 'Conversation ended' }).count()).toBe(0)
       await capture('after-start-over')
     } finally {
@@ -424,10 +424,11 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       expect(size?.height).toBeGreaterThanOrEqual(24)
       await edit.click()
       const box = tab.getByRole('textbox', { name: 'Edit message' })
-      expect(await box.evaluate((el) => el === document.activeElement)).toBe(true)
+      // Focus moves in an effect after React commits: poll (bounded) rather than read once, so a busy machine does not fail it.
+      await expect.poll(() => box.evaluate((el) => el === document.activeElement), { timeout: 10_000 }).toBe(true)
       await tab.keyboard.press('Escape')
-      expect(await box.count()).toBe(0)
-      expect(await edit.evaluate((el) => el === document.activeElement)).toBe(true)
+      await expect.poll(() => box.count(), { timeout: 10_000 }).toBe(0)
+      await expect.poll(() => edit.evaluate((el) => el === document.activeElement), { timeout: 10_000 }).toBe(true)
     } finally {
       await tab.context().close()
     }
