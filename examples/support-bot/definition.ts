@@ -121,7 +121,7 @@ export function createSupportBot(adapter?: AdapterFactory): ChatDefinition<Suppo
           id: 'confirm-button',
           uiEvent: SUPPORT_EVENTS.confirm,
           event: 'confirm',
-          description: 'The Confirm button.',
+          description: 'Reship the order now.',
           response: (_input, ctx) => ({ text: `Done: order #${ctx.context.orderNumber ?? '?'} will be reshipped today.`, assign: { reshipped: true } }),
         }),
         textRoute({
@@ -149,7 +149,7 @@ export function createSupportBot(adapter?: AdapterFactory): ChatDefinition<Suppo
           id: 'escalate-button',
           uiEvent: SUPPORT_EVENTS.escalate,
           event: 'escalate',
-          description: 'The Talk to a person button.',
+          description: 'Hand the conversation to a person.',
           response: 'I am handing you over to a person. They will reply here shortly.',
         }),
         route({
@@ -164,7 +164,7 @@ export function createSupportBot(adapter?: AdapterFactory): ChatDefinition<Suppo
           id: 'resolve',
           uiEvent: SUPPORT_EVENTS.resolve,
           event: 'resolve',
-          description: 'The Mark as solved button.',
+          description: 'Close the conversation as solved.',
           response: 'Glad we could help. Goodbye!',
         }),
         commandRoute({
@@ -180,7 +180,7 @@ export function createSupportBot(adapter?: AdapterFactory): ChatDefinition<Suppo
           uiEvent: SUPPORT_EVENTS.startOver,
           restart: true,
           states: ['resolved'],
-          description: 'The Start over button.',
+          description: 'Begin again with a new lookup.',
           response: 'Starting over. Type /start to look up an order, or /human to reach a person.',
         }),
       ],

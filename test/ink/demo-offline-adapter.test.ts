@@ -27,7 +27,7 @@ describe('offline demo adapter', () => {
       '  Look up an order [in collecting]',
       '  the escalate event (Alt+number) - Talk to a person',
       '  (custom) - custom',
-      'For real answers, sign in to Claude Code or Codex and restart the demo.',
+      'For real answers, sign in to Claude Code or Codex, or set up OpenCode, and restart the demo.',
     ])
   })
 

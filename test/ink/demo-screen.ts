@@ -27,7 +27,7 @@ export async function captureDemoScreen(args: readonly string[]): Promise<string
     terminal.write('Can I get a refund instead?')
     await terminal.waitFor('› Can I get')
     terminal.write(keys.enter)
-    await terminal.waitFor('For real answers, sign in to Claude Code or Codex and restart the demo.\n')
+    await terminal.waitFor('For real answers, sign in to Claude Code or Codex, or set up OpenCode, and restart the demo.\n')
     return `$ npm start\n${terminal.screen()}\n`
   } finally {
     terminal.write(keys.ctrlC)

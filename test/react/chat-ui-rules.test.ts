@@ -20,7 +20,7 @@ describe('suggestionsOf (the support-bot definition)', () => {
       { kind: 'command', text: '/help', description: 'List what you can do here.' },
       { kind: 'command', text: '/start', description: 'Start an order lookup.' },
       { kind: 'command', text: '/human', description: 'Talk to a person.' },
-      { kind: 'event', uiEvent: 'escalate', event: 'escalate', description: 'The Talk to a person button.' },
+      { kind: 'event', uiEvent: 'escalate', event: 'escalate', description: 'Hand the conversation to a person.' },
     ])
     // collecting has no `start` event: no /start chip; `cancel` is allowed there.
     expect(suggestionsOf(routes, 'collecting', eventsOf('collecting')).map((s) => (s.kind === 'command' ? s.text : s.uiEvent)))

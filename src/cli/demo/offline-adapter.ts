@@ -46,7 +46,7 @@ export function offlineReply<Ctx extends JsonObject>(routes: readonly Route<Ctx>
     `No agent is connected (offline demo adapter), so nothing here can answer "${quoted}" freely.`,
     lines.length === 0 ? 'This workflow declares no routes.' : 'This workflow understands:',
     ...lines,
-    'For real answers, sign in to Claude Code or Codex and restart the demo.',
+    'For real answers, sign in to Claude Code or Codex, or set up OpenCode, and restart the demo.',
   ].join('\n')
 }
 
