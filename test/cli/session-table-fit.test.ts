@@ -1,3 +1,4 @@
+import stringWidth from 'string-width'
 import { describe, expect, it } from 'vitest'
 import type { SessionRow } from '../../src/agents/monitor/session-rows.js'
 import { sessionTableLines } from '../../src/agents/monitor/session-table-text.js'
@@ -52,5 +53,23 @@ describe('sessionTableLines({ width })', () => {
     expect(narrow.join('\n')).toContain('…')
     // The text columns gave the width up; the state is whole.
     expect(narrow[1]).toContain(' waiting for approval ')
+  })
+
+  it('measures terminal cells, not UTF-16 units: wide titles (CJK, emoji) never overflow and are never cut mid-character', () => {
+    const wide = [
+      row({ title: '修复会话监视器的标题显示问题并添加测试', project: 'プロジェクト' }),
+      row({ title: 'Ship it 🚀🚀🚀 with flags 🇫🇷🇯🇵 and e\u0301clairs', state: 'running', attention: 'active' }),
+    ]
+    for (let width = 20; width <= 120; width += 1) {
+      for (const line of sessionTableLines(wide, { width })) {
+        expect(stringWidth(line), `width ${width}: ${line}`).toBeLessThanOrEqual(width)
+        // A flag is two regional indicators: a cut between them would leave a run of odd length.
+        for (const run of line.match(/[\u{1F1E6}-\u{1F1FF}]+/gu) ?? []) expect([...run].length % 2, `width ${width}: ${line}`).toBe(0)
+      }
+    }
+    // Columns stay aligned in cells: every line's ACTIVE cell starts at the header's ACTIVE column.
+    const [header = '', ...lines] = sessionTableLines(wide, { width: 100 })
+    const activeAt = stringWidth(header.slice(0, header.indexOf('ACTIVE')))
+    for (const line of lines) expect(stringWidth(line) - stringWidth('12m ago')).toBe(activeAt)
   })
 })

@@ -1,3 +1,4 @@
+import stringWidth from 'string-width'
 import type { SessionRow } from './session-rows.js'
 
 /**
@@ -36,9 +37,9 @@ export interface SessionTableOptions {
 
 /**
  * Pure. The header line, then one line per row, columns padded to their widest cell. With a
- * `width`, the widest shrinkable column loses a character at a time until the table fits, every
- * cut cell ending in `…`; below the columns' minimums each line is cut at `width`. No line ever
- * exceeds `width`, so a terminal never wraps one.
+ * `width` (terminal cells), the widest shrinkable column loses a cell at a time until the table
+ * fits, every cut cell ending in `…`; below the columns' minimums each line is cut at `width`. No
+ * line ever exceeds `width` cells, wide characters included, so a terminal never wraps one.
  */
 export function sessionTableLines(rows: readonly SessionRow[], options: SessionTableOptions = {}): string[] {
   const all = rows.map((row): Record<Column, string> => ({
@@ -51,14 +52,14 @@ export function sessionTableLines(rows: readonly SessionRow[], options: SessionT
     ACTIVE: row.lastActivity,
   }))
   const columns = SESSION_COLUMNS.filter((title) => !OPTIONAL.has(title) || all.some((cells) => cells[title] !== ''))
-  const widths = columns.map((title) => Math.max(title.length, ...all.map((cells) => cells[title].length)))
+  const widths = columns.map((title) => Math.max(stringWidth(title), ...all.map((cells) => stringWidth(cells[title]))))
   if (options.width !== undefined) shrink(columns, widths, options.width - GAP.length * (columns.length - 1))
   const format = (line: readonly string[]): string => {
     const text = line
       .map((cell, column) => {
         const width = widths[column] ?? 0
         const fitted = cut(cell, width)
-        return column === line.length - 1 ? fitted : fitted.padEnd(width)
+        return column === line.length - 1 ? fitted : fitted + ' '.repeat(Math.max(0, width - stringWidth(fitted)))
       })
       .join(GAP)
       .trimEnd()
@@ -87,8 +88,23 @@ function shrink(columns: readonly Column[], widths: number[], room: number): voi
   }
 }
 
-/** `text` in at most `width` characters, ending in `…` when cut. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+
+/**
+ * `text` in at most `width` terminal cells, ending in `…` when cut. Widths are cells, not UTF-16
+ * units: a CJK character or an emoji takes two, a combining mark none (string-width), and a cut
+ * never splits a grapheme.
+ */
 function cut(text: string, width: number): string {
-  if (text.length <= width) return text
-  return width <= 0 ? '' : `${text.slice(0, width - 1)}…`
+  if (stringWidth(text) <= width) return text
+  if (width <= 0) return ''
+  let kept = ''
+  let used = 0
+  for (const { segment } of graphemes.segment(text)) {
+    const cells = stringWidth(segment)
+    if (used + cells > width - 1) break
+    kept += segment
+    used += cells
+  }
+  return `${kept}…`
 }
