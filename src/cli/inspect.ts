@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { isClaudeCodeContent } from '../agents/claude-code/detect-transcript.js'
 import { readChat as readClaudeCodeChat } from '../agents/claude-code/read-chat.js'
@@ -7,6 +8,7 @@ import { readRolloutOrigin } from '../agents/codex/locate-rollout.js'
 import { readChat as readCodexChat } from '../agents/codex/read-chat.js'
 import { isOpencodeEventContent } from '../agents/opencode/detect-event-log.js'
 import { readEventLog as readOpencodeEventLog } from '../agents/opencode/event-log.js'
+import { DEFAULT_OPENCODE_URL } from '../agents/opencode/http-client.js'
 import { readChat as readOpencodeChat } from '../agents/opencode/read-chat.js'
 import { streamFile } from '../agents/runstate/file-stream.js'
 import { DEFAULT_MAX_LINE_BYTES, JsonlLineReader } from '../agents/runstate/jsonl-lines.js'
@@ -15,6 +17,19 @@ import { ChatrailError } from '../contract/errors.js'
 import { closestName } from '../conversation/did-you-mean.js'
 import { parseCommandArgs, usageErrorText } from './args.js'
 import { formatChatView } from './inspect-view.js'
+
+/** What an OpenCode session id looks like (the reader checks it again). */
+const OPENCODE_SESSION_ID = /^ses[A-Za-z0-9_-]{1,128}$/
+
+/**
+ * The OpenCode server `inspect` reads `file` from: `--opencode-url` when given; for
+ * `--agent opencode ses_…` naming no file, the server at OpenCode's default address (readChat
+ * reads OpenCode's database when nothing listens there); otherwise none (`file` is a file).
+ */
+export function opencodeUrlOf(values: { agent?: string; 'opencode-url'?: string }, file: string, exists: (path: string) => boolean): string | undefined {
+  if (values['opencode-url'] !== undefined) return values['opencode-url']
+  return values.agent === 'opencode' && OPENCODE_SESSION_ID.test(file) && !exists(file) ? DEFAULT_OPENCODE_URL : undefined
+}
 
 /**
  * `chatrail inspect <file>`: reads one agent transcript the way the agent's reader does and prints
@@ -34,6 +49,8 @@ options:
   --runtime-dir <dir>  Claude Code: the run's live-signal dir (needs --run-id)
   --run-id <id>        the run id the live signals were armed with
   --opencode-url <url> OpenCode: read session <file> (a ses_… id) from this running server
+                       (with --agent opencode and a ses_… id, default http://127.0.0.1:4096;
+                       when nothing listens there, the session is read from OpenCode's database)
   --last <n>           messages to show (default 12; 0 for none)
   --json               print exactly the AgentChat as JSON
   -h, --help           show this help
@@ -140,8 +157,8 @@ export async function runInspect(args: readonly string[], io: InspectIo = proces
   if (!Number.isInteger(last) || last < 0) return usageError(io, `--last takes a whole number ≥ 0 (got ${JSON.stringify(values.last)})`)
   const agents = inspectAgents.map((a) => a.agent)
   if (values.agent !== undefined && !agents.includes(values.agent as AgentKind)) return usageError(io, `unknown --agent ${JSON.stringify(values.agent)}${suggestAgent(values.agent, agents)}; known: ${agents.join(', ')}`)
-  const opencodeUrl = values['opencode-url']
-  if (opencodeUrl !== undefined && values.agent !== undefined && values.agent !== 'opencode') return usageError(io, `--opencode-url reads an OpenCode session; it does not go with --agent ${values.agent}`)
+  if (values['opencode-url'] !== undefined && values.agent !== undefined && values.agent !== 'opencode') return usageError(io, `--opencode-url reads an OpenCode session; it does not go with --agent ${values.agent}`)
+  const opencodeUrl = opencodeUrlOf(values, file, existsSync)
 
   try {
     // With --opencode-url the argument is a session id on the server, not a file.

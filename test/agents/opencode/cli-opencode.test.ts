@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { freePort } from '../../../src/agents/opencode/adapter/opencode-server.js'
-import { runInspect } from '../../../src/cli/inspect.js'
+import { opencodeUrlOf, runInspect } from '../../../src/cli/inspect.js'
 import { runSessions } from '../../../src/cli/sessions.js'
 import { opencodeMonitorOptions } from '../../../src/cli/sessions-opencode.js'
 import { copyRecordedDatabase } from './fallback-files.js'
@@ -151,5 +151,17 @@ describe('chatrail sessions: which OpenCode server and data folder', () => {
 
   it('--no-opencode-url: nothing of OpenCode', () => {
     expect(opencodeMonitorOptions({ 'no-opencode-url': true }, '/home/me', {})).toEqual({})
+  })
+})
+
+describe('chatrail inspect --agent opencode <ses_…> without --opencode-url', () => {
+  it('reads the session from the server at OpenCode\'s default address; a file of that name, another agent or an explicit URL wins', () => {
+    const none = (): boolean => false
+    expect(opencodeUrlOf({ agent: 'opencode' }, 'ses_3c1f0a', none)).toBe('http://127.0.0.1:4096')
+    expect(opencodeUrlOf({ agent: 'opencode', 'opencode-url': 'http://127.0.0.1:5000' }, 'ses_3c1f0a', none)).toBe('http://127.0.0.1:5000')
+    expect(opencodeUrlOf({ agent: 'opencode' }, 'ses_3c1f0a', () => true)).toBeUndefined()
+    expect(opencodeUrlOf({ agent: 'opencode' }, 'events.jsonl', none)).toBeUndefined()
+    expect(opencodeUrlOf({ agent: 'codex' }, 'ses_3c1f0a', none)).toBeUndefined()
+    expect(opencodeUrlOf({}, 'ses_3c1f0a', none)).toBeUndefined()
   })
 })
