@@ -12,7 +12,7 @@ import type { FakeHome, PlacedSession } from './fake-home.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const { CODEX_HOME: _ignored, ...parentEnv } = process.env
-const chatrail = (...args: string[]) => spawnSync(`${root}node_modules/.bin/tsx`, ['src/cli/main.ts', 'sessions', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, env: parentEnv })
+const chatrail = (...args: string[]) => spawnSync(`${root}node_modules/.bin/tsx`, ['src/cli/main.ts', 'sessions', '--no-opencode-url', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, env: parentEnv })
 
 let home: FakeHome
 let waiting: PlacedSession

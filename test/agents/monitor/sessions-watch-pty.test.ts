@@ -27,7 +27,7 @@ describe('chatrail sessions --watch (pty)', () => {
     const thread = placeCodex(home, 'plain-turn', { lines: 9, sessionId: randomUUID(), endsAgoMs: 30_000 })
     const env = terminalEnv()
     delete env.CODEX_HOME
-    const terminal = startPty(join(projectRoot, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts', 'sessions', '--watch', '--home', home.home], { cwd: projectRoot, env, cols: 120, rows: 20 })
+    const terminal = startPty(join(projectRoot, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts', 'sessions', '--watch', '--no-opencode-url', '--home', home.home], { cwd: projectRoot, env, cols: 120, rows: 20 })
     running.push(terminal)
     let screen = await terminal.waitFor((text) => /codex\s.*\srunning\s+\d+s ago/.test(text), 45_000)
     expect(screen).toMatch(/AGENT\s+PROJECT\s+TITLE\s+STATE\s+ACTIVE/)

@@ -55,7 +55,7 @@ afterAll(() => {
 
 function sessionsAsOther(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   if (!other.ok) throw new Error(other.reason)
-  const result = spawnSync(`${root}node_modules/.bin/tsx`, ['src/cli/main.ts', 'sessions', '--home', home.home, ...args], {
+  const result = spawnSync(`${root}node_modules/.bin/tsx`, ['src/cli/main.ts', 'sessions', '--no-opencode-url', '--home', home.home, ...args], {
     cwd: root,
     encoding: 'utf8',
     timeout: 60_000,
