@@ -20,7 +20,7 @@ export async function createSupportServer(store: ConversationStore): Promise<{ s
   const definition = createSupportBot(agent)
   const handler = toNodeHandler(createChatHandler({ definition, store, authenticate: 'none' }))
   const { files } = await loadServePage()
-  // The page reads the definition's id and event routes (its buttons) from here.
+  // The page reads the definition's route summary (states, command and event routes: its chips and buttons) from here.
   const config = JSON.stringify(pageConfigOf(definition))
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import '../react/styles.css'
 import './page.css'
 import { ServePage } from './serve-page.js'
 

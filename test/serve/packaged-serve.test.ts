@@ -69,6 +69,10 @@ describe('chatrail serve from the built package', () => {
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('./assets/page.js')
     expect(await (await fetch(`${server.url}/assets/page.js`)).text()).toBe(readFileSync(join(packageDir, 'dist', 'serve-page', 'assets', 'page.js'), 'utf8'))
+    // The lazily loaded chunks (chatrail/react's message and dialog UI) are served too.
+    const assets = readdirSync(join(packageDir, 'dist', 'serve-page', 'assets'))
+    expect(assets.filter((file) => file.endsWith('.js')).length).toBeGreaterThan(1)
+    for (const file of assets) expect((await fetch(`${server.url}/assets/${file}`)).status, file).toBe(200)
     const turn = await fetch(`${server.url}/api/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -45,10 +45,12 @@ describe('chatrail serve', () => {
     expect(server.stdout()).toContain('page: built from renderers/serve-page with esbuild (a checkout)')
     const page = await (browser as Browser).newPage()
     await page.goto(`${server.url}/`)
-    await page.getByRole('textbox', { name: 'Message' }).fill('/start')
-    await page.keyboard.press('Enter')
-    await page.locator('[data-chatrail-state="collecting"][data-chatrail-turn-kind="deterministic"]').waitFor()
-    expect(await page.locator('[data-chatrail-role="assistant"]').innerText()).toBe('Sure. What is your order number? (for example #12345)')
+    // The page is chatrail/react's chat in remote mode: the welcome screen's chips come from the
+    // definition's route summary, the turn runs in this process.
+    await page.locator('[data-chatrail-chat][data-chatrail-remote] [data-chatrail-suggestions]').waitFor()
+    await page.getByRole('button', { name: /^\/start/ }).click()
+    await page.locator('[data-chatrail-state-badge][data-chatrail-state="collecting"][data-chatrail-turn-kind="deterministic"]').waitFor()
+    expect(await page.locator('[data-chatrail-message][data-chatrail-role="assistant"] [data-chatrail-content]').innerText()).toBe('Sure. What is your order number? (for example #12345)')
     await page.close()
     // SIGTERM is a clean stop: exit 0.
     expect(await server.stop('SIGTERM')).toBe(0)
@@ -68,17 +70,26 @@ describe('chatrail serve', () => {
     expect(allowed.status).toBe(200)
     expect(await allowed.json()).toEqual({ messages: [], chatrail: expect.objectContaining({ state: 'greeting' }) })
     expect((await fetch(`${server.url}/chatrail-serve.json`)).status).toBe(401)
-    expect(await (await fetch(`${server.url}/chatrail-serve.json`, { headers: { authorization: 'Bearer s3cret-token' } })).json()).toMatchObject({ id: 'support-bot' })
+    expect(await (await fetch(`${server.url}/chatrail-serve.json`, { headers: { authorization: 'Bearer s3cret-token' } })).json()).toMatchObject({ id: 'support-bot', initial: 'greeting' })
     // The page itself carries no conversation data: it loads without the token.
     expect((await fetch(`${server.url}/`)).status).toBe(200)
     if (browser !== undefined) {
+      // Without the token the page says what to do instead of showing a chat that cannot work.
+      const without = await browser.newPage()
+      await without.goto(`${server.url}/`)
+      expect(await without.getByRole('alert').innerText()).toContain('This server needs a token')
+      await without.close()
       const page = await browser.newPage()
       await page.goto(`${server.url}/#token=s3cret-token`)
       await page.getByRole('textbox', { name: 'Message' }).fill('/start')
       await page.keyboard.press('Enter')
-      await page.locator('[data-chatrail-state="collecting"]').waitFor()
+      await page.locator('[data-chatrail-state-badge][data-chatrail-state="collecting"]').waitFor()
       // The token left the address bar.
       expect(page.url()).not.toContain('s3cret-token')
+      // A reload restores the conversation with the token the tab kept (sessionStorage).
+      await page.reload()
+      await page.locator('[data-chatrail-message][data-chatrail-role="assistant"]').waitFor()
+      expect(await page.locator('[data-chatrail-state-badge]').getAttribute('data-chatrail-state')).toBe('collecting')
       await page.close()
     }
   }, 90_000)

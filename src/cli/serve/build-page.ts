@@ -2,10 +2,12 @@ import { fileURLToPath } from 'node:url'
 import { contentTypeOf, type PageFile, type PageFiles } from './page-files.js'
 
 /**
- * Builds the `chatrail serve` page (renderers/serve-page: React, `useChat` from `@ai-sdk/react`)
- * for the browser with esbuild, in memory. Two callers: `npm run build` writes the result to
+ * Builds the `chatrail serve` page (renderers/serve-page: chatrail/react in remote mode) for the
+ * browser with esbuild, in memory. Two callers: `npm run build` writes the result to
  * dist/serve-page (so the published CLI never needs esbuild), and `chatrail serve` run from a
- * checkout builds it on start (esbuild is a devDependency there).
+ * checkout builds it on start (esbuild is a devDependency there). Code splitting keeps
+ * chatrail/react's lazily loaded parts (the message UI with markdown, the dialog UI) in their own
+ * `assets/chunk-*.js` files, loaded when first needed, as in the Vite-built React example.
  */
 
 interface EsbuildOutputFile { path: string; contents: Uint8Array }
@@ -28,7 +30,13 @@ const INDEX_HTML = `<!doctype html>
 </html>
 `
 
-export async function buildServePage(options: { minify?: boolean } = {}): Promise<PageFiles> {
+export interface BuildServePageOptions {
+  minify?: boolean
+  /** Another page's entry module (a test page); default renderers/serve-page/main.tsx. */
+  entry?: string
+}
+
+export async function buildServePage(options: BuildServePageOptions = {}): Promise<PageFiles> {
   // A variable specifier keeps tsup from bundling esbuild into the CLI: the published CLI serves
   // the prebuilt page and never loads this module.
   const specifier = 'esbuild'
@@ -36,8 +44,9 @@ export async function buildServePage(options: { minify?: boolean } = {}): Promis
   const pageRoot = fileURLToPath(new URL('../../../renderers/serve-page/', import.meta.url))
   const outdir = '/serve-page-out/assets'
   const result = await esbuild.build({
-    entryPoints: { page: `${pageRoot}main.tsx` },
+    entryPoints: { page: options.entry ?? `${pageRoot}main.tsx` },
     bundle: true,
+    splitting: true,
     write: false,
     outdir,
     format: 'esm',
