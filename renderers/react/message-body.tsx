@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react'
+import { useLayoutEffect, useRef, useState } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
 import type { Message } from '../../src/contract/message.js'
 import { uiEventOf } from '../../src/conversation/index.js'
@@ -70,6 +70,14 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
   const [editing, setEditing] = useState(false)
   const article = useRef<HTMLElement>(null)
   const editButton = useRef<HTMLButtonElement>(null)
+  // Esc in the edit box gives the focus back to the Edit button, which mounts again only when the
+  // box is gone: focus it after that commit, not from a timer that may run before it.
+  const refocusEdit = useRef(false)
+  useLayoutEffect(() => {
+    if (editing || !refocusEdit.current) return
+    refocusEdit.current = false
+    editButton.current?.focus()
+  }, [editing])
   const event = uiEventOf(message)
   const toolCalls = part === 'before' ? [] : (message.toolCalls ?? []).filter((call) => !hiddenToolIds.has(call.id))
   const streaming = message.status === 'streaming' && part !== 'before'
@@ -90,7 +98,7 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
       {editing
         ? <EditForm
           message={message}
-          onCancel={() => { setEditing(false); setTimeout(() => editButton.current?.focus()) }}
+          onCancel={() => { refocusEdit.current = true; setEditing(false) }}
           onSave={(content) => { setEditing(false); focusComposer(article.current); onEdit(message.id, content) }}
         />
         : <div data-chatrail-content="">

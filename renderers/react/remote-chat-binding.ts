@@ -95,8 +95,8 @@ export function createRemoteChatBinding<Ctx extends JsonObject>(definition: Chat
     }))
     if (messages.length > 0) {
       controller.setMessages(messages)
-      // a regenerate of a restored answer must run the turn again, not fetch the stored answer
-      adapter.noteAnswered(messages.filter((message, index) => message.role === 'user' && messages[index + 1]?.role === 'assistant').map((message) => message.id))
+      // a regenerate of a restored answer must run the turn again, not fetch the stored answer; an edit of one is a new submit
+      adapter.noteAnswered(messages.filter((message, index) => message.role === 'user' && messages[index + 1]?.role === 'assistant'))
     }
     if (body.chatrail) mirror(body.chatrail)
   }

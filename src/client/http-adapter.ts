@@ -4,7 +4,7 @@ import { uiPartToChunks } from '../protocol/decode-parts.js'
 import { readUiMessageStream } from '../protocol/read-ui-message-stream.js'
 import type { ChatrailPartData } from '../protocol/ui-parts.js'
 import { errorOfResponse, HttpAdapterError } from './http-adapter-error.js'
-import { chatRequestBody, lastUserId } from './request-body.js'
+import { chatRequestBody, lastUserMessage } from './request-body.js'
 
 /**
  * `httpAdapter`: a chatrail server (`createChatHandler`) as an `AdapterFactory`, so chatrail's
@@ -39,26 +39,33 @@ export interface HttpAdapter extends AdapterFactory {
   /**
    * User messages already answered on the server (a restored conversation's), so that asking
    * again for one (regenerate, retry) is a `regenerate-message`, not a submit the server answers
-   * from the store.
+   * from the store. Pass the messages (`{ id, content }`) rather than bare ids so that an edit of
+   * one (same id, new text) goes as the submit the server takes as an edit; with a bare id, any
+   * later turn for it is taken as a regenerate.
    */
-  noteAnswered: (userMessageIds: Iterable<string>) => void
+  noteAnswered: (userMessages: Iterable<string | { id: string; content: string }>) => void
 }
 
 export function httpAdapter(options: HttpAdapterOptions): HttpAdapter {
   if (typeof options?.api !== 'string' || options.api === '') throw new TypeError('httpAdapter: pass { api }, the URL of the chatrail handler (e.g. "/api/chat").')
   if (typeof options.conversationId !== 'string' || options.conversationId === '') throw new TypeError('httpAdapter: pass { conversationId }, the id of the conversation on the server.')
-  // user message ids this factory saw answered: asking again for one is a regenerate
-  const answered = new Set<string>()
+  // user message id → the text this factory saw answered (undefined: not known). Asking again for
+  // one with the same text is a regenerate; with other text it is an edit, which the server takes
+  // as a submit of the same id with new text.
+  const answered = new Map<string, string | undefined>()
   return {
     createSource: (request) => createHttpSource(options, answered, request),
     capabilities: { streaming: true, reasoning: true },
-    noteAnswered: (userMessageIds) => {
-      for (const id of userMessageIds) answered.add(id)
+    noteAnswered: (userMessages) => {
+      for (const message of userMessages) {
+        if (typeof message === 'string') answered.set(message, undefined)
+        else answered.set(message.id, message.content)
+      }
     },
   }
 }
 
-function createHttpSource(options: HttpAdapterOptions, answered: Set<string>, request: AdapterRequest): StreamSource {
+function createHttpSource(options: HttpAdapterOptions, answered: Map<string, string | undefined>, request: AdapterRequest): StreamSource {
   const controller = new AbortController()
   return {
     stream: () => streamTurn(options, answered, request, controller.signal),
@@ -66,6 +73,13 @@ function createHttpSource(options: HttpAdapterOptions, answered: Set<string>, re
       if (!controller.signal.aborted) controller.abort()
     },
   }
+}
+
+/** Asked again with the text that was answered (or text not known): a regenerate, not an edit. */
+function isRegenerate(answered: ReadonlyMap<string, string | undefined>, id: string, content: string): boolean {
+  if (!answered.has(id)) return false
+  const text = answered.get(id)
+  return text === undefined || text === content
 }
 
 const ERROR_CODE = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/
@@ -76,10 +90,10 @@ const errorChunk = (error: HttpAdapterError): StreamChunk => ({
   metadata: { error, code: error.code, ...(error.status === undefined ? {} : { status: error.status }) },
 })
 
-async function* streamTurn(options: HttpAdapterOptions, answered: Set<string>, request: AdapterRequest, signal: AbortSignal): AsyncGenerator<StreamChunk> {
+async function* streamTurn(options: HttpAdapterOptions, answered: Map<string, string | undefined>, request: AdapterRequest, signal: AbortSignal): AsyncGenerator<StreamChunk> {
   if (signal.aborted) return
-  const userId = lastUserId(request.messages)
-  const trigger = userId !== undefined && answered.has(userId) ? 'regenerate-message' : 'submit-message'
+  const user = lastUserMessage(request.messages)
+  const trigger = user !== undefined && isRegenerate(answered, user.id, user.content) ? 'regenerate-message' : 'submit-message'
   const doFetch = options.fetch ?? globalThis.fetch
   let response: Response
   try {
@@ -131,6 +145,6 @@ async function* streamTurn(options: HttpAdapterOptions, answered: Set<string>, r
     yield errorChunk(failure)
     return
   }
-  if (userId !== undefined) answered.add(userId)
+  if (user !== undefined) answered.set(user.id, user.content)
   yield { type: 'done', ...(snapshot === undefined ? {} : { metadata: { chatrailSnapshot: snapshot } }) }
 }

@@ -27,8 +27,8 @@ export function chatRequestBody(conversationId: string, messages: readonly Messa
 }
 
 /** The id of the last user message (what the turn answers), if any. */
-export function lastUserId(messages: readonly Message[]): string | undefined {
-  return messages.findLast((message) => message.role === 'user')?.id
+export function lastUserMessage(messages: readonly Message[]): Message | undefined {
+  return messages.findLast((message) => message.role === 'user')
 }
 
 function uiEventOf(message: Message): string | undefined {

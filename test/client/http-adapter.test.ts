@@ -85,6 +85,36 @@ describe('httpAdapter against createChatHandler', () => {
     expect(stored?.messages.map((message) => message.role)).toEqual(['user', 'assistant'])
   })
 
+  it('edit (same message id, new text) is an edit on the server: the new text is stored and answered, not the old one', async () => {
+    const { controller } = remote('c-edit')
+    await controller.send('/start')
+    await controller.send('deliver on 2026-01-05')
+    expect(controller.getState().messages.at(-1)?.content).toBe('Booked for 2026-01-05.')
+    const userId = controller.getState().messages.at(-2)?.id ?? ''
+    await controller.edit(userId, 'deliver on 2026-02-07')
+    expect(controller.getState().messages.at(-1)?.content).toBe('Booked for 2026-02-07.')
+    const stored = await store.load('c-edit')
+    expect(stored?.messages.map((message) => message.content)).toEqual(['/start', 'Which day?', 'deliver on 2026-02-07', 'Booked for 2026-02-07.'])
+    // regenerate of the edited message is still a regenerate: the same text, answered again
+    await controller.regenerate()
+    expect((await store.load('c-edit'))?.messages.map((message) => message.content)).toEqual(['/start', 'Which day?', 'deliver on 2026-02-07', 'Booked for 2026-02-07.'])
+    expect(agent.calls()).toBe(0)
+  })
+
+  it('a restored conversation noted with its texts: an edit of a restored message is an edit, a regenerate a regenerate', async () => {
+    const first = remote('c-restored')
+    await first.controller.send('hello there')
+    const [question] = first.controller.getState().messages
+    const reloaded = remote('c-restored')
+    reloaded.controller.setMessages(first.controller.getState().messages)
+    reloaded.adapter.noteAnswered([{ id: question?.id ?? '', content: 'hello there' }])
+    await reloaded.controller.regenerate()
+    expect(agent.calls()).toBe(2)
+    await reloaded.controller.edit(question?.id ?? '', '/start')
+    expect(reloaded.controller.getState().messages.at(-1)?.content).toBe('Which day?')
+    expect((await store.load('c-restored'))?.messages.map((message) => message.content)).toEqual(['/start', 'Which day?'])
+  })
+
   it('the done chunk carries the snapshot; a repeated submit of an unanswered-here message gets the stored answer', async () => {
     const first = await drain(httpAdapter({ api: http.url, conversationId: 'c3' }).createSource({ messages: [user('u1', 'hi')] }))
     expect(first.map((chunk) => chunk.type)).toEqual(['text', 'text', 'text', 'text', 'done'])
