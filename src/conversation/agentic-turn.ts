@@ -1,5 +1,5 @@
 import type { AdapterRequest } from '../contract/adapter.js'
-import type { StreamChunk, StreamSource } from '../contract/stream.js'
+import type { StreamChunk } from '../contract/stream.js'
 import { TRANSITION_TOOL, judgeProposal, legalEvents, withTransitionContext } from './agent-transitions.js'
 import { turnContext } from './decide.js'
 import { doneWithRecord, fingerprint, type DecisionRecord } from './decision-record.js'
@@ -22,21 +22,119 @@ import type { TurnOutcome } from './turn-recorder.js'
 
 const ABORTED: TurnOutcome = { kind: 'agentic', outcome: 'aborted' }
 
-export async function* agenticTurn<Ctx extends JsonObject>(
+/**
+ * The agentic turn. Without agent transitions (the common case) the adapter's chunks pass through
+ * a plain iterator (issue 20: a turn no route matches costs a bare adapter call plus a constant,
+ * not a generator resumption per chunk); a failure, a stop or a stream without `done` hands the
+ * pull over to the generator below, which finishes the turn from it.
+ */
+export function agenticTurn<Ctx extends JsonObject>(
   core: SessionCore<Ctx>,
   request: AdapterRequest,
   control: TurnControl,
   last: LastUserMessage | undefined,
   before: MachineState<Ctx>,
   turnId: string,
-  /** Records the outcome; called before the terminal chunk, since a consumer may stop pulling at it. */
-  recorder: { settle: (outcome: TurnOutcome) => void },
-): AsyncGenerator<StreamChunk, TurnOutcome> {
+  recorder: AgenticRecorder,
+): AsyncIterableIterator<StreamChunk> {
+  const adapter = core.adapter()
+  if (!adapter || (core.definition.conversation.agentTransitions === true && last !== undefined)) return agenticGenerator(core, request, control, last, before, turnId, recorder)
+  let iterator: AsyncIterator<StreamChunk> | undefined
+  try {
+    const source = adapter.createSource(request)
+    control.inner = source
+    if (control.aborted) {
+      source.abort()
+      recorder.settle(ABORTED)
+    } else iterator = source.stream()
+  } catch (error) {
+    return agenticGenerator(core, request, control, last, before, turnId, recorder, { iterator: undefined, first: Promise.reject(error) })
+  }
+  return new PassThrough(iterator, control, recorder, (first) => agenticGenerator(core, request, control, last, before, turnId, recorder, { iterator, first }))
+}
+
+/** How an agentic turn records its outcome. */
+export interface AgenticRecorder {
+  /** Called before the terminal chunk (a consumer may stop pulling at it). */
+  settle: (outcome: TurnOutcome) => void
+  /** The consumer walked away first (once settled, this does nothing). */
+  finish: (outcome: 'aborted') => void
+}
+
+const END: IteratorResult<StreamChunk> = { value: undefined, done: true }
+const OK: TurnOutcome = { kind: 'agentic', outcome: 'ok' }
+
+class PassThrough implements AsyncIterableIterator<StreamChunk> {
+  #rest: AsyncIterator<StreamChunk> | undefined
+  #ended: boolean
+
+  constructor(
+    readonly inner: AsyncIterator<StreamChunk> | undefined,
+    readonly control: TurnControl,
+    readonly recorder: AgenticRecorder,
+    readonly rest: (first: Promise<IteratorResult<StreamChunk>>) => AsyncIterator<StreamChunk>,
+  ) {
+    this.#ended = !inner
+  }
+
+  async next(): Promise<IteratorResult<StreamChunk>> {
+    if (this.#rest) return this.#rest.next()
+    if (this.#ended || !this.inner) return END
+    if (this.control.aborted) {
+      this.#ended = true
+      this.recorder.settle(ABORTED)
+      return END
+    }
+    const pulled = this.inner.next()
+    let next: IteratorResult<StreamChunk> | undefined
+    try {
+      next = await pulled
+    } catch {
+      // The generator takes the failure over from `pulled`.
+    }
+    if (next && !next.done && next.value.type !== 'error' && !this.control.aborted) {
+      if (next.value.type === 'done') {
+        this.#ended = true
+        this.recorder.settle(OK)
+      }
+      return next
+    }
+    this.#rest = this.rest(pulled)
+    return this.#rest.next()
+  }
+
+  return(): Promise<IteratorResult<StreamChunk>> {
+    if (this.#rest) return this.#rest.return?.() ?? Promise.resolve(END)
+    if (!this.#ended) {
+      this.#ended = true
+      this.recorder.finish('aborted')
+    }
+    return Promise.resolve(END)
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<StreamChunk> {
+    return this
+  }
+}
+
+/** The turn from its start, or (`started`) from a pull the pass-through handed over. */
+async function* agenticGenerator<Ctx extends JsonObject>(
+  core: SessionCore<Ctx>,
+  request: AdapterRequest,
+  control: TurnControl,
+  last: LastUserMessage | undefined,
+  before: MachineState<Ctx>,
+  turnId: string,
+  recorder: AgenticRecorder,
+  started?: { iterator: AsyncIterator<StreamChunk> | undefined; first: Promise<IteratorResult<StreamChunk>> },
+): AsyncGenerator<StreamChunk, void> {
   const conversation = core.definition.conversation
   const transitions = conversation.agentTransitions === true && last !== undefined
   const forwarded = transitions ? withTransitionContext(request, before.state, legalEvents(core.machine, before)) : request
   const adapter = core.adapter()
 
+  // The rare endings run in generators of their own; the adapter's chunks pass through this one
+  // alone (issue 20: the miss path costs a bare adapter call plus a constant, not a layer per wrapper).
   async function* terminal(chunk: StreamChunk, outcome: TurnOutcome): AsyncGenerator<StreamChunk, TurnOutcome> {
     recorder.settle(outcome)
     yield chunk
@@ -80,21 +178,6 @@ export async function* agenticTurn<Ctx extends JsonObject>(
     return yield* terminal(DONE, { kind: 'fallback', outcome: 'ok', errorClass })
   }
 
-  if (!adapter) return yield* fallback('MissingAdapter', undefined)
-  let source: StreamSource
-  let iterator: AsyncIterator<StreamChunk>
-  try {
-    source = adapter.createSource(forwarded)
-    control.inner = source
-    if (control.aborted) {
-      source.abort()
-      return ABORTED
-    }
-    iterator = source.stream()
-  } catch (error) {
-    return yield* fallback(errorClassOf(error), error)
-  }
-
   let proposal: Decision<Ctx> | undefined
   let repairReason: string | undefined
   const commit = (base?: StreamChunk): [StreamChunk, TurnOutcome] => {
@@ -107,39 +190,70 @@ export async function* agenticTurn<Ctx extends JsonObject>(
     return [committed ? doneWithRecord(proposal.record, base) : (base ?? DONE), outcome]
   }
 
+  // Every way out records its outcome; a consumer that walks away records `aborted` (the finally).
+  let outcome: TurnOutcome = ABORTED
   try {
-    for (;;) {
-      const next = await iterator.next()
-      if (control.aborted) return ABORTED
-      if (next.done) break
-      const chunk = next.value
-      if (transitions && chunk.type === 'tool_call' && chunk.toolCall?.name === TRANSITION_TOOL) {
-        const verdict = judgeProposal(core.machine, before, chunk.toolCall)
-        if (!verdict.legal) repairReason = verdict.reason
-        else if (proposal) repairReason = 'duplicate-proposal'
-        else if (last) {
-          const inputKey = inputKeyOf(last.message)
-          const record: DecisionRecord = {
-            v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind: 'agentic', event: verdict.event,
-            fromState: before.state, toState: verdict.after.state, turnId,
-          }
-          proposal = { record, inputKey, before, after: verdict.after, chunks: undefined, answerId: last.answerId }
+    let iterator = started?.iterator
+    let first = started?.first
+    if (!started) {
+      if (!adapter) {
+        outcome = yield* fallback('MissingAdapter', undefined)
+        return
+      }
+      try {
+        const source = adapter.createSource(forwarded)
+        control.inner = source
+        if (control.aborted) {
+          source.abort()
+          return
         }
-        continue
+        iterator = source.stream()
+      } catch (error) {
+        outcome = yield* fallback(errorClassOf(error), error)
+        return
       }
-      if (chunk.type === 'error') {
-        const errorClass = chunk.metadata?.error === undefined ? 'AdapterStreamError' : errorClassOf(chunk.metadata.error)
-        if (conversation.fallback) return yield* fallback(errorClass, chunk.metadata?.error)
-        return yield* terminal(chunk, { kind: 'agentic', outcome: 'error', errorClass })
-      }
-      if (chunk.type === 'done') return yield* terminal(...commit(chunk))
-      yield chunk
-      if (control.aborted) return ABORTED
     }
-  } catch (error) {
-    if (control.aborted) return ABORTED
-    return yield* fallback(errorClassOf(error), error)
+    try {
+      for (;;) {
+        const next = await (first ?? (iterator as AsyncIterator<StreamChunk>).next())
+        first = undefined
+        if (control.aborted) return
+        if (next.done) break
+        const chunk = next.value
+        if (transitions && chunk.type === 'tool_call' && chunk.toolCall?.name === TRANSITION_TOOL) {
+          const verdict = judgeProposal(core.machine, before, chunk.toolCall)
+          if (!verdict.legal) repairReason = verdict.reason
+          else if (proposal) repairReason = 'duplicate-proposal'
+          else if (last) {
+            const inputKey = inputKeyOf(last.message)
+            const record: DecisionRecord = {
+              v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind: 'agentic', event: verdict.event,
+              fromState: before.state, toState: verdict.after.state, turnId,
+            }
+            proposal = { record, inputKey, before, after: verdict.after, chunks: undefined, answerId: last.answerId }
+          }
+          continue
+        }
+        if (chunk.type === 'error') {
+          const errorClass = chunk.metadata?.error === undefined ? 'AdapterStreamError' : errorClassOf(chunk.metadata.error)
+          outcome = yield* (conversation.fallback ? fallback(errorClass, chunk.metadata?.error) : terminal(chunk, { kind: 'agentic', outcome: 'error', errorClass }))
+          return
+        }
+        if (chunk.type === 'done') {
+          outcome = yield* terminal(...commit(chunk))
+          return
+        }
+        yield chunk
+        if (control.aborted) return
+      }
+    } catch (error) {
+      if (control.aborted) return
+      outcome = yield* fallback(errorClassOf(error), error)
+      return
+    }
+    // The adapter ended without `done`: the controller treats that as done, so do we, and say so.
+    outcome = yield* terminal(...commit())
+  } finally {
+    recorder.settle(outcome)
   }
-  // The adapter ended without `done`: the controller treats that as done, so do we, and say so.
-  return yield* terminal(...commit())
 }

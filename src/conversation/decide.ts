@@ -3,7 +3,7 @@ import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
 import type { ConversationDefinition } from './definition.js'
 import { entryPrompt, resolveForm, textChunks } from './form.js'
-import { assignContext, step, type Machine, type MachineState } from './machine.js'
+import { advance, assignContext, type Machine, type MachineState } from './machine.js'
 import type { RouteIndex } from './route-index.js'
 import { normalizeOutput, type NormalizedOutput } from './route-output.js'
 import { failed, type Resolution, type TurnContext } from './resolution.js'
@@ -110,6 +110,16 @@ export type { Answer, Resolution, TurnContext } from './resolution.js'
 
 export type ResolveSettings = Pick<ConversationDefinition, 'routeTimeoutMs' | 'unavailable'>
 
+/** No route fired: a form slot answer, a stale UI event, or the agent's turn. */
+function unmatched<Ctx extends JsonObject>(machine: Machine<Ctx>, index: RouteIndex<Ctx>, ctx: TurnContext<Ctx>, before: MachineState<Ctx>, settings: ResolveSettings): Resolution<Ctx> {
+  const form = resolveForm(machine, before, ctx)
+  if (form) return form
+  if (ctx.uiEvent !== undefined && index.knows(ctx.uiEvent)) {
+    return { type: 'match', route: undefined, event: undefined, after: before, assign: undefined, chunks: textChunks(settings.unavailable ?? UNAVAILABLE_MESSAGE), outcome: 'unavailable', reason: 'stale-ui-event' }
+  }
+  return MISS
+}
+
 /**
  * Resolves one user message (`ctx`, decided from `before`) against the route table. Sync when every
  * callback it runs is. The steps are closures over this one resolution: a scan resumes after an
@@ -124,6 +134,8 @@ export function resolveRoutes<Ctx extends JsonObject>(
   hooks?: ResolveHooks<Ctx>,
 ): Resolution<Ctx> | Promise<Resolution<Ctx>> {
   const candidates = index.candidates(ctx.input, ctx.uiEvent)
+  // No route can match (the agentic fallthrough's common case): skip building the scan's closures.
+  if (candidates.length === 0) return unmatched(machine, index, ctx, before, settings)
   const state = before.state
   const declared = machine.states.get(state)?.transitions
 
@@ -222,11 +234,10 @@ export function resolveRoutes<Ctx extends JsonObject>(
     let next = before
     if (route.restart) next = machine.initial
     else if (route.event !== undefined) {
-      const [stepped, effects] = step(machine, before, route.event)
-      const refusal = effects[0]
-      if (refusal?.type === 'refuse') {
-        if (route.refuse !== undefined) return refuse(route, routeCtx, `transition-refused:${refusal.reason}`)
-        return failed(route, `transition-refused:${refusal.reason}`, refusal.error, `the machine refused the transition (${REFUSALS[refusal.reason] ?? refusal.reason})`)
+      const stepped = advance(machine, before, route.event)
+      if ('type' in stepped) {
+        if (route.refuse !== undefined) return refuse(route, routeCtx, `transition-refused:${stepped.reason}`)
+        return failed(route, `transition-refused:${stepped.reason}`, stepped.error, `the machine refused the transition (${REFUSALS[stepped.reason] ?? stepped.reason})`)
       }
       next = stepped
     }
@@ -258,16 +269,7 @@ export function resolveRoutes<Ctx extends JsonObject>(
     })
   }
 
-  /** No route fired: a form slot answer, a stale UI event, or the agent's turn. */
-  const orElse = (resolution: Resolution<Ctx>): Resolution<Ctx> => {
-    if (resolution.type !== 'miss') return resolution
-    const form = resolveForm(machine, before, ctx)
-    if (form) return form
-    if (ctx.uiEvent !== undefined && index.knows(ctx.uiEvent)) {
-      return { type: 'match', route: undefined, event: undefined, after: before, assign: undefined, chunks: textChunks(settings.unavailable ?? UNAVAILABLE_MESSAGE), outcome: 'unavailable', reason: 'stale-ui-event' }
-    }
-    return MISS
-  }
-  const resolved = candidates.length === 0 ? MISS : scan(0)
+  const orElse = (resolution: Resolution<Ctx>): Resolution<Ctx> => (resolution.type === 'miss' ? unmatched(machine, index, ctx, before, settings) : resolution)
+  const resolved = scan(0)
   return isPromise<Resolution<Ctx>>(resolved) ? resolved.then(orElse) : orElse(resolved)
 }

@@ -4,6 +4,7 @@ import { fingerprint, patchOf, readDecisionRecord, type DecisionRecord } from '.
 import type { JsonObject } from './json.js'
 import { assignContext, step, type Machine, type MachineState } from './machine.js'
 import type { RouteIndex } from './route-index.js'
+import type { Route } from './routes.js'
 import { uiEventOf } from './ui-events.js'
 
 /**
@@ -36,14 +37,8 @@ export interface Decision<Ctx extends JsonObject = JsonObject> {
   /** The trace outcome when not `ok` (a re-prompt, a stale UI event), and why, for the live turn and its replays. */
   readonly outcome?: 'refused' | 'unavailable'
   readonly reason?: string
-}
-
-interface Entry<Ctx extends JsonObject> {
-  readonly messageId: string
-  readonly inputKey: string
-  readonly before: MachineState<Ctx>
-  readonly after: MachineState<Ctx>
-  readonly decision: Decision<Ctx> | undefined
+  /** Set when `record` is exactly the plain record this route firing its event makes: the timeline then keeps the route, not the record. */
+  readonly route?: Route<Ctx>
 }
 
 interface Segment {
@@ -127,7 +122,12 @@ export function reapply<Ctx extends JsonObject>(machine: Machine<Ctx>, decision:
 /**
  * `trusted` decides whether a record found in history may be adopted (a session with a `recordKey`
  * adopts only records it signed or verified; without one, every well-formed record); a turn whose
- * record is not trusted is re-decided from its text through `rederive`, when given.
+ * record is not trusted is re-decided from its text through `rederive`, when given. `turnPrefix`:
+ * turn ids are `<turnPrefix><n>` (the session's default), so a compact decision keeps `n` only.
+ *
+ * Memory (issue 20): one slot per user message in eight parallel arrays (message id, input key,
+ * state after, decision, chunks, answer id, turn, position), no object per entry, no map keyed by message id. The
+ * common decision (`Decision.route`) is its route; any other is kept as its object.
  */
 export function createTimeline<Ctx extends JsonObject>(
   machine: Machine<Ctx>,
@@ -135,23 +135,104 @@ export function createTimeline<Ctx extends JsonObject>(
   start: MachineState<Ctx>,
   trusted?: (record: DecisionRecord) => boolean,
   rederive?: Rederive<Ctx>,
+  turnPrefix?: string,
 ): Timeline<Ctx> {
-  const entries: Entry<Ctx>[] = []
-  const ords = new Map<string, number>()
-  const cache = new Map<string, Decision<Ctx>>()
+  // Columns, one slot per user message of the timeline, in history order.
+  const ids: string[] = []
+  const keys: string[] = []
+  const afters: MachineState<Ctx>[] = []
+  /** The applied decision: its route (compact), the decision object, or undefined. */
+  const slots: (Route<Ctx> | Decision<Ctx> | undefined)[] = []
+  /** A compact decision's chunks, answer id and turn (a number when the id is `turnPrefix` + n). */
+  const chunkLists: (readonly StreamChunk[] | undefined)[] = []
+  const answers: (string | undefined)[] = []
+  const turns: (string | number | undefined)[] = []
+  /** Where each message sat in its history, counted from the first user message (finds anchors without a map). */
+  const ats: number[] = []
+  const columns: unknown[][] = [ids, keys, afters, slots, chunkLists, answers, turns, ats]
+  /** Cached decisions that are not applied (their answer left history, or they no longer apply): what retry and regenerate replay. */
+  const stale = new Map<string, Decision<Ctx>>()
   let last: LastUserMessage | undefined
   // The history being reconciled: a re-derived turn's route callbacks see what came before its
   // message (sliced only then, off the common path).
   let reconciling: readonly Message[] = NO_MESSAGES
 
-  const stateAt = (ord: number): MachineState<Ctx> => (ord < 0 ? start : (entries[ord]?.after ?? start))
-  const current = (): MachineState<Ctx> => stateAt(entries.length - 1)
-  const entryOf = (messageId: string): Entry<Ctx> | undefined => {
-    const ord = ords.get(messageId)
-    return ord === undefined ? undefined : entries[ord]
+  // How many slots are in use: the columns keep their capacity when a history is cut back and
+  // grows again (a fresh history per turn would otherwise shrink and regrow eight arrays per turn).
+  let count = 0
+  const stateAt = (ord: number): MachineState<Ctx> => (ord < 0 ? start : (afters[ord] ?? start))
+  const current = (): MachineState<Ctx> => stateAt(count - 1)
+  /** The slot of a message, searched from the end (every caller asks for the last user message). */
+  const ordOf = (messageId: string): number | undefined => {
+    for (let k = count - 1; k >= 0; k--) if (ids[k] === messageId) return k
+    return undefined
   }
 
-  function adopt(message: Pick<Message, 'id'>, key: string, before: MachineState<Ctx>, found: { record: DecisionRecord; answerId: string }): Decision<Ctx> | undefined {
+  // The last compact decision rebuilt, while its slot stands: a replay commits it back unchanged
+  // (see `commit`), and the next replay of the same message reuses it.
+  let rebuilt: Decision<Ctx> | undefined
+  let rebuiltAt = -1
+
+  /** The decision object of slot `k` (rebuilt when compact). */
+  function decisionAt(k: number): Decision<Ctx> | undefined {
+    const slot = slots[k]
+    if (!slot || 'record' in slot) return slot
+    if (rebuiltAt === k) return rebuilt
+    const route = slot as Route<Ctx> & { event: string }
+    const before = stateAt(k - 1)
+    const after = afters[k] as MachineState<Ctx>
+    const inputKey = keys[k] as string
+    const turn = turns[k]
+    // The same keys in the same order as `routeDecisionRecord` (records are signed and compared by their keys).
+    const record: DecisionRecord = {
+      v: 1, messageId: ids[k] as string, input: fingerprint(inputKey), kind: route.traceKind ?? 'deterministic', event: route.event,
+      fromState: before.state, toState: after.state, turnId: typeof turn === 'number' ? `${turnPrefix}${turn}` : (turn as string), routeId: route.id,
+    }
+    rebuiltAt = k
+    return (rebuilt = { record, inputKey, before, after, chunks: chunkLists[k], answerId: answers[k], route })
+  }
+
+  function store(k: number, messageId: string, key: string, after: MachineState<Ctx>, decision: Decision<Ctx> | undefined, at: number): void {
+    if (k >= count) count = k + 1
+    if (rebuiltAt === k) rebuiltAt = -1
+    ids[k] = messageId
+    keys[k] = key
+    afters[k] = after
+    ats[k] = at
+    const route = decision?.route
+    slots[k] = route ?? decision
+    chunkLists[k] = route && decision.chunks
+    answers[k] = route && decision.answerId
+    // The default id `<turnPrefix><n>` is kept as n; any other id as itself.
+    const turnId = route && decision.record.turnId
+    const n = Number(turnId?.slice(turnPrefix?.length))
+    turns[k] = `${turnPrefix}${n}` === turnId ? n : turnId
+  }
+
+  /** Drops the last slot (its references cleared; the columns keep their capacity). */
+  function pop(): void {
+    count -= 1
+    if (rebuiltAt === count) rebuiltAt = -1
+    for (const column of columns) column[count] = undefined
+  }
+
+  /** The slot of the user message at `at` (counted from the first user message) with this id, if the timeline has it. */
+  function anchorOf(messageId: string, at: number): number | undefined {
+    const lastOrd = count - 1
+    if (lastOrd >= 0 && ids[lastOrd] === messageId) return lastOrd
+    let low = 0
+    let high = lastOrd
+    while (low <= high) {
+      const mid = (low + high) >> 1
+      const value = ats[mid] as number
+      if (value === at) return ids[mid] === messageId ? mid : undefined
+      if (value < at) low = mid + 1
+      else high = mid - 1
+    }
+    return undefined
+  }
+
+  function adopt(key: string, before: MachineState<Ctx>, found: { record: DecisionRecord; answerId: string }): Decision<Ctx> | undefined {
     const { record, answerId } = found
     if (record.input !== fingerprint(key)) return undefined
     if (record.routeId !== undefined) {
@@ -161,45 +242,44 @@ export function createTimeline<Ctx extends JsonObject>(
     }
     const after = replayRecord(machine, before, record)
     if (!after) return undefined
-    const decision: Decision<Ctx> = { record, inputKey: key, before, after, chunks: undefined, answerId }
-    cache.set(message.id, decision)
-    return decision
+    return { record, inputKey: key, before, after, chunks: undefined, answerId }
   }
 
   /**
-   * The entry for a message: its cached decision while it still applies, else a decision record
-   * found on its answers, else (when the answer's record was not trusted) a decision re-derived
-   * from its text, else undecided. `current` itself when nothing changed (no allocation on a quiet
-   * sync).
+   * Decides slot `k` for a message: its cached decision while it still applies, else a decision
+   * record found on its answers, else (when the answer's record was not trusted) a decision
+   * re-derived from its text, else undecided. `cached` is the message's cached decision.
    */
-  function evaluate(message: Message, key: string, before: MachineState<Ctx>, segment: Segment, at: number, current?: Entry<Ctx>): Entry<Ctx> {
-    let decision = cache.get(message.id)
-    if (decision && decision.inputKey !== key) {
-      cache.delete(message.id)
-      decision = undefined
-    }
+  function evaluate(k: number, message: Message, key: string, before: MachineState<Ctx>, segment: Segment, at: number, cached: Decision<Ctx> | undefined): void {
+    let decision = cached && cached.inputKey === key ? cached : undefined
+    let kept = decision
     let after = decision && (decision.answerId === undefined || segment.answerIds.includes(decision.answerId)) ? reapply(machine, decision, before) : undefined
     if (!after) {
-      const stale = decision?.answerId
+      const staleAnswer = decision?.answerId
       decision = undefined
       for (const found of segment.records ?? []) {
-        if (found.record.messageId !== message.id || found.answerId === stale) continue
-        decision = adopt(message, key, before, found)
+        if (found.record.messageId !== message.id || found.answerId === staleAnswer) continue
+        decision = adopt(key, before, found)
         if (decision) break
       }
       if (!decision && rederive && segment.untrustedAnswerId !== undefined) {
         decision = rederive(message, key, before, segment.untrustedAnswerId, () => reconciling.slice(0, at))
-        if (decision) cache.set(message.id, decision)
       }
+      if (decision) kept = decision
       after = decision?.after ?? before
     }
-    if (current && current.before === before && current.after === after && current.decision === decision) return current
-    return { messageId: message.id, inputKey: key, before, after, decision }
+    if (decision === undefined && kept !== undefined) stale.set(message.id, kept)
+    else stale.delete(message.id)
+    store(k, message.id, key, after, decision, at - firstUser)
   }
+
+  // Where the first user message sits in the history being reconciled (`ats` count from it).
+  let firstUser = 0
 
   function reconcile(messages: readonly Message[], full = false): boolean {
     reconciling = messages
     const previous = current()
+    firstUser = messages.findIndex((message) => message.role === 'user')
     const fresh: { message: Message; key: string; segment: Segment; at: number }[] = []
     // Segments (the answers between two user messages) are allocated only when there are answers.
     let segment: Segment = EMPTY_SEGMENT
@@ -231,8 +311,8 @@ export function createTimeline<Ctx extends JsonObject>(
         lastMessage = message
         answerId = tail !== undefined && tail !== message && tail.role === 'assistant' ? tail.id : undefined
       }
-      const ord = full ? undefined : ords.get(message.id)
-      if (ord !== undefined && entries[ord]?.inputKey === key) {
+      const ord = full ? undefined : anchorOf(message.id, i - firstUser)
+      if (ord !== undefined && keys[ord] === key) {
         anchor = ord
         anchorSegment = segment
         anchorMessage = message
@@ -246,25 +326,33 @@ export function createTimeline<Ctx extends JsonObject>(
 
     // Decisions of messages that left history are dropped; a message that is still there with
     // the same text (a `full` re-walk, a reorder) keeps its decision for the re-evaluation below.
-    const kept = entries.length - 1 > anchor && fresh.length > 8 ? new Map(fresh.map((f) => [f.message.id, f.key])) : undefined
-    while (entries.length - 1 > anchor) {
-      const removed = entries.pop()
-      if (!removed) continue
-      ords.delete(removed.messageId)
+    const kept = count - 1 > anchor && fresh.length > 8 ? new Map(fresh.map((f) => [f.message.id, f.key])) : undefined
+    while (count - 1 > anchor) {
+      const k = count - 1
+      const removedId = ids[k] as string
+      const removedKey = keys[k]
       let key: string | undefined
-      if (kept) key = kept.get(removed.messageId)
-      else for (const item of fresh) if (item.message.id === removed.messageId) key = item.key
-      if (key !== removed.inputKey) cache.delete(removed.messageId)
+      if (kept) key = kept.get(removedId)
+      else for (const item of fresh) if (item.message.id === removedId) key = item.key
+      if (key !== removedKey) stale.delete(removedId)
+      else if (slots[k] !== undefined) stale.set(removedId, decisionAt(k) as Decision<Ctx>)
+      pop()
     }
-    const anchored = anchor >= 0 ? entries[anchor] : undefined
-    if (anchored && anchorSegment && anchorMessage) {
-      entries[anchor] = evaluate(anchorMessage, anchored.inputKey, anchored.before, anchorSegment, anchorAt, anchored)
+    if (anchor >= 0 && anchorSegment && anchorMessage) {
+      ats[anchor] = anchorAt - firstUser // where it sits now (a host may have moved it): `ats` stays ascending
+      const slot = slots[anchor]
+      const answer = slot && 'record' in slot ? slot.answerId : answers[anchor]
+      // Still applied (same text, same state before, its answer still in history): nothing to do.
+      if (slot === undefined || (answer !== undefined && !anchorSegment.answerIds.includes(answer))) {
+        const cached = slot === undefined ? stale.get(anchorMessage.id) : decisionAt(anchor)
+        evaluate(anchor, anchorMessage, keys[anchor] as string, stateAt(anchor - 1), anchorSegment, anchorAt, cached)
+      }
     }
     for (let i = fresh.length - 1; i >= 0; i--) {
       const item = fresh[i]
       if (!item) continue
-      ords.set(item.message.id, entries.length)
-      entries.push(evaluate(item.message, item.key, stateAt(entries.length - 1), item.segment, item.at))
+      const k = count
+      evaluate(k, item.message, item.key, stateAt(k - 1), item.segment, item.at, stale.get(item.message.id))
     }
     reconciling = NO_MESSAGES // hold no history between reconciliations
     return current() !== previous
@@ -274,22 +362,28 @@ export function createTimeline<Ctx extends JsonObject>(
     current,
     reconcile,
     lastUser: () => last,
-    before: (messageId) => entryOf(messageId)?.before,
-    applied: (messageId) => entryOf(messageId)?.decision,
+    before(messageId) {
+      const k = ordOf(messageId)
+      return k === undefined ? undefined : stateAt(k - 1)
+    },
+    applied(messageId) {
+      const k = ordOf(messageId)
+      return k === undefined ? undefined : decisionAt(k)
+    },
     cached(messageId, inputKey) {
-      const decision = cache.get(messageId)
+      const k = ordOf(messageId)
+      const decision = (k !== undefined && slots[k] !== undefined ? decisionAt(k) : undefined) ?? stale.get(messageId)
       return decision?.inputKey === inputKey ? decision : undefined
     },
     forget(messageId) {
-      cache.delete(messageId)
+      stale.delete(messageId)
     },
     commit(decision) {
       const messageId = decision.record.messageId
-      const entry = entries.at(-1)
-      if (entry?.messageId !== messageId || entry.inputKey !== decision.inputKey || entry.before !== decision.before) return false
-      cache.set(messageId, decision)
-      // A replay of the applied decision changes nothing: keep the entry (no allocation).
-      if (entry.decision !== decision || entry.after !== decision.after) entries[entries.length - 1] = { ...entry, after: decision.after, decision }
+      const k = count - 1
+      if (k < 0 || ids[k] !== messageId || keys[k] !== decision.inputKey || stateAt(k - 1) !== decision.before) return false
+      stale.delete(messageId)
+      if (rebuiltAt !== k || rebuilt !== decision) store(k, messageId, decision.inputKey, decision.after, decision, ats[k] as number)
       return true
     },
   }

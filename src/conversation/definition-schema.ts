@@ -202,11 +202,16 @@ export function validateDefinition(input: unknown): ConfigIssue[] {
     issues.push({ code: 'context_not_json', path: ['conversation', 'context', ...badContext], message: 'The context must be a JSON object (strings, numbers, booleans, null, arrays, plain objects).', hint: 'Replace the value at this path with JSON (e.g. a Date with its ISO string).' })
   }
   const seen = new Map<string, number>()
+  // Event names already found identifier-safe: most routes share a few events (issue 20).
+  const safeEvents = new Set<string>()
   conv.routes.forEach((route, index) => {
     const at = ['conversation', 'routes', index]
     // Tested first so a valid route allocates no path or message (10,000 routes, issue 20).
     if (!isIdentifier(route.id)) checkIdentifier(issues, route.id, [...at, 'id'], 'Route id')
-    if (route.event !== undefined && !isIdentifier(route.event)) checkIdentifier(issues, route.event, [...at, 'event'], `Event of route "${route.id}"`)
+    if (route.event !== undefined && !safeEvents.has(route.event)) {
+      if (isIdentifier(route.event)) safeEvents.add(route.event)
+      else checkIdentifier(issues, route.event, [...at, 'event'], `Event of route "${route.id}"`)
+    }
     if (route.event !== undefined && route.restart) {
       issues.push({ code: 'restart_with_event', path: [...at, 'restart'], message: `Route "${route.id}" has both \`event\` and \`restart\`.`, hint: 'A restart returns to `initial` by itself: drop `event`.' })
     }

@@ -70,10 +70,8 @@ export function compileMachine<Ctx extends JsonObject>(conversation: Readonly<Co
   return { initial: Object.freeze({ state: conversation.initial, context: conversation.context }), states }
 }
 
-/** A refused step: the state unchanged, the refusal its only effect. */
-function refused<Ctx extends JsonObject>(current: MachineState<Ctx>, event: string, reason: RefusalReason): readonly [MachineState<Ctx>, readonly MachineEffect[]] {
-  return [current, [{ type: 'refuse', event, reason }]]
-}
+/** A refusal, as `step` reports it (its only effect). */
+export type Refusal = Extract<MachineEffect, { type: 'refuse' }>
 
 /**
  * One transition. Pure apart from calling the transition's guard (which must be pure). The guard
@@ -86,28 +84,37 @@ export function step<Ctx extends JsonObject>(
   event: string,
   assign?: Partial<Ctx>,
 ): readonly [MachineState<Ctx>, readonly MachineEffect[]] {
+  const next = advance(machine, current, event, assign)
+  if ('type' in next) return [current, [next]]
+  const target = machine.states.get(next.state)
+  const effects: MachineEffect[] = [{ type: 'transition', event, from: current.state, to: next.state }]
+  const keys = assign ? Object.keys(assign) : []
+  if (keys.length > 0) effects.push({ type: 'assign', keys })
+  if (target) effects.push({ type: 'enter', state: target.name, actions: target.actions, final: target.final })
+  return [next, effects]
+}
+
+/**
+ * `step` without its effects: the next state, or the refusal. What a firing route needs on every
+ * deterministic turn (issue 20), without allocating the effect list it never reads.
+ */
+export function advance<Ctx extends JsonObject>(machine: Machine<Ctx>, current: MachineState<Ctx>, event: string, assign?: Partial<Ctx>): MachineState<Ctx> | Refusal {
   const transition = machine.states.get(current.state)?.transitions.get(event)
-  if (!transition) return refused(current, event, 'undeclared-event')
+  if (!transition) return { type: 'refuse', event, reason: 'undeclared-event' }
   if (transition.guard) {
     let allowed: boolean
     try {
       allowed = transition.guard({ state: current.state, event, context: current.context })
     } catch (error) {
-      return [current, [{ type: 'refuse', event, reason: 'guard-threw', error }]]
+      return { type: 'refuse', event, reason: 'guard-threw', error }
     }
-    if (allowed !== true) return refused(current, event, 'guard-refused')
+    if (allowed !== true) return { type: 'refuse', event, reason: 'guard-refused' }
   }
-  const keys = assign ? Object.keys(assign) : []
   let context = assignContext(current.context, assign)
-  if (context === undefined) return refused(current, event, 'assign-not-json')
+  if (context === undefined) return { type: 'refuse', event, reason: 'assign-not-json' }
   // A form's attempt count belongs to the state it was counted in.
   if (transition.target !== current.state && context[FORM_ATTEMPTS] !== undefined) context = assignContext(context, { [FORM_ATTEMPTS]: undefined } as unknown as Partial<Ctx>) ?? context
-  const target = machine.states.get(transition.target)
-  const effects: MachineEffect[] = [{ type: 'transition', event, from: current.state, to: transition.target }]
-  if (keys.length > 0) effects.push({ type: 'assign', keys })
-  if (target) effects.push({ type: 'enter', state: target.name, actions: target.actions, final: target.final })
-  const next = transition.target === current.state && context === current.context ? current : Object.freeze({ state: transition.target, context })
-  return [next, effects]
+  return transition.target === current.state && context === current.context ? current : Object.freeze({ state: transition.target, context })
 }
 
 /**

@@ -1,7 +1,12 @@
+import type { AdapterRequest } from '../contract/adapter.js'
+import type { Message } from '../contract/message.js'
+import type { StreamChunk, StreamSource } from '../contract/stream.js'
+import type { DecisionRecord, doneWithRecord, readDecisionRecord } from './decision-record.js'
+
 /**
- * HMAC-SHA-256 over Web Crypto (browsers and Node alike) for signed decision records. Loaded only
- * by sessions with a `recordKey` (record-signing.ts imports it lazily), so the core entry does not
- * carry it.
+ * HMAC-SHA-256 over Web Crypto (browsers and Node alike) for signed decision records, and the
+ * signing, verifying and signed stream built on it. Loaded only by sessions with a `recordKey`
+ * (record-signing.ts imports it lazily), so the core entry does not carry it.
  */
 
 /** A session's `recordKey`: a secret of at least 16 bytes (string or bytes), or an HMAC `CryptoKey`. */
@@ -11,6 +16,36 @@ export interface RecordCrypto {
   /** The base64url HMAC of `text`. */
   sign: (text: string) => Promise<string>
   verify: (text: string, sig: string) => Promise<boolean>
+}
+
+/** What verifying a history found: records that failed (unsigned or forged) and records newly verified. */
+export interface Verdicts {
+  readonly untrusted: number
+  readonly verified: number
+}
+
+export interface RecordSigner {
+  /** The record with its `sig`, remembered as trusted. */
+  sign: (record: DecisionRecord) => Promise<DecisionRecord>
+  /** Verifies every record in `messages` not yet known: how many failed (unsigned or invalid) and how many verified anew. */
+  verify: (messages: readonly Message[]) => Promise<Verdicts>
+  /** Synchronous: was this exact record signed here, verified, or vouched for? */
+  trusted: (record: DecisionRecord) => boolean
+  /** The host vouches for these messages' records (history from its own store). */
+  vouch: (messages: readonly Message[]) => void
+}
+
+/** What a signer remembers; the signing and verifying code (record-crypto.ts) works on it. */
+export interface SignerMemory {
+  /** canonical text + signature of every record known good; bounded by the history the session saw. */
+  readonly known: Set<string>
+  readonly failed: Set<string>
+  readonly identity: (record: DecisionRecord) => string
+  readonly canonical: (record: DecisionRecord) => string
+  readonly hmac: () => Promise<RecordCrypto>
+  // Handed over rather than imported, so the lazy chunk shares no module with the entry.
+  readonly read: typeof readDecisionRecord
+  readonly withRecord: typeof doneWithRecord
 }
 
 const DOMAIN = 'chatrail.decision-record.v1\n'
@@ -41,5 +76,54 @@ export async function createRecordCrypto(key: RecordKey): Promise<RecordCrypto> 
       const bytes = fromBase64url(sig)
       return bytes !== undefined && globalThis.crypto.subtle.verify('HMAC', cryptoKey, bytes, encode(DOMAIN + text))
     },
+  }
+}
+
+/** The record with its `sig`, remembered as trusted. */
+export async function signRecord(memory: SignerMemory, record: DecisionRecord): Promise<DecisionRecord> {
+  const unsigned = { ...record }
+  delete unsigned.sig
+  const signed = Object.freeze({ ...unsigned, sig: await (await memory.hmac()).sign(memory.canonical(unsigned)) })
+  memory.known.add(memory.identity(signed))
+  return signed
+}
+
+/** Verifies every record in `messages` not yet known: how many failed (unsigned or invalid) and how many verified anew. */
+export async function verifyRecords(memory: SignerMemory, messages: readonly Message[]): Promise<Verdicts> {
+  let untrusted = 0
+  let verified = 0
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue
+    const record = memory.read(message)
+    if (!record) continue
+    const id = memory.identity(record)
+    if (memory.known.has(id)) continue
+    const valid = record.sig !== undefined && !memory.failed.has(id) && (await (await memory.hmac()).verify(memory.canonical(record), record.sig))
+    if (valid) {
+      memory.known.add(id)
+      verified += 1
+    } else {
+      memory.failed.add(id)
+      untrusted += 1
+    }
+  }
+  return { untrusted, verified }
+}
+
+/** The turn's chunks after verifying its history, with the `done` record signed (record-signing.ts `signedTurnSource`). */
+export async function* signedStream(signer: RecordSigner, memory: SignerMemory, request: AdapterRequest, inner: StreamSource, onVerdicts: (verdicts: Verdicts) => void): AsyncGenerator<StreamChunk, void> {
+  const verdicts = await signer.verify(request.messages)
+  if (verdicts.untrusted > 0 || verdicts.verified > 0) onVerdicts(verdicts)
+  const iterator = inner.stream()
+  try {
+    for (;;) {
+      const step = await iterator.next()
+      if (step.done) return
+      const chunk: StreamChunk = step.value
+      const record = chunk.type === 'done' ? (chunk.metadata?.chatrail as DecisionRecord | undefined) : undefined
+      yield record ? memory.withRecord(await signer.sign(record), chunk) : chunk
+    }
+  } finally {
+    await iterator.return?.()
   }
 }

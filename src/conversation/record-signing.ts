@@ -1,8 +1,8 @@
 import type { AdapterRequest } from '../contract/adapter.js'
-import type { Message } from '../contract/message.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
-import { doneWithRecord, readDecisionRecord, type DecisionRecord } from './decision-record.js'
-import type { RecordCrypto, RecordKey } from './record-crypto.js'
+import { doneWithRecord, readDecisionRecord } from './decision-record.js'
+import type * as RecordCryptoModule from './record-crypto.js'
+import type { RecordCrypto, RecordKey, RecordSigner, SignerMemory, Verdicts } from './record-crypto.js'
 
 /**
  * Signed decision records. A record on a message the client sends back is the client's word: an
@@ -18,24 +18,9 @@ import type { RecordCrypto, RecordKey } from './record-crypto.js'
  * timeline's synchronous `trusted(record)` only reads that memory.
  */
 
-export type { RecordKey }
+export type { RecordKey, RecordSigner, SignerMemory, Verdicts }
 
-/** What verifying a history found: records that failed (unsigned or forged) and records newly verified. */
-export interface Verdicts {
-  readonly untrusted: number
-  readonly verified: number
-}
 
-export interface RecordSigner {
-  /** The record with its `sig`, remembered as trusted. */
-  sign: (record: DecisionRecord) => Promise<DecisionRecord>
-  /** Verifies every record in `messages` not yet known: how many failed (unsigned or invalid) and how many verified anew. */
-  verify: (messages: readonly Message[]) => Promise<Verdicts>
-  /** Synchronous: was this exact record signed here, verified, or vouched for? */
-  trusted: (record: DecisionRecord) => boolean
-  /** The host vouches for these messages' records (history from its own store). */
-  vouch: (messages: readonly Message[]) => void
-}
 
 /**
  * JSON with object keys sorted at every depth: the bytes a signature covers (key order in transit
@@ -60,51 +45,38 @@ export function isRecordKey(key: unknown): key is RecordKey {
   return typeof key === 'object' && key !== null && (key as { type?: unknown }).type === 'secret'
 }
 
-export function createRecordSigner(key: RecordKey): RecordSigner {
-  // The HMAC code is loaded on first use: only sessions with a key pay for it.
-  let crypto: Promise<RecordCrypto> | undefined
-  const hmac = (): Promise<RecordCrypto> => (crypto ??= import('./record-crypto.js').then((module) => module.createRecordCrypto(key)))
-  // canonical text + signature of every record known good; bounded by the history the session saw.
-  const known = new Set<string>()
-  const failed = new Set<string>()
-  const identity = (record: DecisionRecord): string => `${canonical(record)}\u0000${record.sig ?? ''}`
 
-  return {
-    async sign(record) {
-      const unsigned = { ...record }
-      delete unsigned.sig
-      const signed = Object.freeze({ ...unsigned, sig: await (await hmac()).sign(canonical(unsigned)) })
-      known.add(identity(signed))
-      return signed
-    },
-    async verify(messages) {
-      let untrusted = 0
-      let verified = 0
-      for (const message of messages) {
-        if (message.role !== 'assistant') continue
-        const record = readDecisionRecord(message)
-        if (!record) continue
-        const id = identity(record)
-        if (known.has(id)) continue
-        const valid = record.sig !== undefined && !failed.has(id) && (await (await hmac()).verify(canonical(record), record.sig))
-        if (valid) {
-          known.add(id)
-          verified += 1
-        } else {
-          failed.add(id)
-          untrusted += 1
-        }
-      }
-      return { untrusted, verified }
-    },
-    trusted: (record) => known.has(identity(record)),
+// Signing, verifying and the signed stream are loaded on first use, with the HMAC code: only
+// sessions with a key pay for them (the core entry carries the memory and its synchronous checks).
+const signing = (): Promise<typeof RecordCryptoModule> => import('./record-crypto.js')
+
+const memories = new WeakMap<RecordSigner, SignerMemory>()
+const memory = (signer: RecordSigner): SignerMemory => memories.get(signer) as SignerMemory
+
+export function createRecordSigner(key: RecordKey): RecordSigner {
+  let crypto: Promise<RecordCrypto> | undefined
+  const state: SignerMemory = {
+    known: new Set<string>(),
+    failed: new Set<string>(),
+    identity: (record) => `${canonical(record)}\u0000${record.sig ?? ''}`,
+    canonical: (record) => canonical(record),
+    hmac: () => (crypto ??= signing().then((module) => module.createRecordCrypto(key))),
+    read: readDecisionRecord,
+    withRecord: doneWithRecord,
+  }
+  const signer: RecordSigner = {
+    sign: async (record) => (await signing()).signRecord(state, record),
+    verify: async (messages) => (await signing()).verifyRecords(state, messages),
+    trusted: (record) => state.known.has(state.identity(record)),
     vouch(messages) {
       for (const message of messages) {
         const record = message.role === 'assistant' ? readDecisionRecord(message) : undefined
-        if (record) known.add(identity(record))
+        if (record) state.known.add(state.identity(record))
       }
     },
   }
+  memories.set(signer, state)
+  return signer
 }
 
 /**
@@ -116,20 +88,7 @@ export function signedTurnSource(signer: RecordSigner, request: AdapterRequest, 
   return {
     stream: () =>
       (outer ??= (async function* () {
-        const verdicts = await signer.verify(request.messages)
-        if (verdicts.untrusted > 0 || verdicts.verified > 0) onVerdicts(verdicts)
-        const iterator = inner.stream()
-        try {
-          for (;;) {
-            const step = await iterator.next()
-            if (step.done) return
-            const chunk: StreamChunk = step.value
-            const record = chunk.type === 'done' ? (chunk.metadata?.chatrail as DecisionRecord | undefined) : undefined
-            yield record ? doneWithRecord(await signer.sign(record), chunk) : chunk
-          }
-        } finally {
-          await iterator.return?.()
-        }
+        yield* (await signing()).signedStream(signer, memory(signer), request, inner, onVerdicts)
       })()),
     abort: () => inner.abort(),
   }

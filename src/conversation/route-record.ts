@@ -37,7 +37,12 @@ export function answerDecision<Ctx extends JsonObject>(
   answerId: string | undefined,
 ): Decision<Ctx> {
   const record = routeDecisionRecord(messageId, inputKey, before, resolution, turnId)
-  const decision: Decision<Ctx> = { record, inputKey, before, after: resolution.after, chunks: resolution.chunks, answerId }
-  if (resolution.outcome === undefined && resolution.reason === undefined) return decision
+  const decision: { -readonly [K in keyof Decision<Ctx>]: Decision<Ctx>[K] } = { record, inputKey, before, after: resolution.after, chunks: resolution.chunks, answerId }
+  if (resolution.outcome === undefined && resolution.reason === undefined) {
+    // A route firing its own event, nothing else: the record is what `route` alone rebuilds (decisions.ts keeps only the route).
+    const { route, event } = resolution
+    if (route && event !== undefined && event === route.event && !resolution.restart && !resolution.assign) decision.route = route
+    return decision
+  }
   return { ...decision, ...(resolution.outcome ? { outcome: resolution.outcome } : {}), ...(resolution.reason ? { reason: resolution.reason } : {}) }
 }

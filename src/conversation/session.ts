@@ -152,13 +152,15 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
   // Turns re-derived from their text since the last trace (their records were not trusted).
   let rederived = 0
   const rederive = signer && rederiveFromText(machine, index, sessionId, () => void (rederived += 1), definition.conversation)
-  const timeline = createTimeline(machine, index, startState(machine, options.start), signer?.trusted, rederive)
+  // Turn ids default to `<sessionId>:<n>`: unique (the session id is), and cheaper than a UUID per
+  // turn; the timeline then keeps a committed turn's `n`, not its id (issue 20's memory figure).
+  const turnPrefix = `${sessionId}:`
+  const timeline = createTimeline(machine, index, startState(machine, options.start), signer?.trusted, rederive, options.ids ? undefined : turnPrefix)
   const log = createTraceLog(options.maxTraces ?? 1000)
   const traceListeners = [definition.conversation.onTrace, options.onTrace].filter((listener) => listener !== undefined)
   const listeners = new Set<() => void>()
-  // Turn ids default to `<sessionId>:<n>`: unique (the session id is), and cheaper than a UUID per turn.
   let turns = 0
-  const newId = options.ids ?? (() => `${sessionId}:${++turns}`)
+  const newId = options.ids ?? (() => turnPrefix + ++turns)
   const clock = options.clock
   const now = clock ? () => clock().getTime() : Date.now
   let original: AdapterFactory | undefined

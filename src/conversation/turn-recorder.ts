@@ -51,9 +51,13 @@ export class TurnRecorder<Ctx extends JsonObject> {
     if (this.#finished) return
     this.#finished = true
     const trace: Record<string, unknown> = { kind: this.kind, outcome, fromState: this.fromState, toState, turnId: this.turnId, replayed: this.replayed }
-    // Optional fields are left out, not set to undefined (traces compare and serialise by their keys).
-    const optional: Record<string, string | undefined> = { routeId: this.routeId, event: this.event, messageId: this.#messageId, reason: extra?.reason, errorClass: extra?.errorClass }
-    for (const key in optional) if (optional[key] !== undefined) trace[key] = optional[key]
+    // Optional fields are left out, not set to undefined (traces compare and serialise by their
+    // keys); set one by one, in this order, so every trace of a kind shares one shape.
+    if (this.routeId !== undefined) trace.routeId = this.routeId
+    if (this.event !== undefined) trace.event = this.event
+    if (this.#messageId !== undefined) trace.messageId = this.#messageId
+    if (extra?.reason !== undefined) trace.reason = extra.reason
+    if (extra?.errorClass !== undefined) trace.errorClass = extra.errorClass
     this.#core.trace(trace as unknown as Omit<TurnTrace, 'sessionId' | 'at' | 'durationMs'>, this.#startedAt)
   }
 

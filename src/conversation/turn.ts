@@ -16,7 +16,7 @@ import type { Route } from './routes.js'
 import { turnSignal, type SessionCore, type TurnControl } from './session-core.js'
 import { DISPOSED_MESSAGE, DONE, ROUTE_FAILED_MESSAGE, ROUTE_TIMEOUT_MESSAGE, errorChunk } from './stream.js'
 import { errorClassOf } from './trace.js'
-import { TurnRecorder, type TurnOutcome } from './turn-recorder.js'
+import { TurnRecorder } from './turn-recorder.js'
 
 /**
  * Apply: one turn of the wrapped adapter (the session's `createSource`). Reads top to bottom:
@@ -28,54 +28,78 @@ import { TurnRecorder, type TurnOutcome } from './turn-recorder.js'
  */
 
 const END: IteratorResult<StreamChunk> = { value: undefined, done: true }
+const AGENTIC = Object.freeze({ kind: 'agentic' as const })
 
 export function createTurnSource<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: AdapterRequest): StreamSource {
-  const control: TurnControl = { aborted: false, inner: undefined, recorder: undefined, routes: undefined }
-  let iterator: AsyncIterableIterator<StreamChunk> | undefined
-  return {
-    stream: () => (iterator ??= new LazyTurn(core, request, control)),
-    abort() {
-      if (control.aborted) return
-      control.aborted = true
-      try {
-        control.inner?.abort()
-      } catch {
-        // A6 of the inner adapter is its own promise; ours holds regardless.
-      }
-      control.routes?.abort()
-      control.recorder?.abort()
-    },
-  }
+  return new TurnSource(core, request)
 }
 
-/** Starts the turn on the first pull, then hands every call to the turn's own stream. */
-class LazyTurn<Ctx extends JsonObject> implements AsyncIterableIterator<StreamChunk> {
-  #inner: AsyncIterator<StreamChunk> | undefined
+/**
+ * The turn's source, its control (shared with `abort()`) and its stream in one object: a turn
+ * allocates this, not a source, two closures, a control record and an iterator (issue 20: the
+ * agentic fallthrough costs a bare adapter call plus a constant). `stream()` returns the object
+ * itself; the turn starts on its first pull, then every call goes to the turn's own stream.
+ */
+class TurnSource<Ctx extends JsonObject> implements StreamSource, TurnControl, AsyncIterableIterator<StreamChunk>, ResolveHooks<Ctx>, SignalSource {
+  aborted = false
+  inner: StreamSource | undefined = undefined
+  recorder: TurnRecorder<Ctx> | undefined = undefined
+  routes: AbortController | undefined = undefined
+  #turn: AsyncIterator<StreamChunk> | undefined = undefined
   readonly #core: SessionCore<Ctx>
   readonly #request: AdapterRequest
-  readonly #control: TurnControl
 
-  constructor(core: SessionCore<Ctx>, request: AdapterRequest, control: TurnControl) {
+  constructor(core: SessionCore<Ctx>, request: AdapterRequest) {
     this.#core = core
     this.#request = request
-    this.#control = control
+  }
+
+  stream(): AsyncIterableIterator<StreamChunk> {
+    return this
+  }
+
+  abort(): void {
+    if (this.aborted) return
+    this.aborted = true
+    try {
+      this.inner?.abort()
+    } catch {
+      // A6 of the inner adapter is its own promise; ours holds regardless.
+    }
+    this.routes?.abort()
+    this.recorder?.abort()
   }
 
   next(): Promise<IteratorResult<StreamChunk>> {
-    this.#inner ??= startTurn(this.#core, this.#request, this.#control)
-    return this.#inner.next()
+    this.#turn ??= startTurn(this.#core, this.#request, this)
+    return this.#turn.next()
   }
 
   async return(): Promise<IteratorResult<StreamChunk>> {
-    return (await this.#inner?.return?.()) ?? END
+    return (await this.#turn?.return?.()) ?? END
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<StreamChunk> {
     return this
   }
+
+  // The turn's side of resolving routes: `ctx.signal`, the route it waits for, a timeout.
+
+  signal(): AbortSignal {
+    return turnSignal(this)
+  }
+
+  /** An async route callback is running: a stop now is traced with that route. */
+  waiting(route: Route<Ctx>): void {
+    this.recorder?.decided({ kind: route.traceKind ?? 'deterministic', routeId: route.id, event: route.event })
+  }
+
+  timedOut(): void {
+    this.routes?.abort()
+  }
 }
 
-function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: AdapterRequest, control: TurnControl): AsyncIterator<StreamChunk> {
+function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: AdapterRequest, control: TurnSource<Ctx>): AsyncIterator<StreamChunk> {
   const startedAt = core.now()
   if (core.disposed()) {
     const error = new ChatrailError({ code: 'SESSION_DISPOSED', message: DISPOSED_MESSAGE, hint: 'Create a new session.' })
@@ -100,9 +124,8 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
     return deterministic(core, control, recorder, replay)
   }
   recorder.turnId = core.newId()
-  const hooks = new TurnHooks(recorder, control)
-  const ctx = turnContext(message, before, request.messages, core.sessionId, recorder.turnId, hooks)
-  const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, hooks)
+  const ctx = turnContext(message, before, request.messages, core.sessionId, recorder.turnId, control)
+  const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, control)
   const decide = (resolution: Resolution<Ctx>): AsyncIterator<StreamChunk> => fromResolution(core, request, control, recorder, last, before, inputKey, resolution)
   if (!isPromise<Resolution<Ctx>>(resolving)) return decide(resolving)
   // A route is running: a stop records `aborted` at once and ends the stream without waiting for it.
@@ -117,30 +140,6 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
     })(),
     recorder,
   )
-}
-
-/** The turn's side of resolving routes: `ctx.signal`, the route it waits for, a timeout. One object per turn, no closures. */
-class TurnHooks<Ctx extends JsonObject> implements ResolveHooks<Ctx>, SignalSource {
-  readonly #recorder: TurnRecorder<Ctx>
-  readonly #control: TurnControl
-
-  constructor(recorder: TurnRecorder<Ctx>, control: TurnControl) {
-    this.#recorder = recorder
-    this.#control = control
-  }
-
-  signal(): AbortSignal {
-    return turnSignal(this.#control)
-  }
-
-  /** An async route callback is running: a stop now is traced with that route. */
-  waiting(route: Route<Ctx>): void {
-    this.#recorder.decided({ kind: route.traceKind ?? 'deterministic', routeId: route.id, event: route.event })
-  }
-
-  timedOut(): void {
-    this.#control.routes?.abort()
-  }
 }
 
 /** `promise`'s value, or undefined as soon as the turn is stopped (the promise is left to settle alone). */
@@ -167,8 +166,8 @@ function fromResolution<Ctx extends JsonObject>(
   resolution: Resolution<Ctx>,
 ): AsyncIterator<StreamChunk> {
   if (resolution.type === 'miss') {
-    recorder.decided({ kind: 'agentic' })
-    return guarded(settled(agenticTurn(core, request, control, last, before, recorder.turnId, recorder), recorder), recorder)
+    recorder.decided(AGENTIC)
+    return agenticTurn(core, request, control, last, before, recorder.turnId, recorder)
   }
   const { route } = resolution
   if (resolution.type === 'match') return deterministic(core, control, recorder, answerDecision(last.message.id, inputKey, before, resolution, recorder.turnId, last.answerId))
@@ -237,11 +236,6 @@ async function* guarded<Ctx extends JsonObject>(inner: AsyncGenerator<StreamChun
   }
 }
 
-/** Runs an outcome-returning stream and records its outcome (if it did not settle itself). */
-async function* settled<Ctx extends JsonObject>(inner: AsyncGenerator<StreamChunk, TurnOutcome>, recorder: TurnRecorder<Ctx>): AsyncGenerator<StreamChunk, void> {
-  recorder.settle(yield* inner)
-}
-
 /** A cached deterministic decision for this exact message that still applies from `before`, rebased onto it. */
 function replayable<Ctx extends JsonObject>(core: SessionCore<Ctx>, last: LastUserMessage, inputKey: string, before: MachineState<Ctx>): Decision<Ctx> | undefined {
   const messageId = last.message.id
@@ -274,5 +268,5 @@ async function* continuationOrAgentic<Ctx extends JsonObject>(
     yield { type: 'done' }
     return
   }
-  recorder.settle(yield* agenticTurn(core, request, control, applied ? undefined : last, before, recorder.turnId, recorder))
+  yield* agenticTurn(core, request, control, applied ? undefined : last, before, recorder.turnId, recorder)
 }
