@@ -11,6 +11,9 @@ import type { PageFiles } from './page-files.js'
  * `/assets/…` (GET and HEAD), the definition's page config at `/chatrail-serve.json`, 404 for
  * anything else. The page carries no conversation data, so it is served without the token; the data
  * is behind `/api/chat`, where the handler authenticates, and the config behind `authenticate` too.
+ * Without authentication (`'none'`, loopback only) every request must name a loopback host and,
+ * when it has an Origin, come from one: otherwise a web page whose DNS name is re-pointed at
+ * 127.0.0.1 (DNS rebinding) would be same-origin with this server and could drive its agent.
  */
 
 export interface ServeHttpOptions {
@@ -39,6 +42,10 @@ export const API_PATH = '/api/chat'
 export async function startServeHttp(options: ServeHttpOptions): Promise<RunningServer> {
   const api = toNodeHandler(options.handler)
   const server = createServer((req, res) => {
+    if (options.authenticate === 'none' && !fromLoopback(req)) {
+      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8' }).end('This chatrail serve answers only http://127.0.0.1, http://localhost or http://[::1] (it runs without a token). Use one of those addresses, or start it with --token.')
+      return
+    }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname
     if (path === API_PATH || path.startsWith(`${API_PATH}/`)) {
       api(req, res)
@@ -74,6 +81,24 @@ export async function startServeHttp(options: ServeHttpOptions): Promise<Running
         server.closeIdleConnections()
       }),
   }
+}
+
+const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+function isLoopbackAddress(address: string): boolean {
+  try {
+    return LOOPBACK_HOSTNAMES.has(new URL(address).hostname)
+  } catch {
+    return false
+  }
+}
+
+/** The request names a loopback host (Host) and, if it says where it comes from (Origin), a loopback page. */
+export function fromLoopback(req: Pick<IncomingMessage, 'headers'>): boolean {
+  const host = req.headers.host
+  if (host === undefined || !isLoopbackAddress(`http://${host}`)) return false
+  const origin = req.headers.origin
+  return origin === undefined || isLoopbackAddress(origin)
 }
 
 function servePage(page: PageFiles, path: string, req: IncomingMessage, res: ServerResponse): void {
