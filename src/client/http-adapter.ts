@@ -1,5 +1,6 @@
 import type { AdapterFactory, AdapterRequest } from '../contract/adapter.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
+import type { Message } from '../contract/message.js'
 import { uiPartToChunks } from '../protocol/decode-parts.js'
 import { readUiMessageStream } from '../protocol/read-ui-message-stream.js'
 import type { ChatrailPartData } from '../protocol/ui-parts.js'
@@ -117,10 +118,21 @@ async function* streamTurn(options: HttpAdapterOptions, answered: Map<string, st
     if (!signal.aborted) yield errorChunk(error)
     return
   }
+  try {
+    yield* readTurn(options, response.body, user, answered, signal)
+  } finally {
+    // Stopped after the server took the turn: it runs to the end and is stored, so asking again
+    // for this message must run it again (a regenerate), not fetch the cut-off answer. A broken
+    // connection is not marked: its retry should get the stored answer.
+    if (signal.aborted && user !== undefined) answered.set(user.id, user.content)
+  }
+}
+
+async function* readTurn(options: HttpAdapterOptions, body: ReadableStream<Uint8Array>, user: Message | undefined, answered: Map<string, string | undefined>, signal: AbortSignal): AsyncGenerator<StreamChunk> {
   let failure: HttpAdapterError | undefined
   let snapshot: ChatrailPartData | undefined
   try {
-    for await (const part of readUiMessageStream(response.body)) {
+    for await (const part of readUiMessageStream(body)) {
       if (signal.aborted) return
       if (part.type === 'data-chatrail') {
         snapshot = part.data

@@ -135,6 +135,11 @@ describe('httpAdapter against createChatHandler', () => {
     expect(controller.getState().status).not.toBe('streaming')
     open()
     await eventually(async () => (await store.load('c4'))?.messages.at(-1)?.content === 'I am the agent.')
+    // Regenerate after the stop runs the turn again; it does not fetch the stored answer back.
+    expect(agent.calls()).toBe(1)
+    await controller.regenerate()
+    expect(agent.calls()).toBe(2)
+    expect(controller.getState().messages.at(-1)).toMatchObject({ role: 'assistant', content: 'I am the agent.', status: 'complete' })
   })
 
   it('409 busy: a second turn while one runs ends as one clear error chunk with the status and Retry-After', async () => {
