@@ -1,3 +1,5 @@
+import { randomUUID } from '../../src/contract/random-uuid.js'
+
 /**
  * What the page reads from its address. The conversation id lives in `?c=<id>` (a new one is made
  * and put there, so a reload or a shared link reopens the same conversation). A bearer token comes
@@ -12,7 +14,7 @@ export function conversationIdOfPage(): string {
   const url = new URL(window.location.href)
   const given = url.searchParams.get('c')
   if (given !== null && ID_PATTERN.test(given)) return given
-  const id = `c-${crypto.randomUUID()}`
+  const id = `c-${randomUUID()}`
   url.searchParams.set('c', id)
   window.history.replaceState(null, '', url)
   return id

@@ -1,3 +1,5 @@
+import { randomUUID } from '../contract/random-uuid.js'
+
 /**
  * The controller's sources of identity and time. Both are injectable so a whole conversation can
  * be replayed byte for byte; the defaults are collision-free across controllers and processes
@@ -7,8 +9,8 @@
 export type IdFactory = () => string
 export type Clock = () => Date
 
-// Web Crypto's global (Node >= 19 and every browser), not node:crypto: the controller also runs in browsers.
-export const defaultIds: IdFactory = () => `msg-${globalThis.crypto.randomUUID()}`
+// Web Crypto (Node >= 19 and every browser, secure context or not), not node:crypto: the controller also runs in browsers.
+export const defaultIds: IdFactory = () => `msg-${randomUUID()}`
 
 export const defaultClock: Clock = () => new Date()
 

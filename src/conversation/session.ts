@@ -24,6 +24,7 @@ import type { ExplainInput, RouteExplanation } from './explain.js'
 import { createTurnSource } from './turn.js'
 import { createRecordSigner, isRecordKey, signedTurnSource, type RecordKey } from './record-signing.js'
 import { rederiveFromText } from './rederive-turn.js'
+import { randomUUID } from '../contract/random-uuid.js'
 
 /**
  * A session: one conversation's progress over one shared, immutable definition (seed 004). It
@@ -79,7 +80,6 @@ export interface ChatSession<Ctx extends JsonObject = JsonObject, N extends Chat
 }
 
 // Web Crypto's global (Node >= 19 and browsers), not node:crypto: sessions also run in browsers (chatrail/react).
-const randomUUID = (): string => globalThis.crypto.randomUUID()
 
 interface Compiled<Ctx extends JsonObject> {
   machine: Machine<Ctx>
