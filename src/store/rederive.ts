@@ -55,7 +55,8 @@ export async function rederive<Ctx extends JsonObject>(definition: ChatDefinitio
     while (i < stored.length && stored[i]?.role !== 'user') answers.push(stored[i++] as Message)
     keptAnswers = answers
     const first = answers.find((m) => m.role === 'assistant')
-    const placeholder: Message = first ? { ...first, content: '', status: 'streaming' } : { id: `${user.id}:answer`, role: 'assistant', content: '', status: 'streaming', createdAt: user.createdAt }
+    // Without the old answer's record: the new definition re-decides the turn or nothing does.
+    const placeholder: Message = first ? { ...withoutRecord(first), content: '', status: 'streaming' } : { id: `${user.id}:answer`, role: 'assistant', content: '', status: 'streaming', createdAt: user.createdAt }
     const request: AdapterRequest = { messages: [...out, user, placeholder] }
     const chunks: StreamChunk[] = []
     for await (const chunk of session.chat.adapter.createSource(request).stream()) chunks.push(chunk)

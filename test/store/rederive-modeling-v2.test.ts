@@ -49,3 +49,22 @@ describe('rederive with modeling v2 turns', () => {
     expect(rebuilt.getSnapshot()).toMatchObject({ state: 'check', context: { pin: '0000' } })
   })
 })
+
+describe('rederive when a route changed', () => {
+  it('drops the old record of a message the new definition no longer matches: rebuilding the output gives the state the rederive reached', async () => {
+    const machine = { initial: 'idle', context: {}, states: { idle: { on: { go: 'busy' } }, busy: { on: { finish: 'done' } }, done: { final: true } } } as const
+    const old = defineChat({ id: 'changed', revision: 1, chat: {}, conversation: { ...machine, routes: [commandRoute({ id: 'go', command: '/go', event: 'go', response: 'Going.' }), commandRoute({ id: 'finish', command: '/x', event: 'finish', response: 'Finished.' })], fallback: { response: 'Sorry?' } } })
+    const renamed = defineChat({ id: 'changed', revision: 2, chat: {}, conversation: { ...machine, routes: [commandRoute({ id: 'go', command: '/start', event: 'go', response: 'Going.' }), commandRoute({ id: 'finish', command: '/x', event: 'finish', response: 'Finished.' })], fallback: { response: 'Sorry?' } } })
+    const chat = drive(old)
+    for (const text of ['/go', '/x']) await chat.say(text)
+    expect(chat.session.getSnapshot().state).toBe('done')
+    const { messages, traces } = await rederive(renamed, chat.messages())
+    expect(traces.map((trace) => trace.toState)).toEqual(['idle', 'idle'])
+    // Under the new definition "/go" matches nothing, so nothing moves the machine: "/x" is not allowed in idle either.
+    const rebuilt = createChatSession(renamed, { lint: false })
+    rebuilt.sync(messages)
+    expect(rebuilt.getSnapshot().state).toBe('idle')
+    expect(messages.filter((message) => message.role === 'assistant').map((message) => (message.metadata as { chatrail?: { routeId?: string } } | undefined)?.chatrail?.routeId)).toEqual([undefined, undefined])
+  })
+})
+

@@ -151,7 +151,9 @@ $fn$;
   {
     version: 2,
     name: 'conversation owner, turn signals (stop, dialog answer)',
-    // Existing conversations get no owner (nobody's: any principal may use them, as before).
+    // Existing conversations get no owner: only an ownerless caller (a handler with
+    // `authenticate: 'none'`) may use them; an authenticated principal gets 404, like any other
+    // conversation that is not theirs (docs/server.md, owners).
     sql: (s) => `
 ALTER TABLE ${s}.chatrail_conversations ADD COLUMN owner text;
 CREATE INDEX chatrail_conversations_owner ON ${s}.chatrail_conversations (owner, updated_at, id);
