@@ -73,9 +73,34 @@ export function turnContext<Ctx extends JsonObject>(
 }
 
 const MISS = Object.freeze({ type: 'miss' as const })
-const TIMED_OUT = Symbol('timeout')
+export const TIMED_OUT = Symbol('timeout')
 export const DEFAULT_ROUTE_TIMEOUT_MS = 30_000
 export const UNAVAILABLE_MESSAGE = 'That option is no longer available.'
+
+/**
+ * The promise, or TIMED_OUT once the route's `routeTimeoutMs` has passed (`onTimeout` runs first) or
+ * `signal` aborts — at once if it already has (an abort listener added then would never fire).
+ */
+export function within<T>(promise: Promise<T>, route: Pick<Route, 'routeTimeoutMs'>, settings: ResolveSettings, signal: AbortSignal, onTimeout: () => void): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let stop!: () => void
+  const limit = new Promise<typeof TIMED_OUT>((resolve) => {
+    stop = () => resolve(TIMED_OUT)
+    if (signal.aborted) return stop()
+    timer = setTimeout(() => {
+      onTimeout()
+      stop()
+    }, route.routeTimeoutMs ?? settings.routeTimeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS)
+    // In Node, a pending callback must not keep the process alive on the timer's account.
+    ;(timer as { unref?: () => void }).unref?.()
+    // A stopped turn no longer waits: drop the timer at once (it would keep a process alive).
+    signal.addEventListener('abort', stop, { once: true })
+  })
+  return Promise.race([promise, limit]).finally(() => {
+    clearTimeout(timer)
+    signal.removeEventListener('abort', stop)
+  })
+}
 
 /** Why the machine refused a route's transition, as the route error says it. */
 const REFUSALS: Record<string, string> = {
@@ -139,28 +164,10 @@ export function resolveRoutes<Ctx extends JsonObject>(
   const state = before.state
   const declared = machine.states.get(state)?.transitions
 
-  /** The promise, or TIMED_OUT once the route's time is up (or the turn stopped). */
+  /** The route's promise, bounded by its `routeTimeoutMs` (a timeout aborts `ctx.signal`, through the hooks). */
   function bounded<T>(promise: Promise<T>, route: Route<Ctx>): Promise<T | typeof TIMED_OUT> {
-    const ms = route.routeTimeoutMs ?? settings.routeTimeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS
     hooks?.waiting(route)
-    let timer: ReturnType<typeof setTimeout> | undefined
-    let stop: (() => void) | undefined
-    const signal = ctx.signal
-    const limit = new Promise<typeof TIMED_OUT>((resolve) => {
-      stop = () => resolve(TIMED_OUT)
-      timer = setTimeout(() => {
-        hooks?.timedOut()
-        resolve(TIMED_OUT)
-      }, ms)
-      // In Node, a pending route must not keep the process alive on the timer's account.
-      ;(timer as { unref?: () => void }).unref?.()
-      // A stopped turn no longer waits: drop the timer at once (it would keep a process alive).
-      signal.addEventListener('abort', stop, { once: true })
-    })
-    return Promise.race([promise, limit]).finally(() => {
-      clearTimeout(timer)
-      if (stop) signal.removeEventListener('abort', stop)
-    })
+    return within(promise, route, settings, ctx.signal, () => hooks?.timedOut())
   }
 
   /** Runs a responder (`response` or `refuse`), sync or async, and hands its output to `then`. */

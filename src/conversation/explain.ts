@@ -22,7 +22,10 @@ export type ExplainReason = 'state' | 'event' | 'guard' | 'no-match' | 'matched'
 
 export interface RouteExplanation {
   readonly routeId: string
-  /** The route takes this input in this state (its guard and transition guard passed). */
+  /**
+   * The route takes this input in this state: it fires (reason `matched`), or it stops the scan with
+   * a refusal as a turn does (reason `guard`: it answers its `refuse` re-prompt, or the turn fails).
+   */
   readonly matched: boolean
   readonly reason: ExplainReason
   /** The reason in words: `"idle" does not declare "refund"`, `its guard returned false`, … */
@@ -104,7 +107,15 @@ export async function explainRoutes<Ctx extends JsonObject>(
         let matched: boolean | Promise<boolean>
         try {
           matched = route.match(text, ctx)
-          if (isPromise<boolean>(matched)) matched = await matched
+          if (isPromise<boolean>(matched)) {
+            // Bounded as in a turn (decide.ts; not imported: this chunk would pull it out of the entry's).
+            const ms = route.routeTimeoutMs ?? definition.conversation.routeTimeoutMs ?? 30_000
+            let timer: ReturnType<typeof setTimeout> | undefined
+            const limit = new Promise<'timeout'>((resolve) => (timer = setTimeout(resolve, ms, 'timeout')))
+            const settled = await Promise.race([matched, limit]).finally(() => clearTimeout(timer))
+            if (settled === 'timeout') return { matched: false, reason: 'no-match', detail: `its match function timed out (routeTimeoutMs ${ms})` }
+            matched = settled
+          }
         } catch (error) {
           return { matched: false, reason: 'no-match', detail: `its match function threw: ${message(error)}` }
         }
@@ -112,16 +123,18 @@ export async function explainRoutes<Ctx extends JsonObject>(
         break
       }
     }
+    // As in a turn: a refused guard with a `refuse`, a guard that throws and a refused transition stop the scan at this route.
+    const reprompt = ', so it answers its re-prompt (`refuse`)'
     if (route.guard) {
       try {
-        if (route.guard(routeCtx) !== true) return { matched: false, reason: 'guard', detail: `its guard returned false${route.refuse === undefined ? '' : ', so it answers its re-prompt (`refuse`)'}` }
+        if (route.guard(routeCtx) !== true) return { matched: route.refuse !== undefined, reason: 'guard', detail: `its guard returned false${route.refuse === undefined ? '' : reprompt}` }
       } catch (error) {
-        return { matched: false, reason: 'guard', detail: `its guard threw: ${message(error)}` }
+        return { matched: true, reason: 'guard', detail: `its guard threw: ${message(error)}, so the turn fails` }
       }
     }
     if (route.event !== undefined) {
       const refusal = step(machine, at, route.event)[1][0]
-      if (refusal?.type === 'refuse') return { matched: false, reason: 'guard', detail: `the transition's guard refused "${route.event}" (${refusal.reason})${route.refuse === undefined ? '' : ', so it answers its re-prompt (`refuse`)'}` }
+      if (refusal?.type === 'refuse') return { matched: true, reason: 'guard', detail: `the transition's guard refused "${route.event}" (${refusal.reason})${route.refuse === undefined ? ', so the turn fails (transition refused)' : reprompt}` }
     }
     return { matched: true, reason: 'matched', detail: route.event === undefined ? (route.restart ? 'starts over' : 'answers without a transition') : `fires "${route.event}" → "${declared?.get(route.event)?.target ?? at.state}"` }
   }

@@ -3,7 +3,7 @@ import { ChatrailError } from '../contract/errors.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
-import { resolveRoutes, turnContext, type ResolveHooks, type Resolution, type SignalSource } from './decide.js'
+import { resolveRoutes, turnContext, within, type ResolveHooks, type Resolution, type SignalSource } from './decide.js'
 import { doneWithRecord } from './decision-record.js'
 import type { FallbackContext } from './definition.js'
 import { answerDecision } from './route-record.js'
@@ -197,10 +197,13 @@ async function* timedOut<Ctx extends JsonObject>(
   try {
     let result: unknown = response
     if (typeof response === 'function') {
+      // The timeout aborted the route's signal: the fallback gets a fresh one (already aborted after a stop), and the same time limit.
+      control.routes = undefined
       const base = turnContext(last.message, before, request.messages, core.sessionId, recorder.turnId, { signal: () => turnSignal(control) })
       const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, errorClass: 'RouteTimeout' }
-      result = await untilStopped(Promise.resolve(response(ctx.input, ctx)), control)
+      result = await untilStopped(within(Promise.resolve(response(ctx.input, ctx)), route, core.definition.conversation, ctx.signal, () => control.routes?.abort()), control)
     }
+    // A fallback that ran out of time (TIMED_OUT, a symbol: no output) failed, as one that throws: the fixed apology answers.
     output = (response !== undefined && normalizeOutput(result)) || output
   } catch {
     // The fallback failed too: the fixed apology answers.

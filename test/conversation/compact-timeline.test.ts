@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { Message } from '../../src/contract/message.js'
 import type { StreamChunk } from '../../src/contract/stream.js'
 import { commandRoute, createChatSession, defineChat, type ChatSession, type TurnTrace } from '../../src/index.js'
-import { assistant, scripted, turn, user } from './helpers.js'
+import { assistant, scripted, textOf, turn, user } from './helpers.js'
 
 /**
  * Issue 20's memory work: a session keeps one slot per user message in parallel arrays, the common
@@ -56,22 +56,47 @@ describe('the compact timeline', () => {
   })
 
   it('keeps decisions through an edit, a regenerate and a history that moved (a system message in front)', async () => {
-    const session = createChatSession(definition(), { lint: false })
+    // Routes that change the state both ways and count their calls: a decision lost and re-run shows in the counts.
+    const calls = { go: 0, back: 0 }
+    const counted = defineChat({
+      id: 'counted',
+      chat: { adapter: scripted('agent says hi') },
+      conversation: {
+        initial: 'idle',
+        states: { idle: { on: { go: 'busy' } }, busy: { on: { back: 'idle' } } },
+        routes: [
+          commandRoute({ id: 'go', command: '/go', event: 'go', response: () => (calls.go++, 'Going.') }),
+          commandRoute({ id: 'back', command: '/back', event: 'back', response: () => (calls.back++, 'Back.') }),
+        ],
+      },
+    })
+    const session = createChatSession(counted, { lint: false })
+    const state = () => session.getSnapshot().state
     const first = user('/go')
     const history: Message[] = [first]
-    const live = await turn(session.chat.adapter, history)
-    history.push(assistant('Going.', undefined, { chatrail: recordOf(live) }), user('/stay'))
-    await turn(session.chat.adapter, history)
-    expect(session.getSnapshot().state).toBe('busy')
+    const go = await turn(session.chat.adapter, history)
+    history.push(assistant('Going.', undefined, { chatrail: recordOf(go) }), user('/back'))
+    const back = await turn(session.chat.adapter, history)
+    history.push(assistant('Back.', undefined, { chatrail: recordOf(back) }))
+    session.sync(history)
+    expect([state(), calls]).toEqual(['idle', { go: 1, back: 1 }])
     // The same history behind a system message: every position moved by one.
     const shifted: Message[] = [{ id: 'sys', role: 'system', content: 'be brief', status: 'complete', createdAt: new Date(0) }, ...history]
     session.sync(shifted)
-    expect(session.getSnapshot().state).toBe('busy')
+    expect([state(), calls]).toEqual(['idle', { go: 1, back: 1 }])
+    // Regenerate /back in the moved history: its kept decision replays, no route runs.
+    expect(textOf(await turn(session.chat.adapter, shifted.slice(0, -1)))).toBe('Back.')
+    expect(session.traces().at(-1)).toMatchObject({ routeId: 'back', replayed: true })
+    expect([state(), calls]).toEqual(['idle', { go: 1, back: 1 }])
+    session.sync(shifted)
     // Cut back to the first message and edit it: its decision goes, the state follows.
     session.sync([{ ...first, content: 'hello' }])
-    expect(session.getSnapshot().state).toBe('idle')
+    expect(state()).toBe('idle')
+    // Back to /go alone, then the whole history: the decisions come back from the answers' records, no route runs.
+    session.sync(history.slice(0, 2))
+    expect([state(), calls]).toEqual(['busy', { go: 1, back: 1 }])
     session.sync(history)
-    expect(session.getSnapshot().state).toBe('busy')
+    expect([state(), calls]).toEqual(['idle', { go: 1, back: 1 }])
   })
 
   it('records the same traces, key for key, with and without an observer', async () => {

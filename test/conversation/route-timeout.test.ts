@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
-import { commandRoute, defineChat, route, type ChatDefinition } from '../../src/index.js'
+import { resolveRoutes } from '../../src/conversation/decide.js'
+import { compileMachine } from '../../src/conversation/machine.js'
+import { buildRouteIndex } from '../../src/conversation/route-index.js'
+import { commandRoute, createChatSession, defineChat, route, type ChatDefinition } from '../../src/index.js'
 import { drive } from './chat-driver.js'
 
 // Issue 19 §3: routes that can't hang a turn. `ctx.signal` is aborted on stop; a stop during an
@@ -118,5 +121,68 @@ describe('route timeouts', () => {
     expect(calls).toBe(2)
     expect(chat.reply()).toBe('done')
     expect(chat.session.getSnapshot().state).toBe('b')
+  })
+
+  it('the fallback after a timeout gets a live ctx.signal of its own, so it can still fetch', async () => {
+    const fallbackSignals: { signal: AbortSignal; aborted: boolean }[] = []
+    const seen: AbortSignal[] = []
+    const response = (_input: string, ctx: { signal: AbortSignal }) => {
+      fallbackSignals.push({ signal: ctx.signal, aborted: ctx.signal.aborted })
+      return Promise.resolve('fallback answered')
+    }
+    const chat = drive(hanging({ routeTimeoutMs: 20, seen, fallback: { response } }))
+    await within(chat.say('go'))
+    expect(seen[0]?.aborted).toBe(true)
+    expect(fallbackSignals).toHaveLength(1)
+    expect(fallbackSignals[0]?.aborted).toBe(false)
+    expect(fallbackSignals[0]?.signal).not.toBe(seen[0])
+    expect(chat.reply()).toBe('fallback answered')
+    expect(chat.last()?.outcome).toBe('timeout')
+  })
+
+  it('a stop while the fallback runs ends the turn\'s stream at once and aborts the fallback\'s signal', async () => {
+    const fallbackSignals: { signal: AbortSignal; aborted: boolean }[] = []
+    const response = (_input: string, ctx: { signal: AbortSignal }) => {
+      fallbackSignals.push({ signal: ctx.signal, aborted: ctx.signal.aborted })
+      return new Promise<string>(() => {})
+    }
+    // The fallback's own limit (the same 300 ms) is far off when the stop comes.
+    const session = createChatSession(hanging({ routeTimeoutMs: 300, fallback: { response } }), { lint: false })
+    const source = session.chat.adapter.createSource({ messages: [{ id: 'u1', role: 'user', content: 'go', status: 'complete', createdAt: new Date(0) }] })
+    const pending = source.stream()[Symbol.asyncIterator]().next()
+    await vi.waitFor(() => expect(fallbackSignals).toHaveLength(1), { interval: 2 })
+    source.abort()
+    await expect(within(pending, 150)).resolves.toEqual({ value: undefined, done: true })
+    expect(fallbackSignals[0]?.aborted).toBe(false)
+    expect(fallbackSignals[0]?.signal.aborted).toBe(true)
+    expect(session.traces().at(-1)).toMatchObject({ outcome: 'aborted', routeId: 'hang' })
+  })
+
+  it('a fallback that never settles is bounded by the same routeTimeoutMs: the fixed apology answers, as when it throws', async () => {
+    const fallbackSignals: AbortSignal[] = []
+    const response = (_input: string, ctx: { signal: AbortSignal }) => {
+      fallbackSignals.push(ctx.signal)
+      return new Promise<string>(() => {})
+    }
+    const chat = drive(hanging({ routeTimeoutMs: 20, fallback: { response } }))
+    await within(chat.say('go'), 1000)
+    expect(chat.reply()).toMatch(/took too long/)
+    expect(chat.last()).toMatchObject({ outcome: 'timeout', routeId: 'hang', errorClass: 'RouteTimeout' })
+    expect(fallbackSignals[0]?.aborted).toBe(true)
+    const throwing = drive(hanging({ routeTimeoutMs: 20, fallback: { response: () => Promise.reject(new Error('down')) } }))
+    await within(throwing.say('go'), 1000)
+    expect(throwing.reply()).toBe(chat.reply())
+  })
+
+  it('an async route on an already-stopped turn does not wait out its routeTimeoutMs', async () => {
+    const def = hanging({ routeTimeoutMs: 60_000 })
+    const stopped = new AbortController()
+    stopped.abort()
+    const machine = compileMachine({ ...def.conversation, context: {} })
+    const ctx = { input: 'go', uiEvent: undefined, state: 'idle', context: {}, history: [], sessionId: 's', messageId: 'm', turnId: 't', signal: stopped.signal }
+    const timedOut = vi.fn()
+    const resolving = resolveRoutes(machine, buildRouteIndex(def.conversation.routes), ctx, machine.initial, def.conversation, { waiting: () => undefined, timedOut })
+    await expect(within(Promise.resolve(resolving), 1000)).resolves.toMatchObject({ type: 'timeout', route: { id: 'hang' } })
+    expect(timedOut).not.toHaveBeenCalled()
   })
 })

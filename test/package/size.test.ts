@@ -11,12 +11,12 @@ import { contributions, measureEntry } from '../../scripts/size.js'
 describe('what the chatrail entry costs a page', () => {
   // Issue 8's target was 15 kB and held until modeling v2 (issue 19: forms, refusals, restarts, route
   // timeouts, conversation-level transitions) put ≈2.7 kB more on every turn's path (18.45 kB), and
-  // issue 20's compact per-turn timeline (406 → ≈120 B retained per turn) ≈0.8 kB more (19.28 kB
-  // measured when set). Getting back under 15 kB is issue 20's; until then this guards against
+  // issue 20's compact per-turn timeline (406 → ≈120 B retained per turn) ≈0.8 kB more, and ids
+  // that work in insecure browser contexts and bounded fallbacks ≈0.15 kB (19.43 kB measured when set). Getting back under 15 kB is issue 20's; until then this guards against
   // further growth.
-  it('stays within its budget: the chatrail entry is under 19.4 kB gzip (own code, production build; issue 20 targets 15 kB)', async () => {
+  it('stays within its budget: the chatrail entry is under 19.5 kB gzip (own code, production build; issue 20 targets 15 kB)', async () => {
     const core = await measureEntry('chatrail', 'src/index.ts')
-    expect(core.gzipBytes).toBeLessThan(19_400)
+    expect(core.gzipBytes).toBeLessThan(19_500)
   })
 
   it('the chatrail entry holds the contract and the conversation layer, never the controller', async () => {
@@ -51,9 +51,9 @@ describe('what the chatrail entry costs a page', () => {
     expect(rows.get('node_modules/zod/v4/locales') ?? 0).toBeLessThan(4_000)
   })
 
-  it('stays within its budget with dependencies inlined (23.6 kB gzip when first set, 29.3 kB after modeling v2 and the compact timeline; 113 kB with classic zod and the controller)', async () => {
+  it('stays within its budget with dependencies inlined (23.6 kB gzip when first set, 29.4 kB after modeling v2 and the compact timeline; 113 kB with classic zod and the controller)', async () => {
     const withDependencies = await measureEntry('chatrail + deps', 'src/index.ts', { withDependencies: true })
     expect(withDependencies.imports).toEqual([])
-    expect(withDependencies.gzipBytes).toBeLessThan(29_400)
+    expect(withDependencies.gzipBytes).toBeLessThan(29_600)
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { explainRoutes, formatExplanation } from '../../src/conversation/explain.js'
+import { defineChat, route } from '../../src/index.js'
 import { lostCard } from './fixtures/lost-card.js'
 
 /** `explainRoutes` (what `session.explain` and `chatrail explain` print): one entry per route, in order, with the first reason that rules it out. */
@@ -28,7 +29,9 @@ describe('explainRoutes', () => {
     const vip = entries.find((entry) => entry.routeId === 'vip')
     expect(vip).toMatchObject({ matched: false, reason: 'guard', detail: 'its guard returned false' })
     const yes = await explainRoutes(lostCard, { state: 'confirm', context: { verified: false } }, 'yes')
-    expect(yes.find((entry) => entry.routeId === 'yes')).toMatchObject({ matched: false, reason: 'guard', detail: 'the transition\'s guard refused "confirm" (guard-refused)' })
+    // The turn stops at a refused transition (it fails there): the route takes the input, later matches are shadowed by it.
+    expect(yes.find((entry) => entry.routeId === 'yes')).toMatchObject({ matched: true, reason: 'guard', detail: 'the transition\'s guard refused "confirm" (guard-refused), so the turn fails (transition refused)' })
+    expect(yes.find((entry) => entry.routeId === 'anything')).toMatchObject({ matched: true, shadowedBy: 'yes' })
     const verified = await explainRoutes(lostCard, { state: 'confirm', context: { verified: true } }, 'yes')
     expect(verified.find((entry) => entry.routeId === 'yes')).toMatchObject({ matched: true, reason: 'matched', detail: 'fires "confirm" → "done"' })
   })
@@ -62,5 +65,25 @@ describe('explainRoutes', () => {
     expect(text.split('\n')[0]).toBe('"hello" in state "greeting": no route matched')
     expect(text).toContain('  · start       no-match  the command is "/start"')
     expect(text).toContain('  · last4       state     fires only in "identify"')
+  })
+
+  it('bounds an async match by its routeTimeoutMs (the definition default): it reports no-match, timed out, and goes on', async () => {
+    const def = defineChat({
+      id: 'slow',
+      chat: {},
+      conversation: {
+        initial: 'idle',
+        routeTimeoutMs: 30,
+        states: { idle: {} },
+        routes: [route({ id: 'slow', match: () => new Promise<boolean>(() => {}), response: 'never' }), route({ id: 'fast', match: () => true, response: 'yes' })],
+        fallback: { response: 'Sorry?' },
+      },
+    })
+    const explaining = explainRoutes(def, { state: 'idle', context: {} }, 'hi')
+    const hung = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('explain still pending after 2 s')), 2000))
+    expect(await Promise.race([explaining, hung])).toEqual([
+      { routeId: 'slow', matched: false, reason: 'no-match', detail: 'its match function timed out (routeTimeoutMs 30)' },
+      { routeId: 'fast', matched: true, reason: 'matched', detail: 'answers without a transition' },
+    ])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../src/contract/message.js'
-import { createChatSession } from '../../src/index.js'
+import { createChatSession, defineChat, textRoute } from '../../src/index.js'
 import { lostCard } from './fixtures/lost-card.js'
 
 /**
@@ -39,5 +39,40 @@ describe('session.explain', () => {
     expect((await refused.explain('yes')).find((entry) => entry.routeId === 'yes')?.reason).toBe('guard')
     const verified = createChatSession(lostCard, { lint: false, start: { state: 'confirm', context: { verified: true } } })
     expect((await verified.explain('yes')).find((entry) => entry.routeId === 'yes')?.reason).toBe('matched')
+  })
+
+  it('names a route that refuses (its guard with a `refuse`, or its transition) as the one that takes the input, as the turn does', async () => {
+    const refusing = (transitionGuard: boolean) =>
+      defineChat<{ verified?: boolean }>({
+        id: 'refusing',
+        chat: {},
+        conversation: {
+          initial: 'idle',
+          context: {},
+          states: { idle: { on: { refund: { target: 'refunded', guard: () => !transitionGuard }, other: 'idle' } }, refunded: {} },
+          routes: [
+            transitionGuard
+              ? textRoute({ id: 'A', texts: ['refund'], event: 'refund', response: 'Refunded.' })
+              : textRoute({ id: 'A', texts: ['refund'], event: 'refund', guard: (ctx) => ctx.context.verified === true, refuse: 'Verify first.', response: 'Refunded.' }),
+            textRoute({ id: 'B', texts: ['refund'], event: 'other', response: 'B answers.' }),
+          ],
+          fallback: { response: 'Sorry?' },
+        },
+      })
+    for (const [transitionGuard, outcome, detail] of [
+      [false, 'refused', 'its guard returned false, so it answers its re-prompt (`refuse`)'],
+      [true, 'error', 'the transition\'s guard refused "refund" (guard-refused), so the turn fails (transition refused)'],
+    ] as const) {
+      const session = createChatSession(refusing(transitionGuard), { lint: false })
+      const entries = await session.explain('refund')
+      await turn(session, [], 'refund')
+      expect(session.traces().at(-1)).toMatchObject({ routeId: 'A', outcome })
+      expect(entries).toEqual([
+        { routeId: 'A', matched: true, reason: 'guard', detail },
+        { routeId: 'B', matched: true, reason: 'matched', detail: 'fires "other" → "idle"', shadowedBy: 'A' },
+      ])
+      const winner = entries.find((entry) => entry.matched && entry.shadowedBy === undefined)
+      expect(winner?.routeId).toBe(session.traces().at(-1)?.routeId)
+    }
   })
 })
