@@ -5,24 +5,14 @@ import type { AdapterRequest } from '../../src/contract/adapter.js'
 import type { Message } from '../../src/contract/message.js'
 import type { StreamChunk, StreamSource } from '../../src/contract/stream.js'
 import { hangingStream, scriptedModel, textParts, toolCallParts } from './mock-model.js'
+import { drainWithin } from '../support/drain-source.js'
 
 /** aiSdkAdapter against the AI SDK's own mock model: the request mapping and every stream ending. */
 
 const at = new Date(0)
 const message = (role: Message['role'], content: string, extra: Partial<Message> = {}): Message => ({ id: `${role}-${content.length}`, role, content, status: 'complete', createdAt: at, ...extra })
 
-async function drain(source: StreamSource, limitMs = 5_000): Promise<StreamChunk[]> {
-  const chunks: StreamChunk[] = []
-  const iterator = source.stream()
-  const deadline = Date.now() + limitMs
-  for (;;) {
-    const left = deadline - Date.now()
-    const step = await Promise.race([iterator.next(), new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), Math.max(0, left)))])
-    if (step === 'late') throw new Error(`the stream did not end within ${limitMs} ms`)
-    if (step.done) return chunks
-    chunks.push(step.value)
-  }
-}
+const drain = (source: StreamSource, limitMs = 5_000): Promise<StreamChunk[]> => drainWithin(source, limitMs)
 
 describe('aiSdkAdapter (mock model)', () => {
   it('streams text, reasoning and usage, and ends with done carrying the finish reason', async () => {

@@ -10,6 +10,7 @@ import { createChatController } from '../../src/controller/index.js'
 import { createChatSession, defineChat, TRANSITION_TOOL } from '../../src/index.js'
 import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.js'
 import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
+import { drainWithin } from '../support/drain-source.js'
 
 /**
  * aiSdkAdapter over the real providers and the scripted servers: provider statuses, a malformed
@@ -37,17 +38,7 @@ const gpt = (server: OpenAIServer) => createOpenAI({ baseURL: server.baseUrl, ap
 const user = (content: string, id = 'u1'): Message => ({ id, role: 'user', content, status: 'complete', createdAt: new Date(0) })
 const noopTool = { name: 'noop', schema: { type: 'object' as const, properties: {} } }
 
-async function drain(source: StreamSource, limitMs = 10_000): Promise<StreamChunk[]> {
-  const chunks: StreamChunk[] = []
-  const iterator = source.stream()
-  const deadline = Date.now() + limitMs
-  for (;;) {
-    const step = await Promise.race([iterator.next(), new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now())))])
-    if (step === 'late') throw new Error(`the stream did not end within ${limitMs} ms`)
-    if (step.done) return chunks
-    chunks.push(step.value)
-  }
-}
+const drain = (source: StreamSource, limitMs = 10_000): Promise<StreamChunk[]> => drainWithin(source, limitMs)
 
 describe('aiSdkAdapter over real providers', () => {
   it('Anthropic thinking, text and usage arrive as reasoning, text and usage chunks, then done with the finish reason', async () => {

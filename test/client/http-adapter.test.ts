@@ -10,6 +10,7 @@ import { createChatHandler } from '../../src/server/index.js'
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
 import { runAdapterContract } from '../../src/testing/vitest.js'
 import { countingAgent, deliveryDefinition, eventually, listen, type Listening } from '../server/support/harness.js'
+import { drainWithin } from '../support/drain-source.js'
 
 /**
  * httpAdapter against the real handler (createChatHandler + memory store) served by toNodeHandler
@@ -32,17 +33,7 @@ afterEach(async () => {
   await store.close()
 })
 
-async function drain(source: StreamSource, limitMs = 10_000): Promise<StreamChunk[]> {
-  const chunks: StreamChunk[] = []
-  const iterator = source.stream()
-  const deadline = Date.now() + limitMs
-  for (;;) {
-    const step = await Promise.race([iterator.next(), new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now())))])
-    if (step === 'late') throw new Error(`the stream did not end within ${limitMs} ms`)
-    if (step.done) return chunks
-    chunks.push(step.value)
-  }
-}
+const drain = (source: StreamSource, limitMs = 10_000): Promise<StreamChunk[]> => drainWithin(source, limitMs)
 
 const user = (id: string, content: string) => ({ id, role: 'user' as const, content, status: 'complete' as const, createdAt: new Date(0) })
 

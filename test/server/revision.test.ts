@@ -8,20 +8,14 @@ import { countingAgent, deliveryDefinition, listen, sendTurn, userMessage, type 
 // revision is re-derived through the running one (never state from the old definition), and a
 // client's forged decision record changes nothing (the reproduction from the durable-sessions issue, over HTTP).
 
-/** Revision 2 of the delivery chat: dates are now "ship on …", and `/when` tells the stored date. */
+/** Revision 2 of the delivery chat (its machine, new routes): dates are now "ship on …". */
 function revision2(agent: ReturnType<typeof countingAgent>): ChatDefinition<Ctx> {
   return defineChat<Ctx>({
     id: 'delivery',
     revision: 2,
     chat: { adapter: agent.adapter },
     conversation: {
-      initial: 'idle',
-      context: {},
-      states: {
-        idle: { on: { start: 'asking' } },
-        asking: { on: { date: 'booked', cancel: 'idle' } },
-        booked: { on: { start: 'asking' } },
-      },
+      ...deliveryDefinition(agent).conversation,
       routes: [
         commandRoute({ id: 'start', command: '/start', event: 'start', response: 'Which day?' }),
         patternRoute({ id: 'date', pattern: /^ship on (?<deliveryDate>\d{4}-\d{2}-\d{2})$/, event: 'date', assign: true, response: (_input, ctx) => `Shipping on ${ctx.match?.groups.deliveryDate}.` }),
@@ -30,19 +24,13 @@ function revision2(agent: ReturnType<typeof countingAgent>): ChatDefinition<Ctx>
   })
 }
 
-/** The delivery chat plus `/when`, which answers with the date in the session's context. */
+/** The delivery chat's machine with `/when`, which answers with the date in the session's context. */
 function withWhen(agent: ReturnType<typeof countingAgent>): ChatDefinition<Ctx> {
   return defineChat<Ctx>({
     id: 'delivery',
     chat: { adapter: agent.adapter },
     conversation: {
-      initial: 'idle',
-      context: {},
-      states: {
-        idle: { on: { start: 'asking' } },
-        asking: { on: { date: 'booked' } },
-        booked: { on: { start: 'asking' } },
-      },
+      ...deliveryDefinition(agent).conversation,
       routes: [
         commandRoute({ id: 'start', command: '/start', event: 'start', response: 'Which day?' }),
         patternRoute({ id: 'date', pattern: /^deliver on (?<deliveryDate>\d{4}-\d{2}-\d{2})$/, event: 'date', assign: true, response: (_input, ctx) => `Booked for ${ctx.match?.groups.deliveryDate}.` }),

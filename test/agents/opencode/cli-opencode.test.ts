@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -9,7 +9,7 @@ import { opencodeMonitorOptions } from '../../../src/cli/sessions-opencode.js'
 import { copyRecordedDatabase } from './fallback-files.js'
 import { createMonitor } from '../../../src/agents/monitor/create-monitor.js'
 import type { AgentChat } from '../../../src/contract/agent-chat.js'
-import { events, eventsPath, messagesJson, OPENCODE_FIXTURES } from './fixture-files.js'
+import { events, eventsPath, messagesJson } from './fixture-files.js'
 import type { MonitorEntry } from '../../../src/agents/monitor/monitor-entry.js'
 
 /** `chatrail inspect` and `chatrail sessions` on OpenCode without the binary: a recorded event stream, and the server options' errors. */
@@ -94,25 +94,17 @@ describe('chatrail sessions --opencode-url, without a server', () => {
   })
 
   it('prefers opencode.db (read-only, WAL-aware) over the legacy files when the server is down', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'chatrail-oc-sessions-'))
-    const dataDir = join(home, '.local', 'share', 'opencode')
-    mkdirSync(dataDir, { recursive: true })
-    copyFileSync(join(OPENCODE_FIXTURES, 'opencode.db'), join(dataDir, 'opencode.db'))
     // Place the recorded sessions a minute ago, so the day-of-silence rule does not depend on today's date.
-    const sqliteModule = 'better-sqlite3' // no types shipped: a variable specifier, typed by what is used
-    const Database = ((await import(sqliteModule)) as { default: new (path: string) => { prepare: (sql: string) => { run: (...values: unknown[]) => unknown }; close: () => void } }).default
-    const writable = new Database(join(dataDir, 'opencode.db'))
-    writable.prepare('UPDATE session SET time_updated = ?').run(Date.now() - 60_000)
-    writable.close()
+    const data = await copyRecordedDatabase(Date.now() - 60_000)
     const port = await freePort()
     let out = ''
     try {
-      expect(await runSessions(['--home', home, '--json', '--opencode-url', `http://127.0.0.1:${port}`], { stdout: (text) => (out += text), stderr: () => undefined, env: {} })).toBe(0)
+      expect(await runSessions(['--home', data.home, '--json', '--opencode-url', `http://127.0.0.1:${port}`], { stdout: (text) => (out += text), stderr: () => undefined, env: {} })).toBe(0)
       const { entries } = JSON.parse(out) as { entries: MonitorEntry[] }
       expect(entries).toHaveLength(5)
       expect(entries.every((entry) => entry.agent === 'opencode' && entry.status === 'unknown' && entry.title === 'Scripted title')).toBe(true)
     } finally {
-      rmSync(home, { recursive: true, force: true })
+      data.cleanup()
     }
   })
 
