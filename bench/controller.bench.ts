@@ -3,12 +3,13 @@ import type { AdapterFactory, AdapterRequest } from '../src/contract/adapter.js'
 import type { Message } from '../src/contract/message.js'
 import type { StreamChunk } from '../src/contract/stream.js'
 import { createChatController } from '../src/controller/index.js'
+import { commandRoute, createChatSession, defineChat } from '../src/index.js'
 import { scriptedAdapter } from '../src/testing/scripted-adapter.js'
 
 // The controller's per-turn overhead as a ratio to iterating the same scripted stream directly
 // (same adapter, same chunks). Three shapes: a short reply (10 chunks), a long one (1,000 chunks),
-// and a short reply at a history of 1,000 messages (the history is shared between states, but the
-// turn still copies it once, into the model request, and the scripted adapter records it).
+// and a short reply at a history of 1,000 messages (the history is shared between states; the
+// model request's array is built only if the adapter reads it).
 // Rows are interleaved batch by batch and the median of 7 batches is reported, on stdout and in
 // the bench names; absolute times are machine-dependent, only the ratios mean anything.
 //
@@ -17,7 +18,8 @@ import { scriptedAdapter } from '../src/testing/scripted-adapter.js'
 // history is structurally shared, see docs/performance.md; and 10,000 vs 10), and a soak row, the cost of a turn at
 // 100,000 turns of history vs at 1,000. The long history is restored with `setMessages` from
 // stored messages before each timed turn (O(1)), so the run stays bounded and every turn sees
-// the same history.
+// the same history. The soak runs twice: the bare adapter, and the same adapter behind a session
+// (which reads the newest messages through the request's history view, never its array).
 
 const reply = (chunks: number): StreamChunk[] => [
   ...Array.from({ length: chunks }, (_, index): StreamChunk => ({ type: 'text', content: `w${index} ` })),
@@ -141,10 +143,21 @@ async function compare(base: () => Promise<unknown>, subject: () => Promise<unkn
   return { base: median(bases), subject: median(subjects), ratio: median(ratios) }
 }
 
+/** A session over the bare adapter: every turn passes its routes (none matches) and reaches the adapter. */
+const sessionOver = (adapter: AdapterFactory): AdapterFactory =>
+  createChatSession(
+    defineChat({
+      id: 'soak',
+      chat: { adapter },
+      conversation: { initial: 's', states: { s: { on: { go: 's' } } }, routes: [commandRoute({ id: 'go', command: '/go', event: 'go', response: 'Gone.' })] },
+    }),
+    { lint: false },
+  ).chat.adapter
+
 /** One timed turn: history restored to `past` (O(1)), then a `send` streamed to its end. */
-function turnAt(past: Message[], chunks: number): () => Promise<void> {
+function turnAt(past: Message[], chunks: number, wrap: (adapter: AdapterFactory) => AdapterFactory = (adapter) => adapter): () => Promise<void> {
   let id = 0
-  const controller = createChatController({ adapter: bare(reply(chunks)) }, { ids: () => `t${++id}`, clock: () => at })
+  const controller = createChatController({ adapter: wrap(bare(reply(chunks))) }, { ids: () => `t${++id}`, clock: () => at })
   return async () => {
     controller.setMessages(past)
     await controller.send('q')
@@ -157,12 +170,14 @@ const CHUNKS = 200
 const perChunk = await compare(turnAt(history(10), CHUNKS), turnAt(history(1000), CHUNKS))
 const perChunkLong = await compare(turnAt(history(10), CHUNKS), turnAt(history(10_000), CHUNKS))
 const soak = await compare(turnAt(history(2 * 1000), 10), turnAt(history(2 * 100_000), 10))
+const sessionSoak = await compare(turnAt(history(2 * 1000), 10, sessionOver), turnAt(history(2 * 100_000), 10, sessionOver))
 console.log(
   [
     'controller scaling (CPU time, medians of 21 interleaved ABBA pairs):',
     `  per chunk: history 10 ${(perChunk.base / CHUNKS).toFixed(2)} µs · history 1,000 ${(perChunk.subject / CHUNKS).toFixed(2)} µs → ${perChunk.ratio.toFixed(2)}× (target ≤ 1.5×)`,
     `  per chunk: history 10 ${(perChunkLong.base / CHUNKS).toFixed(2)} µs · history 10,000 ${(perChunkLong.subject / CHUNKS).toFixed(2)} µs → ${perChunkLong.ratio.toFixed(2)}×`,
-    `  soak, a 10-chunk turn: at 1,000 turns ${soak.base.toFixed(1)} µs · at 100,000 turns ${soak.subject.toFixed(1)} µs → ${soak.ratio.toFixed(2)}× (the one history-sized copy left is the model request's messages array)`,
+    `  soak, a 10-chunk turn: at 1,000 turns ${soak.base.toFixed(1)} µs · at 100,000 turns ${soak.subject.toFixed(1)} µs → ${soak.ratio.toFixed(2)}× (target: flat; the request's array is built only if the adapter reads it)`,
+    `  soak through a session (routes tried, the turn falls through): at 1,000 turns ${sessionSoak.base.toFixed(1)} µs · at 100,000 turns ${sessionSoak.subject.toFixed(1)} µs → ${sessionSoak.ratio.toFixed(2)}× (the session reads the newest messages through the request's history view)`,
   ].join('\n'),
 )
 
@@ -177,4 +192,5 @@ describe('controller turn vs iterating the scripted stream directly', () => {
 describe('controller scaling with history (issue 20)', () => {
   bench(`a streamed chunk at history 1,000 [${perChunk.ratio.toFixed(2)}× of history 10, per chunk]`, turnAt(history(1000), CHUNKS), { time: 200 })
   bench(`a turn at 100,000 turns [${soak.ratio.toFixed(2)}× of a turn at 1,000 turns]`, turnAt(history(2 * 100_000), 10), { time: 200 })
+  bench(`a session turn at 100,000 turns [${sessionSoak.ratio.toFixed(2)}× of one at 1,000 turns]`, turnAt(history(2 * 100_000), 10, sessionOver), { time: 200 })
 })

@@ -1,4 +1,5 @@
 import type { AdapterRequest } from '../contract/adapter.js'
+import { HISTORY_VIEW, type HistoryView } from '../contract/history-view.js'
 import type { ChatConfig } from '../contract/chat.js'
 import type { RetrievedDocument } from '../contract/memory.js'
 import type { Message } from '../contract/message.js'
@@ -31,13 +32,16 @@ export interface RequestInputs {
 }
 
 /**
- * Pure: the `AdapterRequest` for one model call (agentskit-contract §2.4). `messages` is a new
- * array of the history including the empty streaming assistant (the one history-sized copy a turn
- * makes: the request is the adapter's to keep); a system-prompt message is prepended unless
- * history already holds that exact system message; retrieved documents go first of all.
- * Neither prepended message enters state. `context` always carries all five keys.
+ * Pure: the `AdapterRequest` for one model call (agentskit-contract §2.4). `messages` is an array
+ * of the history including the empty streaming assistant, built on first read and then kept (the
+ * request is the adapter's to keep; the list is persistent, so a late read sees the turn's
+ * history): an adapter that never reads it (a CLI agent keeps its own transcript and gets its
+ * input elsewhere) costs no history-sized copy, so a turn stays O(1) at any history (issue 20's
+ * soak). A system-prompt message is prepended unless history already holds that exact system
+ * message; retrieved documents go first of all. Neither prepended message enters state.
+ * `context` always carries all five keys. `messageCount` is the array's length, known without it.
  */
-export function buildAdapterRequest(inputs: RequestInputs): AdapterRequest {
+export function buildAdapterRequest(inputs: RequestInputs): { request: AdapterRequest; messageCount: number } {
   const { messages, config, systemPrompt, tools, documents, createdAt } = inputs
   const retrieved = documents && documents.length > 0 ? documents : undefined
   const system = (id: string, content: string): Message => ({ id, role: 'system', content, status: 'complete', createdAt })
@@ -46,8 +50,15 @@ export function buildAdapterRequest(inputs: RequestInputs): AdapterRequest {
   if (systemPrompt && !messages.some((message) => message.role === 'system' && message.content === systemPrompt)) {
     prefix.push(system(SYSTEM_PROMPT_MESSAGE_ID, systemPrompt))
   }
-  return {
-    messages: messages.copy(prefix),
+  let copy: Message[] | undefined
+  const request: AdapterRequest = {
+    get messages(): Message[] {
+      return (copy ??= messages.copy(prefix))
+    },
+    // An adapter may replace the array on its own request object; the setter keeps that working.
+    set messages(value: Message[]) {
+      copy = value
+    },
     context: {
       systemPrompt,
       temperature: config.temperature,
@@ -56,4 +67,15 @@ export function buildAdapterRequest(inputs: RequestInputs): AdapterRequest {
       metadata: retrieved && { retrievedDocuments: retrieved },
     },
   }
+  // The session reads the newest messages through this view, never building the array (an array
+  // set by the adapter is what the view shows from then on).
+  const view: HistoryView = {
+    get length() {
+      return copy ? copy.length : prefix.length + messages.length
+    },
+    at: (index) => (copy ? copy[index] : index < prefix.length ? prefix[index] : messages.at(index - prefix.length)),
+  }
+  Object.defineProperty(request, HISTORY_VIEW, { value: view })
+  return { request, messageCount: prefix.length + messages.length }
 }
+

@@ -53,9 +53,8 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
   if (!turn.isCurrent()) return false
 
   const started = ctx.clock()
-  const request = buildAdapterRequest({
-    // The request's copy is the one history-sized array a turn allocates: the state's own array
-    // is built only if someone reads it.
+  const { request, messageCount } = buildAdapterRequest({
+    // The request's array is built only if the adapter reads it, the state's only if someone reads it.
     messages: ctx.store.snapshot().list,
     config,
     systemPrompt: activation.systemPrompt,
@@ -70,7 +69,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
     return fail(errorFromThrown(thrown, 'createSource failed'))
   }
   turn.attach(source)
-  ctx.emit({ type: 'llm:start', messageCount: request.messages.length })
+  ctx.emit({ type: 'llm:start', messageCount })
 
   let text = ''
   let reasoning = ''

@@ -149,8 +149,8 @@ async function* agenticGenerator<Ctx extends JsonObject>(
     const aborted: TurnOutcome = { kind: 'fallback', outcome: 'aborted', errorClass }
     let result: unknown = response
     if (typeof response === 'function') {
-      const base = turnContext(last?.message, before, request.messages, core.sessionId, turnId, { signal: () => turnSignal(control) })
-      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, errorClass }
+      const base = turnContext(last?.message, before, request, core.sessionId, turnId, { signal: () => turnSignal(control) })
+      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, history: base.history, errorClass }
       try {
         result = await response(ctx.input, ctx)
       } catch (error) {

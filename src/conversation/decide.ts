@@ -1,3 +1,4 @@
+import type { AdapterRequest } from '../contract/adapter.js'
 import type { Message } from '../contract/message.js'
 import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
@@ -32,13 +33,14 @@ export interface SignalSource {
  */
 class RouteCtx<Ctx extends JsonObject> implements RouteContext<Ctx> {
   readonly #source: SignalSource
+  readonly #history: HistorySource
 
   constructor(
     readonly input: string,
     readonly uiEvent: string | undefined,
     readonly state: string,
     readonly context: Readonly<Ctx>,
-    readonly history: readonly Message[],
+    history: HistorySource,
     readonly sessionId: string,
     readonly messageId: string | undefined,
     readonly turnId: string,
@@ -46,25 +48,38 @@ class RouteCtx<Ctx extends JsonObject> implements RouteContext<Ctx> {
     readonly match?: RouteMatch,
   ) {
     this.#source = source
+    this.#history = history
   }
 
   get signal(): AbortSignal {
     return this.#source.signal()
   }
 
+  /** Read from the request on first use: building a long history's array is what most turns skip. */
+  get history(): readonly Message[] {
+    const history = this.#history
+    return Array.isArray(history) ? history : (history as AdapterRequest).messages
+  }
+
   /** The same turn, with a pattern's match. */
   static withMatch<Ctx extends JsonObject>(ctx: TurnContext<Ctx>, match: RouteMatch): RouteContext<Ctx> {
-    if (!(ctx instanceof RouteCtx)) return { ...ctx, signal: ctx.signal, match }
+    if (!(ctx instanceof RouteCtx)) return { ...ctx, signal: ctx.signal, history: ctx.history, match }
     const c = ctx as RouteCtx<Ctx>
-    return new RouteCtx(c.input, c.uiEvent, c.state, c.context, c.history, c.sessionId, c.messageId, c.turnId, c.#source, match)
+    return new RouteCtx(c.input, c.uiEvent, c.state, c.context, c.#history, c.sessionId, c.messageId, c.turnId, c.#source, match)
   }
 }
 
-/** The turn as route callbacks (and the fallback answer) see it; `message` is the last user message. */
+/** A turn's history: an array, or the request whose `messages` are read when a callback asks. */
+export type HistorySource = readonly Message[] | Pick<AdapterRequest, 'messages'>
+
+/**
+ * The turn as route callbacks (and the fallback answer) see it; `message` is the last user message.
+ * `signal` and `history` are getters on the prototype: a spread leaves them out.
+ */
 export function turnContext<Ctx extends JsonObject>(
   message: Message | undefined,
   before: MachineState<Ctx>,
-  history: readonly Message[],
+  history: HistorySource,
   sessionId: string,
   turnId: string,
   source: SignalSource,

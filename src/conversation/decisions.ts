@@ -1,3 +1,4 @@
+import { historyArray, type HistoryView } from '../contract/history-view.js'
 import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
 import { fingerprint, patchOf, readDecisionRecord, type DecisionRecord } from './decision-record.js'
@@ -68,7 +69,8 @@ export interface Timeline<Ctx extends JsonObject = JsonObject> {
   /** The state after the last user message. */
   current: () => MachineState<Ctx>
   /** Adopts `messages` as the history; returns whether `current()` changed. */
-  reconcile: (messages: readonly Message[], full?: boolean) => boolean
+  /** `messages` is read from the end, by index, only as far as it changed (a request's view costs no copy). */
+  reconcile: (messages: HistoryView, full?: boolean) => boolean
   /** The last user message of the last reconciled history. */
   lastUser: () => LastUserMessage | undefined
   /** The state before a message of the timeline. */
@@ -155,7 +157,7 @@ export function createTimeline<Ctx extends JsonObject>(
   let last: LastUserMessage | undefined
   // The history being reconciled: a re-derived turn's route callbacks see what came before its
   // message (sliced only then, off the common path).
-  let reconciling: readonly Message[] = NO_MESSAGES
+  let reconciling: HistoryView = NO_MESSAGES
 
   // How many slots are in use: the columns keep their capacity when a history is cut back and
   // grows again (a fresh history per turn would otherwise shrink and regrow eight arrays per turn).
@@ -263,7 +265,7 @@ export function createTimeline<Ctx extends JsonObject>(
         if (decision) break
       }
       if (!decision && rederive && segment.untrustedAnswerId !== undefined) {
-        decision = rederive(message, key, before, segment.untrustedAnswerId, () => reconciling.slice(0, at))
+        decision = rederive(message, key, before, segment.untrustedAnswerId, () => historyArray(reconciling).slice(0, at))
       }
       if (decision) kept = decision
       after = decision?.after ?? before
@@ -276,10 +278,17 @@ export function createTimeline<Ctx extends JsonObject>(
   // Where the first user message sits in the history being reconciled (`ats` count from it).
   let firstUser = 0
 
-  function reconcile(messages: readonly Message[], full = false): boolean {
+  function reconcile(messages: HistoryView, full = false): boolean {
     reconciling = messages
     const previous = current()
-    firstUser = messages.findIndex((message) => message.role === 'user')
+    const length = messages.length
+    firstUser = -1
+    for (let i = 0; i < length; i++) {
+      if (messages.at(i)?.role === 'user') {
+        firstUser = i
+        break
+      }
+    }
     const fresh: { message: Message; key: string; segment: Segment; at: number }[] = []
     // Segments (the answers between two user messages) are allocated only when there are answers.
     let segment: Segment = EMPTY_SEGMENT
@@ -289,10 +298,10 @@ export function createTimeline<Ctx extends JsonObject>(
     let anchorAt = 0
     let continuation = false
     let answerId: string | undefined
-    const tail = messages.at(-1)
+    const tail = messages.at(length - 1)
     let lastMessage: Message | undefined
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const message = messages[i]
+    for (let i = length - 1; i >= 0; i--) {
+      const message = messages.at(i)
       if (message === undefined) continue
       const role = message.role
       if (role !== 'user') {

@@ -1,5 +1,6 @@
 import type { AdapterRequest } from '../contract/adapter.js'
 import { ChatrailError } from '../contract/errors.js'
+import { historyOf } from '../contract/history-view.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
@@ -105,7 +106,7 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
     const error = new ChatrailError({ code: 'SESSION_DISPOSED', message: DISPOSED_MESSAGE, hint: 'Create a new session.' })
     return new ChunkStream([], control, () => errorChunk(DISPOSED_MESSAGE, error), () => undefined)
   }
-  if (core.timeline.reconcile(request.messages)) core.changed()
+  if (core.timeline.reconcile(historyOf(request))) core.changed()
   const last = core.timeline.lastUser()
   const before = (last && !last.continuation && core.timeline.before(last.message.id)) || core.timeline.current()
   const recorder = new TurnRecorder(core, startedAt, before.state, last?.message.id)
@@ -124,7 +125,7 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
     return deterministic(core, control, recorder, replay)
   }
   recorder.turnId = core.newId()
-  const ctx = turnContext(message, before, request.messages, core.sessionId, recorder.turnId, control)
+  const ctx = turnContext(message, before, request, core.sessionId, recorder.turnId, control)
   const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, control)
   const decide = (resolution: Resolution<Ctx>): AsyncIterator<StreamChunk> => fromResolution(core, request, control, recorder, last, before, inputKey, resolution)
   if (!isPromise<Resolution<Ctx>>(resolving)) return decide(resolving)
@@ -199,8 +200,8 @@ async function* timedOut<Ctx extends JsonObject>(
     if (typeof response === 'function') {
       // The timeout aborted the route's signal: the fallback gets a fresh one (already aborted after a stop), and the same time limit.
       control.routes = undefined
-      const base = turnContext(last.message, before, request.messages, core.sessionId, recorder.turnId, { signal: () => turnSignal(control) })
-      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, errorClass: 'RouteTimeout' }
+      const base = turnContext(last.message, before, request, core.sessionId, recorder.turnId, { signal: () => turnSignal(control) })
+      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, history: base.history, errorClass: 'RouteTimeout' }
       result = await untilStopped(within(Promise.resolve(response(ctx.input, ctx)), route, core.definition.conversation, ctx.signal, () => control.routes?.abort()), control)
     }
     // A fallback that ran out of time (TIMED_OUT, a symbol: no output) failed, as one that throws: the fixed apology answers.

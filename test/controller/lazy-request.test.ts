@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { AdapterFactory, AdapterRequest, Message, StreamChunk } from '../../src/contract/index.js'
+import { HISTORY_VIEW, historyOf } from '../../src/contract/history-view.js'
+import { createChatController } from '../../src/controller/index.js'
+import { MessageList } from '../../src/controller/message-list.js'
+import { commandRoute, createChatSession, defineChat } from '../../src/index.js'
+import { fixedSources } from './harness.js'
+
+// Issue 20's soak: a turn must cost the same at 100,000 turns as at 1,000. The one history-sized
+// copy a turn made was the model request's `messages`; it is now built only when read, and the
+// session reads the newest messages through the request's history view instead.
+
+/** An adapter that keeps every request and answers `reply`; it never reads `messages` itself. */
+function keeping(reply = 'ok'): { adapter: AdapterFactory; requests: AdapterRequest[] } {
+  const requests: AdapterRequest[] = []
+  const adapter: AdapterFactory = {
+    createSource: (request) => {
+      requests.push(request)
+      return {
+        stream: async function* (): AsyncGenerator<StreamChunk> {
+          yield { type: 'text', content: reply }
+          yield { type: 'done' }
+        },
+        abort: () => undefined,
+      }
+    },
+  }
+  return { adapter, requests }
+}
+
+const shape = (messages: readonly Message[]): Array<[string, string]> => messages.map((message) => [message.role, message.content])
+
+describe('the model request builds its messages array only when read', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('a request read after later turns still holds its own turn\'s history, system prompt first', async () => {
+    const { adapter, requests } = keeping()
+    const controller = createChatController({ adapter, systemPrompt: 'Be brief.' }, fixedSources())
+    await controller.send('one')
+    await controller.send('two')
+    await controller.send('three')
+    expect(shape(requests[0]!.messages)).toEqual([['system', 'Be brief.'], ['user', 'one'], ['assistant', '']])
+    expect(shape(requests[1]!.messages)).toEqual([['system', 'Be brief.'], ['user', 'one'], ['assistant', 'ok'], ['user', 'two'], ['assistant', '']])
+    // Read twice, the same array (the adapter's to keep and mutate).
+    expect(requests[1]!.messages).toBe(requests[1]!.messages)
+  })
+
+  it('the history view shows what the array holds, index by index, and follows an array the adapter sets', async () => {
+    const { adapter, requests } = keeping()
+    const controller = createChatController({ adapter, systemPrompt: 'Be brief.' }, fixedSources())
+    await controller.send('one')
+    await controller.send('two')
+    const request = requests[1]!
+    const view = historyOf(request)
+    expect(view).not.toBe(request.messages)
+    expect(Array.from({ length: view.length }, (_, index) => view.at(index))).toEqual(request.messages)
+    request.messages = [request.messages[0]!]
+    expect(view.length).toBe(1)
+    expect(view.at(0)?.content).toBe('Be brief.')
+  })
+
+  it('spreads and JSON carry messages; the view is not enumerable (a copied request falls back to its array)', async () => {
+    const { adapter, requests } = keeping()
+    const controller = createChatController({ adapter }, fixedSources())
+    await controller.send('one')
+    const copied = { ...requests[0]! }
+    expect(shape(copied.messages)).toEqual([['user', 'one'], ['assistant', '']])
+    expect(Object.getOwnPropertySymbols(copied)).toEqual([])
+    expect(historyOf(copied)).toBe(copied.messages)
+    expect(JSON.parse(JSON.stringify(requests[0]))).toMatchObject({ messages: [{ role: 'user', content: 'one' }, { role: 'assistant', content: '' }] })
+    expect(Object.getOwnPropertyDescriptor(requests[0], HISTORY_VIEW)?.enumerable).toBe(false)
+  })
+
+  it('llm:start counts the request\'s messages without building them', async () => {
+    const { adapter } = keeping()
+    const events: unknown[] = []
+    const controller = createChatController({ adapter, systemPrompt: 'Be brief.', observers: [{ name: 'e', on: (event) => void events.push(event) }] }, fixedSources())
+    const copy = vi.spyOn(MessageList.prototype, 'copy')
+    await controller.send('one')
+    expect(events[0]).toEqual({ type: 'llm:start', messageCount: 3 })
+    expect(copy).not.toHaveBeenCalled()
+  })
+
+  it('a session over an adapter that never reads messages builds no history array, routed turn or not', async () => {
+    const { adapter, requests } = keeping('agent')
+    const definition = defineChat({
+      id: 'lazy',
+      chat: { adapter },
+      conversation: { initial: 'a', states: { a: { on: { go: 'b' } }, b: {} }, routes: [commandRoute({ id: 'go', command: '/go', event: 'go', response: 'Gone.' })] },
+    })
+    const session = createChatSession(definition, { lint: false })
+    const controller = createChatController(session.chat, fixedSources())
+    const copy = vi.spyOn(MessageList.prototype, 'copy')
+    await controller.send('hello')
+    await controller.send('/go')
+    await controller.send('again')
+    await controller.send('once more')
+    expect(copy).not.toHaveBeenCalled()
+    expect(session.getSnapshot().state).toBe('b')
+    expect(requests).toHaveLength(3)
+    expect(controller.getState().messages.map((message) => message.content)).toEqual(['hello', 'agent', '/go', 'Gone.', 'again', 'agent', 'once more', 'agent'])
+  })
+
+  it('a route callback that reads ctx.history sees the turn\'s history', async () => {
+    const seen: string[][] = []
+    const definition = defineChat({
+      id: 'history',
+      chat: {},
+      conversation: {
+        initial: 'a',
+        states: { a: {} },
+        fallback: { response: '?' },
+        routes: [commandRoute({ id: 'count', command: '/count', response: (_input, ctx) => (seen.push(ctx.history.map((message) => message.content)), `${ctx.history.length}`) })],
+      },
+    })
+    const controller = createChatController(createChatSession(definition, { lint: false }).chat, fixedSources())
+    await controller.send('/count')
+    await controller.send('/count')
+    expect(seen).toEqual([['/count', ''], ['/count', '2', '/count', '']])
+  })
+})
