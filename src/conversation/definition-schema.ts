@@ -14,76 +14,81 @@ import { routesCertainlyValid } from './route-shape.js'
  */
 
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'Expected a function')
-const chunkList = z.array(z.looseObject({ type: z.string() }))
-const outputObject = z.strictObject({ text: z.optional(z.string()), chunks: z.optional(chunkList), assign: z.optional(z.record(z.string(), z.unknown())) })
-const fallbackOutput = z.strictObject({ text: z.optional(z.string()), chunks: z.optional(chunkList) })
+// Sub-schemas used in several places are built once (zod schemas are immutable, so sharing is safe).
+const string = z.string()
+const optionalString = z.optional(string)
+const optionalFn = z.optional(fn)
+const strings = z.array(string)
+const positiveInt = z.number().check(z.int(), z.positive())
+const outputFields = { text: optionalString, chunks: z.optional(z.array(z.looseObject({ type: string }))) }
+const outputObject = z.strictObject({ ...outputFields, assign: z.optional(z.record(string, z.unknown())) })
 
-const responseSchema = z.union([z.string(), outputObject, fn])
-const timeoutMs = z.number().check(z.int(), z.positive())
+const responseSchema = z.union([string, outputObject, fn])
 
 const routeCommon = {
-  id: z.string(),
-  event: z.optional(z.string()),
+  id: string,
+  event: optionalString,
   restart: z.optional(z.literal(true)),
-  states: z.optional(z.array(z.string())),
-  guard: z.optional(fn),
+  states: z.optional(strings),
+  guard: optionalFn,
   response: responseSchema,
   refuse: z.optional(responseSchema),
-  routeTimeoutMs: z.optional(timeoutMs),
+  routeTimeoutMs: z.optional(positiveInt),
   traceKind: z.optional(z.enum(['deterministic', 'repaired', 'fallback'])),
-  description: z.optional(z.string()),
+  description: optionalString,
 }
+const routeOf = <K extends string, S extends z.core.$ZodLooseShape>(kind: K, own: S) => z.strictObject({ ...routeCommon, kind: z.literal(kind), ...own })
+const nonEmpty = z.string().check(z.minLength(1))
 
 const routeSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ ...routeCommon, kind: z.literal('command'), command: z.string().check(z.minLength(1)), caseSensitive: z.boolean(), trim: z.boolean() }),
-  z.strictObject({ ...routeCommon, kind: z.literal('text'), texts: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)) }),
-  z.strictObject({ ...routeCommon, kind: z.literal('pattern'), pattern: z.instanceof(RegExp), assign: z.optional(z.union([z.literal(true), fn])) }),
-  z.strictObject({ ...routeCommon, kind: z.literal('custom'), match: fn }),
-  z.strictObject({ ...routeCommon, kind: z.literal('event'), uiEvent: z.string() }),
+  routeOf('command', { command: nonEmpty, caseSensitive: z.boolean(), trim: z.boolean() }),
+  routeOf('text', { texts: z.array(nonEmpty).check(z.minLength(1)) }),
+  routeOf('pattern', { pattern: z.instanceof(RegExp), assign: z.optional(z.union([z.literal(true), fn])) }),
+  routeOf('custom', { match: fn }),
+  routeOf('event', { uiEvent: string }),
 ])
 
-const transitionSchema = z.union([z.string(), z.strictObject({ target: z.string(), guard: z.optional(fn), description: z.optional(z.string()) })])
-
-const formText = z.union([z.string(), fn])
+const formText = z.union([string, fn])
+const optionalFormText = z.optional(formText)
 const slotSchema = z.strictObject({
   prompt: formText,
   validate: z.optional(z.union([fn, z.looseObject({ safeParse: fn })])),
-  reprompt: z.optional(formText),
-  maxAttempts: z.optional(z.number().check(z.int(), z.positive())),
+  reprompt: optionalFormText,
+  maxAttempts: z.optional(positiveInt),
 })
 const formSchema = z.strictObject({
-  slots: z.record(z.string(), slotSchema),
-  done: z.string(),
-  response: z.optional(formText),
-  exhausted: z.optional(z.string()),
-  exhaustedResponse: z.optional(formText),
+  slots: z.record(string, slotSchema),
+  done: string,
+  response: optionalFormText,
+  exhausted: optionalString,
+  exhaustedResponse: optionalFormText,
 })
-const transitionsSchema = z.optional(z.record(z.string(), transitionSchema))
+const transitionsSchema = z.optional(z.record(string, z.union([string, z.strictObject({ target: string, guard: optionalFn, description: optionalString })])))
 
 const stateSchema = z.strictObject({
   on: transitionsSchema,
-  actions: z.optional(z.array(z.string())),
+  actions: z.optional(strings),
   final: z.optional(z.boolean()),
-  description: z.optional(z.string()),
-  ignoreGlobal: z.optional(z.union([z.literal(true), z.array(z.string())])),
+  description: optionalString,
+  ignoreGlobal: z.optional(z.union([z.literal(true), strings])),
   form: z.optional(formSchema),
 })
 
 const conversationSchema = z.strictObject({
-  initial: z.string(),
-  states: z.record(z.string(), stateSchema),
+  initial: string,
+  states: z.record(string, stateSchema),
   on: transitionsSchema,
-  context: z.optional(z.record(z.string(), z.unknown())),
+  context: z.optional(z.record(string, z.unknown())),
   routes: z.array(routeSchema),
-  fallback: z.optional(z.strictObject({ response: z.union([z.string(), fallbackOutput, fn]) })),
+  fallback: z.optional(z.strictObject({ response: z.union([string, z.strictObject(outputFields), fn]) })),
   agentTransitions: z.optional(z.boolean()),
-  onTrace: z.optional(fn),
-  routeTimeoutMs: z.optional(timeoutMs),
-  unavailable: z.optional(z.string()),
+  onTrace: optionalFn,
+  routeTimeoutMs: z.optional(positiveInt),
+  unavailable: optionalString,
 })
 
 const definitionSchema = z.strictObject({
-  id: z.string(),
+  id: string,
   revision: z.optional(z.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))),
   chat: z.looseObject({ adapter: z.optional(z.looseObject({ createSource: fn })) }),
   conversation: conversationSchema,
@@ -117,16 +122,7 @@ function fromZod(issue: z.core.$ZodIssue): ConfigIssue[] {
   return [{ code: issue.code, path, message: `${where}: ${issue.message}`, hint }]
 }
 
-function checkIdentifier(issues: ConfigIssue[], value: string, path: (string | number)[], what: string): void {
-  if (!isIdentifier(value)) {
-    issues.push({
-      code: 'invalid_identifier',
-      path,
-      message: `${what} ${JSON.stringify(value)} is not identifier-safe.`,
-      hint: identifierHint(value),
-    })
-  }
-}
+type Path = (string | number)[]
 
 /** Every issue of `input`, structural first, then semantic (only when the shape is right). Pure. */
 export function validateDefinition(input: unknown): ConfigIssue[] {
@@ -138,47 +134,37 @@ export function validateDefinition(input: unknown): ConfigIssue[] {
   if (!parsed.success) return parsed.error.issues.flatMap(fromZod)
   const def = input as ChatDefinitionInput
   const issues: ConfigIssue[] = []
+  // One helper per kind of issue keeps the table of messages below one line each.
+  const add = (code: string, path: Path, message: string, hint: string): void => void issues.push({ code, path, message, hint })
+  const identifier = (value: string, path: Path, what: string): void => {
+    if (!isIdentifier(value)) add('invalid_identifier', path, `${what} ${JSON.stringify(value)} is not identifier-safe.`, identifierHint(value))
+  }
   const conv = def.conversation
   const stateNames = Object.keys(conv.states)
   const stateSet = new Set(stateNames)
+  const undeclared = (code: string, path: Path, message: string, state: string): void => add(code, path, message, suggestName(state, stateNames, 'state'))
 
-  checkIdentifier(issues, def.id, ['id'], 'Definition id')
-  if (stateNames.length === 0) {
-    issues.push({ code: 'no_states', path: ['conversation', 'states'], message: 'The conversation declares no states.', hint: 'Declare at least the initial state, e.g. states: { idle: {} }.' })
-  }
-  if (!stateSet.has(conv.initial)) {
-    issues.push({
-      code: 'unknown_initial',
-      path: ['conversation', 'initial'],
-      message: `Initial state ${JSON.stringify(conv.initial)} is not declared in conversation.states.`,
-      hint: suggestName(conv.initial, stateNames, 'state'),
-    })
-  }
-  const checkTransitions = (on: ConversationDefinition['on'], at: (string | number)[], who: string): void => {
+  identifier(def.id, ['id'], 'Definition id')
+  if (stateNames.length === 0) add('no_states', ['conversation', 'states'], 'The conversation declares no states.', 'Declare at least the initial state, e.g. states: { idle: {} }.')
+  if (!stateSet.has(conv.initial)) undeclared('unknown_initial', ['conversation', 'initial'], `Initial state ${JSON.stringify(conv.initial)} is not declared in conversation.states.`, conv.initial)
+  const checkTransitions = (on: ConversationDefinition['on'], at: Path, who: string): void => {
     for (const [event, transition] of Object.entries(on ?? {})) {
       if (transition === undefined) continue
-      checkIdentifier(issues, event, [...at, 'on', event], `Event name (in ${who})`)
+      identifier(event, [...at, 'on', event], `Event name (in ${who})`)
       const target = typeof transition === 'string' ? transition : transition.target
-      if (!stateSet.has(target)) {
-        issues.push({
-          code: 'unknown_target',
-          path: [...at, 'on', event, ...(typeof transition === 'string' ? [] : ['target'])],
-          message: `${who} sends event "${event}" to undeclared state ${JSON.stringify(target)}.`,
-          hint: suggestName(target, stateNames, 'state'),
-        })
-      }
+      if (!stateSet.has(target)) undeclared('unknown_target', [...at, 'on', event, ...(typeof transition === 'string' ? [] : ['target'])], `${who} sends event "${event}" to undeclared state ${JSON.stringify(target)}.`, target)
     }
   }
   const globalEvents = Object.keys(conv.on ?? {})
   checkTransitions(conv.on, ['conversation'], 'the conversation-level `on`')
   for (const [name, state] of Object.entries(conv.states)) {
     const at = ['conversation', 'states', name]
-    checkIdentifier(issues, name, at, 'State name')
+    identifier(name, at, 'State name')
     checkTransitions(state.on, at, `State "${name}"`)
     const ignored = state.ignoreGlobal === true ? globalEvents : (state.ignoreGlobal ?? [])
     if (Array.isArray(state.ignoreGlobal)) {
       state.ignoreGlobal.forEach((event, i) => {
-        if (!globalEvents.includes(event)) issues.push({ code: 'unknown_ignored_event', path: [...at, 'ignoreGlobal', i], message: `State "${name}" ignores "${event}", which the conversation-level \`on\` does not declare.`, hint: suggestName(event, globalEvents, 'event') })
+        if (!globalEvents.includes(event)) add('unknown_ignored_event', [...at, 'ignoreGlobal', i], `State "${name}" ignores "${event}", which the conversation-level \`on\` does not declare.`, suggestName(event, globalEvents, 'event'))
       })
     }
     const form = state.form
@@ -186,58 +172,38 @@ export function validateDefinition(input: unknown): ConfigIssue[] {
     const declares = (event: string): boolean => event in (state.on ?? {}) || (!state.final && globalEvents.includes(event) && !ignored.includes(event))
     for (const key of ['done', 'exhausted'] as const) {
       const event = form[key]
-      if (event !== undefined && !declares(event)) {
-        issues.push({ code: 'undeclared_form_event', path: [...at, 'form', key], message: `The form of state "${name}" fires "${event}", which the state does not declare.`, hint: `Add on: { ${event}: "<next state>" } to "${name}".` })
-      }
+      if (event !== undefined && !declares(event)) add('undeclared_form_event', [...at, 'form', key], `The form of state "${name}" fires "${event}", which the state does not declare.`, `Add on: { ${event}: "<next state>" } to "${name}".`)
     }
     for (const [slot, definition] of Object.entries(form.slots)) {
-      checkIdentifier(issues, slot, [...at, 'form', 'slots', slot], 'Slot name')
-      if (definition.maxAttempts !== undefined && form.exhausted === undefined) {
-        issues.push({ code: 'max_attempts_without_event', path: [...at, 'form', 'slots', slot, 'maxAttempts'], message: `Slot "${slot}" sets maxAttempts but the form declares no \`exhausted\` event to fire.`, hint: 'Add form.exhausted (e.g. "handoff"), or drop maxAttempts.' })
-      }
+      identifier(slot, [...at, 'form', 'slots', slot], 'Slot name')
+      if (definition.maxAttempts !== undefined && form.exhausted === undefined) add('max_attempts_without_event', [...at, 'form', 'slots', slot, 'maxAttempts'], `Slot "${slot}" sets maxAttempts but the form declares no \`exhausted\` event to fire.`, 'Add form.exhausted (e.g. "handoff"), or drop maxAttempts.')
     }
   }
   const badContext = conv.context === undefined ? undefined : findNonJson(conv.context)
-  if (badContext) {
-    issues.push({ code: 'context_not_json', path: ['conversation', 'context', ...badContext], message: 'The context must be a JSON object (strings, numbers, booleans, null, arrays, plain objects).', hint: 'Replace the value at this path with JSON (e.g. a Date with its ISO string).' })
-  }
+  if (badContext) add('context_not_json', ['conversation', 'context', ...badContext], 'The context must be a JSON object (strings, numbers, booleans, null, arrays, plain objects).', 'Replace the value at this path with JSON (e.g. a Date with its ISO string).')
   const seen = new Map<string, number>()
   // Event names already found identifier-safe: most routes share a few events (issue 20).
   const safeEvents = new Set<string>()
   conv.routes.forEach((route, index) => {
     const at = ['conversation', 'routes', index]
+    const { id, event } = route
     // Tested first so a valid route allocates no path or message (10,000 routes, issue 20).
-    if (!isIdentifier(route.id)) checkIdentifier(issues, route.id, [...at, 'id'], 'Route id')
-    if (route.event !== undefined && !safeEvents.has(route.event)) {
-      if (isIdentifier(route.event)) safeEvents.add(route.event)
-      else checkIdentifier(issues, route.event, [...at, 'event'], `Event of route "${route.id}"`)
+    if (!isIdentifier(id)) identifier(id, [...at, 'id'], 'Route id')
+    if (event !== undefined && !safeEvents.has(event)) {
+      if (isIdentifier(event)) safeEvents.add(event)
+      else identifier(event, [...at, 'event'], `Event of route "${id}"`)
     }
-    if (route.event !== undefined && route.restart) {
-      issues.push({ code: 'restart_with_event', path: [...at, 'restart'], message: `Route "${route.id}" has both \`event\` and \`restart\`.`, hint: 'A restart returns to `initial` by itself: drop `event`.' })
-    }
-    const first = seen.get(route.id)
-    if (first !== undefined) {
-      issues.push({ code: 'duplicate_route_id', path: [...at, 'id'], message: `Route id "${route.id}" is used by routes ${first} and ${index}.`, hint: `Rename one, e.g. "${route.id}-2".` })
-    } else seen.set(route.id, index)
+    if (event !== undefined && route.restart) add('restart_with_event', [...at, 'restart'], `Route "${id}" has both \`event\` and \`restart\`.`, 'A restart returns to `initial` by itself: drop `event`.')
+    const first = seen.get(id)
+    if (first !== undefined) add('duplicate_route_id', [...at, 'id'], `Route id "${id}" is used by routes ${first} and ${index}.`, `Rename one, e.g. "${id}-2".`)
+    else seen.set(id, index)
     route.states?.forEach((state, i) => {
-      if (!stateSet.has(state)) {
-        issues.push({
-          code: 'unknown_route_state',
-          path: [...at, 'states', i],
-          message: `Route "${route.id}" is restricted to undeclared state ${JSON.stringify(state)}.`,
-          hint: suggestName(state, stateNames, 'state'),
-        })
-      }
+      if (!stateSet.has(state)) undeclared('unknown_route_state', [...at, 'states', i], `Route "${id}" is restricted to undeclared state ${JSON.stringify(state)}.`, state)
     })
-    if (route.kind === 'event' && !isIdentifier(route.uiEvent)) checkIdentifier(issues, route.uiEvent, [...at, 'uiEvent'], `UI event of route "${route.id}"`)
+    if (route.kind === 'event' && !isIdentifier(route.uiEvent)) identifier(route.uiEvent, [...at, 'uiEvent'], `UI event of route "${id}"`)
   })
   if (def.chat.adapter === undefined && conv.fallback === undefined) {
-    issues.push({
-      code: 'no_agentic_answer',
-      path: ['chat', 'adapter'],
-      message: 'chat.adapter is missing and conversation.fallback is not set: unmatched input would get no answer.',
-      hint: 'Set chat.adapter (the agentic fallback) or conversation.fallback: { response: "…" }.',
-    })
+    add('no_agentic_answer', ['chat', 'adapter'], 'chat.adapter is missing and conversation.fallback is not set: unmatched input would get no answer.', 'Set chat.adapter (the agentic fallback) or conversation.fallback: { response: "…" }.')
   }
   return issues
 }

@@ -31,37 +31,33 @@ const ANY = '\u0000any'
 /** The node `restart` routes without `states` leave from (they fire in final states too). */
 const EVERY = '\u0000every'
 
-const targetOf = (transition: string | TransitionDefinition<never>): string => (typeof transition === 'string' ? transition : transition.target)
-const guarded = (transition: string | TransitionDefinition<never>): boolean => typeof transition !== 'string' && transition.guard !== undefined
+type Transition = string | TransitionDefinition<never>
 
 /** The graph both formats draw. Pure. */
 export function stateGraph<Ctx extends JsonObject>(definition: ChatDefinition<Ctx> | ChatDefinitionInput<Ctx>): StateGraph {
-  const { states, initial, routes } = definition.conversation
-  const global = definition.conversation.on ?? {}
-  const firing = (event: string, state: string | undefined): string[] => {
-    const ids = routes.filter((route) => route.event === event && (state === undefined || !route.states || route.states.includes(state))).map((route) => route.id)
-    if (state !== undefined && (states[state]?.form?.done === event || states[state]?.form?.exhausted === event)) ids.push('form')
-    return ids
-  }
-  const label = (event: string, ids: readonly string[], transition: string | TransitionDefinition<never>, extra = ''): string =>
-    `${event}${ids.length > 0 ? ` (${ids.join(', ')})` : ''}${guarded(transition) ? ' [guarded]' : ''}${extra}`
-
-  const edges: Edge[] = []
-  for (const [name, state] of Object.entries(states)) {
-    for (const [event, transition] of Object.entries(state.on ?? {})) {
-      edges.push({ from: name, to: targetOf(transition as string | TransitionDefinition<never>), label: label(event, firing(event, name), transition as string | TransitionDefinition<never>) })
-    }
-  }
+  const { states, initial, routes, on: global } = definition.conversation
   const names = Object.keys(states)
-  for (const [event, transition] of Object.entries(global)) {
+  const edges: Edge[] = []
+  // The label: the event, the routes (or `form`) that fire it in `state` (in any state for a
+  // conversation-level edge), whether the transition is guarded, and `extra`.
+  const edge = (from: string, event: string, transition: Transition, state?: string, extra = ''): void => {
+    const ids = routes.filter((route) => route.event === event && (state === undefined || !route.states || route.states.includes(state))).map((route) => route.id)
+    const form = state === undefined ? undefined : states[state]?.form
+    if (form?.done === event || form?.exhausted === event) ids.push('form')
+    const plain = typeof transition === 'string'
+    edges.push({ from, to: plain ? transition : transition.target, label: `${event}${ids.length > 0 ? ` (${ids.join(', ')})` : ''}${!plain && transition.guard !== undefined ? ' [guarded]' : ''}${extra}` })
+  }
+  for (const [name, state] of Object.entries(states)) {
+    for (const [event, transition] of Object.entries(state.on ?? {})) edge(name, event, transition as Transition, name)
+  }
+  for (const [event, transition] of Object.entries(global ?? {})) {
     // States where this global edge does not apply although they are not final.
     const except = names.filter((name) => {
       const state = states[name]
       if (!state || state.final === true) return false
       return state.ignoreGlobal === true || (Array.isArray(state.ignoreGlobal) && state.ignoreGlobal.includes(event)) || Object.hasOwn(state.on ?? {}, event)
     })
-    const ids = routes.filter((route) => route.event === event).map((route) => route.id)
-    edges.push({ from: ANY, to: targetOf(transition as string | TransitionDefinition<never>), label: label(event, ids, transition as string | TransitionDefinition<never>, except.length > 0 ? ` — not in ${except.join(', ')}` : '') })
+    edge(ANY, event, transition as Transition, undefined, except.length > 0 ? ` — not in ${except.join(', ')}` : '')
   }
   // Restart routes, one edge per state they start over from.
   const restarts = new Map<string, string[]>()
@@ -98,8 +94,7 @@ export function toMermaid<Ctx extends JsonObject>(definition: ChatDefinition<Ctx
   const id = (name: string): string => ids.get(name) ?? name
   const lines = ['stateDiagram-v2']
   for (const { name } of graph.states) if (id(name) !== name) lines.push(`  state "${name}" as ${id(name)}`)
-  if (graph.edges.some((edge) => edge.from === ANY)) lines.push(`  state "any non-final state" as ${id(ANY)}`)
-  if (graph.edges.some((edge) => edge.from === EVERY)) lines.push(`  state "any state" as ${id(EVERY)}`)
+  for (const [node, label] of [[ANY, 'any non-final state'], [EVERY, 'any state']] as const) if (graph.edges.some((edge) => edge.from === node)) lines.push(`  state "${label}" as ${id(node)}`)
   lines.push(`  [*] --> ${id(graph.initial)}`)
   for (const edge of graph.edges) lines.push(`  ${id(edge.from)} --> ${id(edge.to)}: ${edge.label.replace(/[;#]/g, ' ')}`)
   for (const { name, final } of graph.states) if (final) lines.push(`  ${id(name)} --> [*]`)

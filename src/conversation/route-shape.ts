@@ -41,7 +41,8 @@ const common: Record<string, Check> = {
   response: isResponse,
   refuse: optional(isResponse),
   restart: optional((value) => value === true),
-  routeTimeoutMs: optional((value) => Number.isInteger(value) && (value as number) > 0),
+  // `z.int()` takes safe integers only: 2 ** 60 is an integer the schema rejects.
+  routeTimeoutMs: optional((value) => Number.isSafeInteger(value) && (value as number) > 0),
   traceKind: optional((value) => value === 'deterministic' || value === 'repaired' || value === 'fallback'),
   description: optional(isString),
 }

@@ -21,7 +21,7 @@ const bases = [
   eventRoute({ id: 'e', uiEvent: 'click', response: 'ok', description: 'd', refuse: 'no', routeTimeoutMs: 5 }),
 ]
 
-const values = fc.constantFrom<unknown>(undefined, null, '', 'x', 0, 1.5, -1, 7, true, false, [], ['a'], [1], {}, { text: 1 }, { text: 'a', extra: 1 }, { type: 'text' }, /re/, () => true, new Date(0), new Map())
+const values = fc.constantFrom<unknown>(undefined, null, '', 'x', 0, 1.5, -1, 7, 2 ** 60, Infinity, true, false, [], ['a'], [1], {}, { text: 1 }, { text: 'a', extra: 1 }, { type: 'text' }, /re/, () => true, new Date(0), new Map())
 const keys = fc.constantFrom('id', 'event', 'states', 'guard', 'response', 'refuse', 'restart', 'routeTimeoutMs', 'traceKind', 'description', 'kind', 'command', 'caseSensitive', 'trim', 'texts', 'pattern', 'assign', 'match', 'uiEvent', 'respones', 'extra')
 
 const forcer = Object.assign(Object.create({ inherited: true }) as object, commandRoute({ id: 'forcer', command: '/f', event: 'go', response: 'ok' }))
@@ -50,6 +50,13 @@ describe('routesCertainlyValid', () => {
       }),
       { numRuns: 2000 },
     )
+  })
+
+  it('leaves an unsafe integer timeout to the schema, which rejects it (z.int() takes safe integers only)', () => {
+    const slow = commandRoute({ id: 'c', command: '/c', response: 'ok', routeTimeoutMs: 2 ** 60 })
+    expect(routesCertainlyValid([slow])).toBe(false)
+    expect(schemaAccepts(slow)).toBe(false)
+    expect(routesCertainlyValid([commandRoute({ id: 'c', command: '/c', response: 'ok', routeTimeoutMs: Number.MAX_SAFE_INTEGER })])).toBe(true)
   })
 
   it('says no to anything but an array', () => {
