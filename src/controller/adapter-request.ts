@@ -1,9 +1,10 @@
-import type { AdapterRequest } from '../contract/adapter.js'
+import type { AdapterContext, AdapterRequest } from '../contract/adapter.js'
 import { HISTORY_VIEW, type HistoryView } from '../contract/history-view.js'
 import type { ChatConfig } from '../contract/chat.js'
 import type { RetrievedDocument } from '../contract/memory.js'
 import type { Message } from '../contract/message.js'
 import type { ToolDefinition } from '../contract/tool.js'
+import { LAZY_MESSAGES_FROM } from './chat-state.js'
 import type { MessageList } from './message-list.js'
 
 /** Fixed ids for request-only messages: they never enter state, so they never consume `ids()`. */
@@ -33,11 +34,11 @@ export interface RequestInputs {
 
 /**
  * Pure: the `AdapterRequest` for one model call (agentskit-contract §2.4). `messages` is an array
- * of the history including the empty streaming assistant, built on first read and then kept (the
- * request is the adapter's to keep; the list is persistent, so a late read sees the turn's
- * history): an adapter that never reads it (a CLI agent keeps its own transcript and gets its
- * input elsewhere) costs no history-sized copy, so a turn stays O(1) at any history (issue 20's
- * soak). A system-prompt message is prepended unless history already holds that exact system
+ * of the history including the empty streaming assistant. From `LAZY_MESSAGES_FROM` messages on
+ * it is built on first read and then kept (the request is the adapter's to keep; the list is
+ * persistent, so a late read sees the turn's history): an adapter that never reads it (a CLI
+ * agent keeps its own transcript and reads only the newest message, through the history view)
+ * costs no history-sized copy, so a turn stays O(1) at any history (issue 20's soak). A system-prompt message is prepended unless history already holds that exact system
  * message; retrieved documents go first of all. Neither prepended message enters state.
  * `context` always carries all five keys. `messageCount` is the array's length, known without it.
  */
@@ -50,6 +51,22 @@ export function buildAdapterRequest(inputs: RequestInputs): { request: AdapterRe
   if (systemPrompt && !messages.some((message) => message.role === 'system' && message.content === systemPrompt)) {
     prefix.push(system(SYSTEM_PROMPT_MESSAGE_ID, systemPrompt))
   }
+  const context: AdapterContext = {
+    systemPrompt,
+    temperature: config.temperature,
+    maxTokens: config.maxTokens,
+    tools,
+    metadata: retrieved && { retrievedDocuments: retrieved },
+  }
+  const messageCount = prefix.length + messages.length
+  // A short history is copied at once: cheaper than the lazy request (an object with its own
+  // accessors costs ≈0.3 µs to build), and the session reads an array as cheaply as the view.
+  if (messageCount < LAZY_MESSAGES_FROM) return { request: { messages: messages.copy(prefix), context }, messageCount }
+  return { request: lazyRequest(messages, prefix, context), messageCount }
+}
+
+/** A request whose `messages` is built on first read, with a history view the session reads instead. */
+function lazyRequest(messages: MessageList, prefix: readonly Message[], context: AdapterContext): AdapterRequest {
   let copy: Message[] | undefined
   const request: AdapterRequest = {
     get messages(): Message[] {
@@ -59,13 +76,7 @@ export function buildAdapterRequest(inputs: RequestInputs): { request: AdapterRe
     set messages(value: Message[]) {
       copy = value
     },
-    context: {
-      systemPrompt,
-      temperature: config.temperature,
-      maxTokens: config.maxTokens,
-      tools,
-      metadata: retrieved && { retrievedDocuments: retrieved },
-    },
+    context,
   }
   // The session reads the newest messages through this view, never building the array (an array
   // set by the adapter is what the view shows from then on).
@@ -76,6 +87,5 @@ export function buildAdapterRequest(inputs: RequestInputs): { request: AdapterRe
     at: (index) => (copy ? copy[index] : index < prefix.length ? prefix[index] : messages.at(index - prefix.length)),
   }
   Object.defineProperty(request, HISTORY_VIEW, { value: view })
-  return { request, messageCount: prefix.length + messages.length }
+  return request
 }
-

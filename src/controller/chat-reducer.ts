@@ -16,13 +16,16 @@ export type ChatAction =
   | { type: 'message-patched'; id: string; patch: Partial<Omit<Message, 'id' | 'metadata'>>; metadata?: Record<string, unknown> }
   | { type: 'tool-call-added'; messageId: string; call: ToolCall }
   | { type: 'tool-call-patched'; messageId: string; callId: string; patch: Partial<Omit<ToolCall, 'id'>> }
-  /** The turn's assistant message is final: `complete`, chat `idle`, error cleared. */
-  | { type: 'turn-settled'; assistantId: string }
+  /**
+   * The turn's assistant message is final: `complete`, chat `idle`, error cleared; `metadata` (the
+   * `done` chunk's decision record) is merged in the same change.
+   */
+  | { type: 'turn-settled'; assistantId: string; metadata?: Record<string, unknown> }
   | { type: 'turn-failed'; assistantId: string; error: Error }
   /** `stop()`: streaming messages become `complete`; unfinished tool calls become `error` with `reason`. */
   | { type: 'turn-stopped'; reason: string }
-  /** One tool round-trip: the assistant becomes `complete`, tool results and a new streaming assistant follow. */
-  | { type: 'tools-continued'; assistantId: string; appended: Message[] }
+  /** One tool round-trip: the assistant becomes `complete` (`metadata` merged), tool results and a new streaming assistant follow. */
+  | { type: 'tools-continued'; assistantId: string; appended: Message[]; metadata?: Record<string, unknown> }
   | { type: 'usage-added'; usage: TokenUsage }
   | { type: 'input-set'; input: string }
   | { type: 'messages-set'; messages: Message[] }
@@ -75,6 +78,8 @@ function closeMessage(message: Message, status: MessageStatus, reason: string): 
 const isOpen = (message: Message): boolean => message.status === 'streaming' || Boolean(message.toolCalls?.some(unfinishedCall))
 
 const completed = (message: Message): Message => ({ ...message, status: 'complete' })
+/** `completed`, with `metadata` merged key by key when there is some. */
+const completing = (metadata: Record<string, unknown> | undefined) => (metadata ? (message: Message): Message => ({ ...message, status: 'complete', metadata: { ...message.metadata, ...metadata } }) : completed)
 
 /** Clamps a usage figure: non-finite or negative counts add nothing. */
 export const countable = (value: number): number => (Number.isFinite(value) && value > 0 ? value : 0)
@@ -127,7 +132,7 @@ export function reduceChat(current: ChatSnapshot, action: ChatAction | TurnAppen
         ),
       )
     case 'turn-settled':
-      return next(current, mapMessage(list, action.assistantId, completed), { status: 'idle', error: null })
+      return next(current, mapMessage(list, action.assistantId, completing(action.metadata)), { status: 'idle', error: null })
     case 'turn-failed': {
       const reason = `Turn failed: ${action.error.message}`
       const messages = mapMessage(list, action.assistantId, (message) => closeMessage(message, 'error', reason))
@@ -147,7 +152,7 @@ export function reduceChat(current: ChatSnapshot, action: ChatAction | TurnAppen
       return next(current, messages, { status: state.status === 'streaming' ? 'idle' : state.status })
     }
     case 'tools-continued':
-      return next(current, mapMessage(list, action.assistantId, completed).append(action.appended), { status: 'streaming' })
+      return next(current, mapMessage(list, action.assistantId, completing(action.metadata)).append(action.appended), { status: 'streaming' })
     case 'usage-added': {
       const usage = { ...state.usage }
       for (const key of usageKeys) usage[key] += countable(action.usage[key])

@@ -1,5 +1,5 @@
 import type { Message, ToolCall } from '../contract/message.js'
-import type { ControllerContext } from './controller-context.js'
+import { flushDoneRecord, type ControllerContext } from './controller-context.js'
 import { ConfigError, describeThrown, ErrorCodes, ToolError } from './errors.js'
 import { buildMessage } from './build-message.js'
 import { isPlainObject } from './safe-parse-args.js'
@@ -52,6 +52,7 @@ export async function settleConfirmation(
   const state = ctx.store.getState()
   const latest = state.messages[state.messages.length - 1]
   if (state.status === 'streaming' || latest?.id !== message.id || !needsFollowUp(ctx, latest)) return
+  flushDoneRecord(ctx)
   await runToolLoop(ctx, ctx.turns.begin(), message.id)
 }
 

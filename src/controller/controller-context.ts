@@ -30,4 +30,24 @@ export interface ControllerContext {
   providerResolved: Set<string>
   /** `proposeToolCall` attempts still in flight, by call id: concurrent proposals of one id share one. */
   proposals: Map<string, Promise<ToolCall>>
+  /**
+   * The running turn's `done` record (chatrail's decision record), waiting to be merged into the
+   * change that completes its assistant message: one state change a turn instead of two (issue 20:
+   * the separate patch was a sixth of a deterministic turn). A stop flushes it first.
+   */
+  doneRecord: { assistantId: string; record: Record<string, unknown> } | undefined
+}
+
+/** Patches a pending `done` record onto its message at once (a turn superseded before it settled keeps its record). */
+export function flushDoneRecord(ctx: ControllerContext): void {
+  const pending = ctx.doneRecord
+  if (pending) ctx.store.dispatch({ type: 'message-patched', id: pending.assistantId, patch: {}, metadata: takeDoneRecord(ctx, pending.assistantId) })
+}
+
+/** The pending `done` record of `assistantId` as message metadata (taken: it is merged once). */
+export function takeDoneRecord(ctx: ControllerContext, assistantId: string): Record<string, unknown> | undefined {
+  const pending = ctx.doneRecord
+  if (pending?.assistantId !== assistantId) return undefined
+  ctx.doneRecord = undefined
+  return { chatrail: pending.record }
 }

@@ -6,7 +6,7 @@ import { buildMessage } from './build-message.js'
 import { initialSnapshot } from './chat-reducer.js'
 import type { ChatControllerOptions, ChatrailController, SendOptions } from './chatrail-controller.js'
 import { proposeToolCall, settleConfirmation } from './confirmation.js'
-import type { ControllerContext } from './controller-context.js'
+import { flushDoneRecord, type ControllerContext } from './controller-context.js'
 import { ConfigError, ErrorCodes } from './errors.js'
 import { emitEvent, invokeCallback, isThenable } from './event-emitter.js'
 import { planEdit, planRegenerate, planRetry } from './history-edits.js'
@@ -82,6 +82,7 @@ export function createChatController(config: ChatConfig, options: ChatController
     skills: () => activation,
     providerResolved: new Set(),
     proposals: new Map(),
+    doneRecord: undefined,
   }
 
   /** Hydrates once, only into an empty chat; a synchronous `load()` applies before this returns. */
@@ -113,6 +114,7 @@ export function createChatController(config: ChatConfig, options: ChatController
    * `appended` (`send`), on the current history + `appended` + the assistant: O(1), no array copy.
    */
   const rerun = async (plan: RerunPlan | { appended: Message; query: string }, clearInput: boolean): Promise<void> => {
+    flushDoneRecord(ctx)
     const turn = turns.begin()
     const assistant = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, ctx)
     if ('appended' in plan) store.dispatch({ type: 'turn-appended', appended: [plan.appended, assistant], clearInput })
@@ -122,6 +124,7 @@ export function createChatController(config: ChatConfig, options: ChatController
 
   /** Ends the running turn without reporting: streaming messages complete, unfinished tools error. */
   const halt = (): Message[] => {
+    flushDoneRecord(ctx)
     const streaming = messages().filter((message) => message.status === 'streaming')
     turns.supersede()
     store.dispatch({ type: 'turn-stopped', reason: STOPPED_TOOL_CALL_ERROR })
@@ -172,6 +175,7 @@ export function createChatController(config: ChatConfig, options: ChatController
 
   const clear = async (): Promise<void> => {
     turns.supersede()
+    ctx.doneRecord = undefined
     store.dispatch({ type: 'cleared' })
     ctx.providerResolved.clear()
     await tools.disposeAll()

@@ -1,7 +1,7 @@
 import type { Message, ToolCall } from '../contract/message.js'
 import { buildMessage } from './build-message.js'
 import { findMessage } from './chat-state.js'
-import type { ControllerContext } from './controller-context.js'
+import { takeDoneRecord, type ControllerContext } from './controller-context.js'
 import { invokeCallback } from './event-emitter.js'
 import { runModelTurn } from './turn-runner.js'
 import type { Turn } from './turn-tracker.js'
@@ -32,7 +32,7 @@ export async function runToolLoop(ctx: ControllerContext, turn: Turn, assistantI
     const limit = ctx.config().maxToolIterations ?? 5
     if (!message || !needsFollowUp(ctx, message) || !(followUps < limit)) {
       // The turn's final assistant becomes `complete`, the chat `idle`, and `onMessage` hears of it.
-      ctx.store.dispatch({ type: 'turn-settled', assistantId: current })
+      ctx.store.dispatch({ type: 'turn-settled', assistantId: current, metadata: takeDoneRecord(ctx, current) })
       const final = findMessage(ctx.store.snapshot(), current)
       if (final) invokeCallback(ctx.config().onMessage, final)
       return
@@ -42,7 +42,7 @@ export async function runToolLoop(ctx: ControllerContext, turn: Turn, assistantI
       buildMessage({ role: 'tool', content: call.result ?? call.error ?? '', toolCallId: call.id }, ctx),
     )
     const next = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, ctx)
-    ctx.store.dispatch({ type: 'tools-continued', assistantId: current, appended: [...toolMessages, next] })
+    ctx.store.dispatch({ type: 'tools-continued', assistantId: current, appended: [...toolMessages, next], metadata: takeDoneRecord(ctx, current) })
     if (!(await runModelTurn(ctx, turn, next.id, ''))) return
     current = next.id
   }

@@ -94,7 +94,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
       ctx.store.dispatch({ type: 'usage-added', usage })
     },
     toolCall: (payload) => handleToolCallChunk(ctx, turn, assistantId, payload),
-    doneRecord: (record) => patch({}, { chatrail: record }),
+    doneRecord: (record) => void (ctx.doneRecord = { assistantId, record }),
   })
 
   if (outcome.kind === 'superseded') return false

@@ -2,13 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AdapterFactory, AdapterRequest, Message, StreamChunk } from '../../src/contract/index.js'
 import { HISTORY_VIEW, historyOf } from '../../src/contract/history-view.js'
 import { createChatController } from '../../src/controller/index.js'
+import { LAZY_MESSAGES_FROM } from '../../src/controller/chat-state.js'
 import { MessageList } from '../../src/controller/message-list.js'
 import { commandRoute, createChatSession, defineChat } from '../../src/index.js'
 import { fixedSources } from './harness.js'
 
 // Issue 20's soak: a turn must cost the same at 100,000 turns as at 1,000. The one history-sized
-// copy a turn made was the model request's `messages`; it is now built only when read, and the
-// session reads the newest messages through the request's history view instead.
+// copy a turn made was the model request's `messages`; from LAZY_MESSAGES_FROM messages on it is
+// built only when read, and the session reads the newest messages through the request's history
+// view instead.
 
 /** An adapter that keeps every request and answers `reply`; it never reads `messages` itself. */
 function keeping(reply = 'ok'): { adapter: AdapterFactory; requests: AdapterRequest[] } {
@@ -30,6 +32,11 @@ function keeping(reply = 'ok'): { adapter: AdapterFactory; requests: AdapterRequ
 
 const shape = (messages: readonly Message[]): Array<[string, string]> => messages.map((message) => [message.role, message.content])
 
+/** A stored history long enough for lazy requests (LAZY_MESSAGES_FROM), ending in an answer. */
+const long = (): Message[] =>
+  Array.from({ length: LAZY_MESSAGES_FROM }, (_, index): Message => ({ id: `old${index}`, role: index % 2 ? 'assistant' : 'user', content: `old ${index}`, status: 'complete', createdAt: new Date(0) }))
+const tailOf = (messages: readonly Message[], count: number): Array<[string, string]> => shape(messages.slice(-count))
+
 describe('the model request builds its messages array only when read', () => {
   afterEach(() => {
     vi.restoreAllMocks()
@@ -37,19 +44,21 @@ describe('the model request builds its messages array only when read', () => {
 
   it('a request read after later turns still holds its own turn\'s history, system prompt first', async () => {
     const { adapter, requests } = keeping()
-    const controller = createChatController({ adapter, systemPrompt: 'Be brief.' }, fixedSources())
+    const controller = createChatController({ adapter, systemPrompt: 'Be brief.', initialMessages: long() }, fixedSources())
     await controller.send('one')
     await controller.send('two')
     await controller.send('three')
-    expect(shape(requests[0]!.messages)).toEqual([['system', 'Be brief.'], ['user', 'one'], ['assistant', '']])
-    expect(shape(requests[1]!.messages)).toEqual([['system', 'Be brief.'], ['user', 'one'], ['assistant', 'ok'], ['user', 'two'], ['assistant', '']])
+    expect(requests[0]!.messages).toHaveLength(1 + LAZY_MESSAGES_FROM + 2)
+    expect(shape(requests[0]!.messages.slice(0, 2))).toEqual([['system', 'Be brief.'], ['user', 'old 0']])
+    expect(tailOf(requests[0]!.messages, 2)).toEqual([['user', 'one'], ['assistant', '']])
+    expect(tailOf(requests[1]!.messages, 4)).toEqual([['user', 'one'], ['assistant', 'ok'], ['user', 'two'], ['assistant', '']])
     // Read twice, the same array (the adapter's to keep and mutate).
     expect(requests[1]!.messages).toBe(requests[1]!.messages)
   })
 
   it('the history view shows what the array holds, index by index, and follows an array the adapter sets', async () => {
     const { adapter, requests } = keeping()
-    const controller = createChatController({ adapter, systemPrompt: 'Be brief.' }, fixedSources())
+    const controller = createChatController({ adapter, systemPrompt: 'Be brief.', initialMessages: long() }, fixedSources())
     await controller.send('one')
     await controller.send('two')
     const request = requests[1]!
@@ -63,23 +72,25 @@ describe('the model request builds its messages array only when read', () => {
 
   it('spreads and JSON carry messages; the view is not enumerable (a copied request falls back to its array)', async () => {
     const { adapter, requests } = keeping()
-    const controller = createChatController({ adapter }, fixedSources())
+    const controller = createChatController({ adapter, initialMessages: long() }, fixedSources())
     await controller.send('one')
     const copied = { ...requests[0]! }
-    expect(shape(copied.messages)).toEqual([['user', 'one'], ['assistant', '']])
+    expect(tailOf(copied.messages, 2)).toEqual([['user', 'one'], ['assistant', '']])
     expect(Object.getOwnPropertySymbols(copied)).toEqual([])
     expect(historyOf(copied)).toBe(copied.messages)
-    expect(JSON.parse(JSON.stringify(requests[0]))).toMatchObject({ messages: [{ role: 'user', content: 'one' }, { role: 'assistant', content: '' }] })
+    const json = JSON.parse(JSON.stringify(requests[0])) as { messages: Message[] }
+    expect(json.messages).toHaveLength(LAZY_MESSAGES_FROM + 2)
+    expect(json.messages.at(-2)).toMatchObject({ role: 'user', content: 'one' })
     expect(Object.getOwnPropertyDescriptor(requests[0], HISTORY_VIEW)?.enumerable).toBe(false)
   })
 
   it('llm:start counts the request\'s messages without building them', async () => {
     const { adapter } = keeping()
     const events: unknown[] = []
-    const controller = createChatController({ adapter, systemPrompt: 'Be brief.', observers: [{ name: 'e', on: (event) => void events.push(event) }] }, fixedSources())
+    const controller = createChatController({ adapter, systemPrompt: 'Be brief.', initialMessages: long(), observers: [{ name: 'e', on: (event) => void events.push(event) }] }, fixedSources())
     const copy = vi.spyOn(MessageList.prototype, 'copy')
     await controller.send('one')
-    expect(events[0]).toEqual({ type: 'llm:start', messageCount: 3 })
+    expect(events.find((event) => (event as { type: string }).type === 'llm:start')).toEqual({ type: 'llm:start', messageCount: 1 + LAZY_MESSAGES_FROM + 2 })
     expect(copy).not.toHaveBeenCalled()
   })
 
@@ -91,7 +102,7 @@ describe('the model request builds its messages array only when read', () => {
       conversation: { initial: 'a', states: { a: { on: { go: 'b' } }, b: {} }, routes: [commandRoute({ id: 'go', command: '/go', event: 'go', response: 'Gone.' })] },
     })
     const session = createChatSession(definition, { lint: false })
-    const controller = createChatController(session.chat, fixedSources())
+    const controller = createChatController({ ...session.chat, initialMessages: long() }, fixedSources())
     const copy = vi.spyOn(MessageList.prototype, 'copy')
     await controller.send('hello')
     await controller.send('/go')
@@ -100,7 +111,17 @@ describe('the model request builds its messages array only when read', () => {
     expect(copy).not.toHaveBeenCalled()
     expect(session.getSnapshot().state).toBe('b')
     expect(requests).toHaveLength(3)
-    expect(controller.getState().messages.map((message) => message.content)).toEqual(['hello', 'agent', '/go', 'Gone.', 'again', 'agent', 'once more', 'agent'])
+    expect(controller.getState().messages.slice(LAZY_MESSAGES_FROM).map((message) => message.content)).toEqual(['hello', 'agent', '/go', 'Gone.', 'again', 'agent', 'once more', 'agent'])
+  })
+
+  it('a short history is copied at once: a plain data property, no view', async () => {
+    const { adapter, requests } = keeping()
+    const controller = createChatController({ adapter }, fixedSources())
+    await controller.send('one')
+    const descriptor = Object.getOwnPropertyDescriptor(requests[0], 'messages')
+    expect(descriptor && 'value' in descriptor).toBe(true)
+    expect(shape(requests[0]!.messages)).toEqual([['user', 'one'], ['assistant', '']])
+    expect(historyOf(requests[0]!)).toBe(requests[0]!.messages)
   })
 
   it('a route callback that reads ctx.history sees the turn\'s history', async () => {
