@@ -5,7 +5,7 @@ import type { ChatDefinition } from './definition.js'
 import type { JsonObject } from './json.js'
 import type { Machine } from './machine.js'
 import type { RouteIndex } from './route-index.js'
-import type { TurnTrace } from './trace.js'
+import type { RecordedTurn } from './trace.js'
 
 /** What a turn needs from its session (the session implements it; turns never see the rest). */
 export interface SessionCore<Ctx extends JsonObject> {
@@ -17,8 +17,8 @@ export interface SessionCore<Ctx extends JsonObject> {
   adapter: () => AdapterFactory | undefined
   newId: () => string
   now: () => number
-  /** Records a trace (fills sessionId, time and duration, taking ownership of `fields`) and notifies observers. */
-  trace: (fields: Omit<TurnTrace, 'sessionId' | 'at' | 'durationMs'>, startedAt: number) => void
+  /** Records a finished turn (fills its duration and record counts) and notifies observers. */
+  trace: (turn: RecordedTurn) => void
   /** The timeline changed: recompute the snapshot and notify subscribers. */
   changed: () => void
   disposed: () => boolean

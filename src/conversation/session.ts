@@ -18,7 +18,7 @@ import type { JsonObject } from './json.js'
 import { lintDefinition } from './lint.js'
 import { buildRouteIndex, type RouteIndex } from './route-index.js'
 import { projectSnapshot, type SessionSnapshot } from './snapshot.js'
-import { createTraceLog, isoTime, notifyTraceListeners, type TurnTrace } from './trace.js'
+import { createTraceLog, notifyTraceListeners, type TurnTrace } from './trace.js'
 import type { SessionCore } from './session-core.js'
 import type { ExplainInput, RouteExplanation } from './explain.js'
 import { createTurnSource } from './turn.js'
@@ -196,23 +196,21 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
     adapter: () => original,
     newId,
     now,
-    trace(fields, startedAt) {
-      const trace = fields as TurnTrace & { sessionId: string; at: string; durationMs: number }
-      trace.sessionId = sessionId
-      const ignored = trace.messageId === undefined ? undefined : untrusted.get(trace.messageId)
-      if (ignored !== undefined && trace.messageId !== undefined) {
-        ;(trace as { untrustedRecords?: number }).untrustedRecords = ignored
-        untrusted.delete(trace.messageId)
+    trace(turn) {
+      if (untrusted.size > 0 && turn.messageId !== undefined) {
+        const ignored = untrusted.get(turn.messageId)
+        if (ignored !== undefined) {
+          turn.untrustedRecords = ignored
+          untrusted.delete(turn.messageId)
+        }
       }
       if (rederived > 0) {
-        ;(trace as { rederivedTurns?: number }).rederivedTurns = rederived
+        turn.rederivedTurns = rederived
         rederived = 0
       }
-      trace.at = isoTime(startedAt)
-      trace.durationMs = Math.max(0, now() - startedAt)
-      Object.freeze(trace)
-      log.add(trace)
-      if (!disposed && traceListeners.length > 0) notifyTraceListeners(traceListeners, trace)
+      turn.durationMs = Math.max(0, now() - turn.startedAt)
+      log.add(turn)
+      if (!disposed && traceListeners.length > 0) notifyTraceListeners(traceListeners, turn.trace())
     },
     changed,
     disposed: () => disposed,

@@ -41,15 +41,29 @@ export interface TurnTrace {
 
 export type TraceListener = (trace: TurnTrace) => void | Promise<void>
 
+/** A recorded turn: its trace is built when first read. */
+export interface TraceEntry {
+  trace: () => TurnTrace
+}
+
+/** A finished turn as the session records it: it fills the duration and the record counts. */
+export interface RecordedTurn extends TraceEntry {
+  readonly messageId: string | undefined
+  readonly startedAt: number
+  durationMs: number
+  untrustedRecords: number | undefined
+  rederivedTurns: number | undefined
+}
+
 export interface TraceLog {
-  add: (trace: TurnTrace) => void
+  add: (entry: TraceEntry) => void
   /** Oldest first; the same array until the next `add`. */
   list: () => readonly TurnTrace[]
 }
 
-/** A ring of the last `max` traces (O(1) per add). */
+/** A ring of the last `max` recorded turns (O(1) per add); their traces are built when listed. */
 export function createTraceLog(max: number): TraceLog {
-  const ring: TurnTrace[] = []
+  const ring: TraceEntry[] = []
   let start = 0
   let cached: readonly TurnTrace[] | undefined = Object.freeze([])
   return {
@@ -63,7 +77,7 @@ export function createTraceLog(max: number): TraceLog {
       cached = undefined
     },
     list() {
-      cached ??= Object.freeze([...ring.slice(start), ...ring.slice(0, start)])
+      cached ??= Object.freeze([...ring.slice(start), ...ring.slice(0, start)].map((entry) => entry.trace()))
       return cached
     },
   }

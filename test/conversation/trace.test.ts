@@ -15,15 +15,16 @@ describe('traces', () => {
 
   it('the log keeps the last maxTraces, oldest first, and its list is stable until the next add', () => {
     const log = createTraceLog(3)
-    for (let i = 0; i < 5; i++) log.add(trace(i))
+    const entry = (n: number) => ({ trace: () => trace(n) })
+    for (let i = 0; i < 5; i++) log.add(entry(i))
     const list = log.list()
     expect(list.map((t) => t.turnId)).toEqual(['t2', 't3', 't4'])
     expect(log.list()).toBe(list)
     expect(Object.isFrozen(list)).toBe(true)
-    log.add(trace(5))
+    log.add(entry(5))
     expect(log.list().map((t) => t.turnId)).toEqual(['t3', 't4', 't5'])
     const none = createTraceLog(0)
-    none.add(trace(1))
+    none.add(entry(1))
     expect(none.list()).toEqual([])
   })
 
@@ -64,5 +65,26 @@ describe('traces', () => {
     expect(session.traces().map((t) => t.routeId)).toEqual(['start', 'cancel'])
     expect(fromDefinition).toHaveBeenCalledTimes(3)
     expect(fromSession).toHaveBeenCalledTimes(3)
+  })
+
+  it('a trace is built once, when first read: the same frozen object in every list and for every observer, its fields fixed at the turn\'s end', async () => {
+    const heard: unknown[] = []
+    let now = Date.UTC(2026, 6, 11, 9, 30, 0, 0)
+    const session = createChatSession(createSupportBot(), { sessionId: 'lazy-1', clock: () => new Date((now += 5)), lint: false })
+    await turn(session.chat.adapter, [user('/start', 'l1')])
+    const [first] = session.traces()
+    await turn(session.chat.adapter, [user('/start', 'l1'), assistant('x', 'l2'), user('hello there', 'l3')])
+    const [again, second] = session.traces()
+    expect(again).toBe(first)
+    expect(second).toMatchObject({ kind: 'fallback', messageId: 'l3', fromState: 'collecting', turnId: 'lazy-1:2' })
+    // Read late, still the turn's own time and duration (not the reading's).
+    now += 60_000
+    expect(second?.at).toBe('2026-07-11T09:30:00.015Z')
+    expect(second?.durationMs).toBe(5)
+    // With an observer, the trace is built at the turn's end and the list holds the very object it heard.
+    const observed = createChatSession(createSupportBot(), { lint: false, onTrace: (trace) => void heard.push(trace) })
+    await turn(observed.chat.adapter, [user('/start', 'o1')])
+    expect(observed.traces()[0]).toBe(heard[0])
+    expect(Object.isFrozen(heard[0])).toBe(true)
   })
 })
