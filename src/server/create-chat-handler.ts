@@ -4,17 +4,18 @@ import type { ChatDefinition } from '../conversation/definition.js'
 import { isIdentifier } from '../conversation/identifier.js'
 import type { JsonObject } from '../conversation/json.js'
 import { createChatSession, type ChatSession, type ChatSessionOptions } from '../conversation/session.js'
-import { UI_MESSAGE_STREAM_HEADERS } from '../protocol/ui-parts.js'
+import type { ChatrailPartData } from '../protocol/ui-parts.js'
 import type { ConversationStore, StoredConversation } from '../store/conversation-store.js'
 import { rederive } from '../store/rederive.js'
 import { isDefinitionMismatchError, isOwnerMismatchError, isStoreConflictError, isStoreLeaseError, isStoreUnavailableError } from '../store/store-errors.js'
 import { isControlBody, readControlRequest, type ControlRequest } from './control-request.js'
-import { badRequest, errorResponse, HttpError, jsonResponse } from './http-responses.js'
+import { createHistoryCache } from './history-cache.js'
+import { badRequest, errorResponse, HttpError, jsonResponse, streamResponse } from './http-responses.js'
 import { createPartStream } from './part-stream.js'
 import { planTurn, type TurnPlan } from './plan-turn.js'
 import { readJsonBody } from './read-json-body.js'
 import { replayableAnswer, replayStoredAnswer } from './replay-answer.js'
-import { runTurn, snapshotData } from './run-turn.js'
+import { runTurn, snapshotData, type TurnInput } from './run-turn.js'
 import { storedAnswerStream } from './stored-answer.js'
 import { encodeDialogSignal } from './turn-signals.js'
 import { readTurnRequest } from './turn-request.js'
@@ -66,6 +67,9 @@ const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 const DEFAULT_LEASE_MS = 30_000
 const DEFAULT_TURN_TIMEOUT_MS = 5 * 60_000
 const DEFAULT_SIGNAL_POLL_MS = 500
+/** Conversations whose derived history and state one handler keeps, and their stored messages in all (see history-cache.ts). */
+const CACHED_CONVERSATIONS = 256
+const CACHED_MESSAGES = 50_000
 
 
 /** The conversation as this server sees it: the stored row, and its history under this revision. */
@@ -75,6 +79,19 @@ interface Opened {
   readonly messages: readonly Message[]
   /** True when `messages` were re-derived and not yet written back. */
   readonly rederived: boolean
+  /** The cache entry `messages` came from, when they were re-derived. */
+  readonly derived?: Derived
+}
+
+/** Where a conversation stands: what GET and a stored answer report, without a live agent's run state. */
+type StateView = Pick<ChatrailPartData, 'state' | 'events' | 'actions' | 'restart'>
+
+/** What this handler derived from one stored history, cached for the next request on the same history. */
+interface Derived {
+  /** The history under this revision: the stored one, or re-derived from it. */
+  readonly messages: readonly Message[]
+  /** Where the conversation stands after `messages`, once a request needed it. */
+  view?: StateView
 }
 
 export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOptions<Ctx>): ChatHandler {
@@ -89,6 +106,7 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
   const signalPollMs = positive(options.limits?.signalPollMs, DEFAULT_SIGNAL_POLL_MS, 'limits.signalPollMs')
   const ids = options.ids ?? uniqueIds()
   const clock = options.clock ?? Date.now
+  const now = (): Date => new Date(clock())
   const onError = (error: unknown): void => {
     try {
       options.onError?.(error)
@@ -106,13 +124,17 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     return session
   }
 
+  // Derived histories and states, per conversation, reused only for the very history they came from.
+  const derivedCache = createHistoryCache<Derived>(CACHED_CONVERSATIONS, CACHED_MESSAGES)
+
   /**
    * Loads a conversation for a principal. Another principal's conversation is 404, exactly like
    * one that does not exist would be for a stop or a dialog answer (never 403: the id's owner is
    * nobody else's business). `owner` undefined is `authenticate: 'none'`: one anonymous principal
    * whose conversations are all of them. A conversation stored under another revision of the
-   * definition is re-derived through this one (in memory; a turn writes it back under its lease),
-   * unless `history` is false (DELETE and control requests only need the owner check).
+   * definition is re-derived through this one (in memory, once per stored history; a turn writes it
+   * back under its lease), unless `history` is false (DELETE and control requests only need the
+   * owner check, and a turn's first read only needs a history it can plan on without re-deriving).
    */
   const open = async (conversationId: string, owner: string | undefined, history = true): Promise<Opened> => {
     const stored = await store.load(conversationId)
@@ -120,8 +142,33 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     if (owner !== undefined && stored.owner !== owner) throw notFound()
     if (stored.definition.id !== definition.id) throw new HttpError(409, 'definition_mismatch', 'This conversation belongs to another chat definition.')
     if (!history || stored.definition.revision === definition.revision) return { stored, messages: stored.messages, rederived: false }
-    const migrated = await rederive(definition, stored.messages, `${conversationId}.rederive`)
-    return { stored, messages: migrated.messages, rederived: true }
+    let derived = derivedCache.get(stored)
+    if (!derived) {
+      derived = { messages: (await rederive(definition, stored.messages, `${conversationId}.rederive`)).messages }
+      derivedCache.set(stored, derived)
+    }
+    return { stored, messages: derived.messages, rederived: true, derived }
+  }
+
+  const viewOf = (conversationId: string, messages: readonly Message[]): StateView => {
+    const session = openSession(conversationId, messages)
+    const { state, events, actions, restart } = snapshotData(session)
+    session.dispose()
+    return { state, events, actions, ...(restart === undefined ? {} : { restart }) }
+  }
+  let initialView: StateView | undefined
+
+  /** The state a session reaches on the opened history (cached with it; a live agent's run state is not part of it). */
+  const stateView = (conversationId: string, opened: Opened): StateView => {
+    const { stored } = opened
+    // a conversation not stored yet (a page opening a new chat) is at the start, whatever its id
+    if (!stored) return (initialView ??= viewOf(conversationId, []))
+    let derived = opened.derived ?? derivedCache.get(stored)
+    if (derived?.view) return derived.view
+    const view = viewOf(conversationId, opened.messages)
+    if (!derived) derivedCache.set(stored, (derived = { messages: opened.messages }))
+    derived.view = view
+    return view
   }
 
   const conversationIdOf = (request: Request): string => {
@@ -133,11 +180,8 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
 
   const get = async (request: Request, owner: string | undefined): Promise<Response> => {
     const conversationId = conversationIdOf(request)
-    const { messages } = await open(conversationId, owner)
-    const session = openSession(conversationId, messages)
-    const { state, events, actions, restart } = snapshotData(session)
-    session.dispose()
-    return jsonResponse(200, { messages: toUiMessages(messages), chatrail: { state, events, actions, ...(restart === undefined ? {} : { restart }) } })
+    const opened = await open(conversationId, owner)
+    return jsonResponse(200, { messages: toUiMessages(opened.messages), chatrail: stateView(conversationId, opened) })
   }
 
   const remove = async (request: Request, owner: string | undefined): Promise<Response> => {
@@ -162,35 +206,39 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     if (isControlBody(body)) return control(readControlRequest(body), owner)
     const turn = readTurnRequest(body)
     const { conversationId } = turn
-    const before = await open(conversationId, owner)
-    const early = before.rederived ? undefined : planTurn(before.messages, turn, new Date(clock()))
-    if (early?.kind === 'answered' && before.stored) return storedAnswer(conversationId, before.messages, early.position)
+    // A first read without re-deriving: a history stored under another revision is planned only
+    // under the lease, where it is re-derived (or taken from the cache) and written back.
+    const before = await open(conversationId, owner, false)
+    const stale = before.stored !== undefined && before.stored.definition.revision !== definition.revision
+    const early = stale ? undefined : planTurn(before.messages, turn, now())
+    if (early?.kind === 'answered' && before.stored) return storedAnswer(conversationId, before, early.position)
     const claimed = await store.claim(conversationId, ids(), { leaseMs, ...(owner === undefined ? {} : { owner }) })
     if (claimed.status === 'busy') {
       const seconds = Math.max(1, Math.ceil((claimed.expiresAt.getTime() - clock()) / 1000))
       throw new HttpError(409, 'conversation_busy', 'Another turn of this conversation is running; retry after it ends.', { headers: { 'retry-after': String(seconds) } })
     }
     const { lease } = claimed
+    let current: Opened
     let messages: readonly Message[]
     let version: number
     let plan: TurnPlan
     try {
       // read again under the lease: a turn may have finished between the first read and the claim
-      const current = await open(conversationId, owner)
+      current = await open(conversationId, owner)
       messages = current.messages
       version = current.stored?.version ?? 0
       if (current.rederived) {
         // a revision change: the re-derived history replaces the stored one, under this turn's lease
         version = (await store.append(conversationId, { expectedVersion: version, truncateAfter: null, messages, definition: ref, lease, ...(owner === undefined ? {} : { owner }) })).version
       }
-      plan = planTurn(messages, turn, new Date(clock()))
+      plan = planTurn(messages, turn, now())
     } catch (error) {
       await store.release(lease, 'abandoned').catch(() => false)
       throw error
     }
     if (plan.kind === 'answered') {
       await store.release(lease, 'abandoned').catch(() => false)
-      return storedAnswer(conversationId, messages, plan.position)
+      return storedAnswer(conversationId, current, plan.position)
     }
     let session: ChatSession<Ctx>
     let storedReplay: ReturnType<typeof replayableAnswer>
@@ -202,21 +250,24 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
       throw error
     }
     const { body: stream, sink } = createPartStream()
-    const common = { store, session, conversationId, definition: ref, owner, lease, expectedVersion: version, user: plan.user, assistantId: ids(), now: () => new Date(clock()), sink, onError }
+    // one literal for both kinds of turn (spreading a shared part into each cost more than the rest of the setup)
+    const input: TurnInput<Ctx> = { store, session, conversationId, definition: ref, owner, lease, expectedVersion: version, user: plan.user, assistantId: ids(), now, sink, onError, leaseMs, turnTimeoutMs, signalPollMs, liveAgent, history: plan.history, write: plan.write }
     // the turn runs on its own: it completes and is stored whether or not the client keeps reading
-    const running = storedReplay
-      ? replayStoredAnswer({ ...common, replay: storedReplay })
-      : runTurn({ ...common, leaseMs, turnTimeoutMs, signalPollMs, liveAgent, history: plan.history, write: plan.write })
+    const running = storedReplay ? replayStoredAnswer(input, storedReplay) : runTurn(input)
     void running.catch(onError).finally(() => session.dispose())
-    return new Response(stream, { status: 200, headers: { ...UI_MESSAGE_STREAM_HEADERS } })
+    return streamResponse(stream)
   }
 
   /** The stored answer to a user message already answered (a network retry never runs a turn twice). */
-  const storedAnswer = (conversationId: string, messages: readonly Message[], position: number): Response => {
-    const session = openSession(conversationId, messages)
-    const data = snapshotData(session)
-    session.dispose()
-    return new Response(storedAnswerStream(messages, position, data), { status: 200, headers: { ...UI_MESSAGE_STREAM_HEADERS } })
+  const storedAnswer = (conversationId: string, opened: Opened, position: number): Response => {
+    let data: ChatrailPartData
+    if (liveAgent) {
+      // a live agent's run state is part of the snapshot and is not a function of history: never cached
+      const session = openSession(conversationId, opened.messages)
+      data = snapshotData(session)
+      session.dispose()
+    } else data = stateView(conversationId, opened)
+    return streamResponse(storedAnswerStream(opened.messages, position, data))
   }
 
   const principalOf = async (request: Request): Promise<string | undefined> => {

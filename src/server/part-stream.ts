@@ -14,8 +14,10 @@ export interface PartSink {
   readonly disconnected: boolean
 }
 
+const encoder = new TextEncoder()
+const later: (run: () => void) => void = typeof setImmediate === 'function' ? (run) => void setImmediate(run) : queueMicrotask
+
 export function createPartStream(): { readonly body: ReadableStream<Uint8Array>; readonly sink: PartSink } {
-  const encoder = new TextEncoder()
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined
   let gone = false
   let closed = false
@@ -27,8 +29,10 @@ export function createPartStream(): { readonly body: ReadableStream<Uint8Array>;
       gone = true
     },
   })
-  // Writes made in one tick (a deterministic turn's whole answer) go out as one chunk: fewer
-  // encodes, enqueues and reads on the way to the socket; flushed a microtask later, or at close.
+  // Writes made before the event loop turns (a deterministic turn's whole answer, which settles in
+  // microtasks on an in-memory store) go out as one chunk: fewer encodes, enqueues and reads on the
+  // way to the socket; flushed by a `setImmediate` (after pending I/O, before any timer; a microtask
+  // where the runtime has none, as in workers), or at close.
   let pending = ''
   const flush = (): void => {
     const text = pending
@@ -42,7 +46,7 @@ export function createPartStream(): { readonly body: ReadableStream<Uint8Array>;
   }
   const enqueue = (text: string): void => {
     if (gone || closed) return
-    if (pending === '') queueMicrotask(flush)
+    if (pending === '') later(flush)
     pending += text
   }
   return {

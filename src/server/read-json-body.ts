@@ -1,5 +1,8 @@
 import { HttpError } from './http-responses.js'
 
+// Stateless between calls (no `stream` option), so one serves every request.
+const decoder = new TextDecoder()
+
 /**
  * Reads a request's JSON body, refusing before parsing: a content type other than JSON (415), a
  * body over `maxBytes` (413, counted while reading, so a lying or missing Content-Length can't get
@@ -27,14 +30,17 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     }
     chunks.push(value)
   }
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
+  let bytes = chunks[0] ?? new Uint8Array(0)
+  if (chunks.length > 1) {
+    bytes = new Uint8Array(size)
+    let offset = 0
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset)
+      offset += chunk.byteLength
+    }
   }
   try {
-    return JSON.parse(new TextDecoder().decode(bytes)) as unknown
+    return JSON.parse(decoder.decode(bytes)) as unknown
   } catch {
     throw new HttpError(400, 'invalid_json', 'The body is not valid JSON.')
   }

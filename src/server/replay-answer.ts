@@ -43,15 +43,14 @@ export interface ReplayInput<Ctx extends JsonObject> {
   readonly owner: string | undefined
   readonly expectedVersion: number
   readonly user: Message
-  readonly replay: StoredReplay
   readonly assistantId: string
   readonly now: () => Date
   readonly sink: PartSink
   readonly onError: (error: unknown) => void
 }
 
-export async function replayStoredAnswer<Ctx extends JsonObject>(input: ReplayInput<Ctx>): Promise<void> {
-  const { replay, sink } = input
+export async function replayStoredAnswer<Ctx extends JsonObject>(input: ReplayInput<Ctx>, replay: StoredReplay): Promise<void> {
+  const { sink } = input
   const encoder = createUiPartEncoder({ messageId: input.assistantId })
   const answer: Message = { ...replay.answer, id: input.assistantId, createdAt: input.now() }
   sink.write([...encoder.start(), ...encoder.encode({ type: 'text', content: answer.content })])
