@@ -154,6 +154,9 @@ export function createTimeline<Ctx extends JsonObject>(
   const columns: unknown[][] = [ids, keys, afters, slots, chunkLists, answers, turns, ats]
   /** Cached decisions that are not applied (their answer left history, or they no longer apply): what retry and regenerate replay. */
   const stale = new Map<string, Decision<Ctx>>()
+  // Most sessions never hold a stale decision: skip the lookups then (each hashes a new message id).
+  const staleOf = (messageId: string): Decision<Ctx> | undefined => (stale.size === 0 ? undefined : stale.get(messageId))
+  const unstale = (messageId: string): void => void (stale.size !== 0 && stale.delete(messageId))
   let last: LastUserMessage | undefined
   // The history being reconciled: a re-derived turn's route callbacks see what came before its
   // message (sliced only then, off the common path).
@@ -207,8 +210,11 @@ export function createTimeline<Ctx extends JsonObject>(
     answers[k] = route && decision.answerId
     // The default id `<turnPrefix><n>` is kept as n; any other id as itself.
     const turnId = route && decision.record.turnId
-    const n = Number(turnId?.slice(turnPrefix?.length))
-    turns[k] = `${turnPrefix}${n}` === turnId ? n : turnId
+    if (turnId === undefined) turns[k] = undefined
+    else {
+      const n = Number(turnId.slice(turnPrefix?.length))
+      turns[k] = `${turnPrefix}${n}` === turnId ? n : turnId
+    }
   }
 
   /** Drops the last slot (its references cleared; the columns keep their capacity). */
@@ -271,7 +277,7 @@ export function createTimeline<Ctx extends JsonObject>(
       after = decision?.after ?? before
     }
     if (decision === undefined && kept !== undefined) stale.set(message.id, kept)
-    else stale.delete(message.id)
+    else unstale(message.id)
     store(k, message.id, key, after, decision, at - firstUser)
   }
 
@@ -343,7 +349,7 @@ export function createTimeline<Ctx extends JsonObject>(
       let key: string | undefined
       if (kept) key = kept.get(removedId)
       else for (const item of fresh) if (item.message.id === removedId) key = item.key
-      if (key !== removedKey) stale.delete(removedId)
+      if (key !== removedKey) unstale(removedId)
       else if (slots[k] !== undefined) stale.set(removedId, decisionAt(k) as Decision<Ctx>)
       pop()
     }
@@ -353,7 +359,7 @@ export function createTimeline<Ctx extends JsonObject>(
       const answer = slot && 'record' in slot ? slot.answerId : answers[anchor]
       // Still applied (same text, same state before, its answer still in history): nothing to do.
       if (slot === undefined || (answer !== undefined && !anchorSegment.answerIds.includes(answer))) {
-        const cached = slot === undefined ? stale.get(anchorMessage.id) : decisionAt(anchor)
+        const cached = slot === undefined ? staleOf(anchorMessage.id) : decisionAt(anchor)
         evaluate(anchor, anchorMessage, keys[anchor] as string, stateAt(anchor - 1), anchorSegment, anchorAt, cached)
       }
     }
@@ -361,7 +367,7 @@ export function createTimeline<Ctx extends JsonObject>(
       const item = fresh[i]
       if (!item) continue
       const k = count
-      evaluate(k, item.message, item.key, stateAt(k - 1), item.segment, item.at, stale.get(item.message.id))
+      evaluate(k, item.message, item.key, stateAt(k - 1), item.segment, item.at, staleOf(item.message.id))
     }
     reconciling = NO_MESSAGES // hold no history between reconciliations
     return current() !== previous
@@ -381,7 +387,7 @@ export function createTimeline<Ctx extends JsonObject>(
     },
     cached(messageId, inputKey) {
       const k = ordOf(messageId)
-      const decision = (k !== undefined && slots[k] !== undefined ? decisionAt(k) : undefined) ?? stale.get(messageId)
+      const decision = (k !== undefined && slots[k] !== undefined ? decisionAt(k) : undefined) ?? staleOf(messageId)
       return decision?.inputKey === inputKey ? decision : undefined
     },
     forget(messageId) {

@@ -105,10 +105,17 @@ export function buildRouteIndex<Ctx extends JsonObject>(routes: readonly Route<C
     },
     candidates(input, uiEvent) {
       if (uiEvent !== undefined) return merge([events.get(uiEvent), eventScan])
-      const lists: (readonly number[] | undefined)[] = [typedScan]
-      for (const { matching, map } of spaces) lists.push(map.get(commandKey(input, matching)))
-      if (hasTexts) lists.push(texts.get(textKey(input)))
-      return merge(lists)
+      // The common case, one list or none, returns it without building the list of lists.
+      let found: readonly number[] | undefined = typedScan.length > 0 ? typedScan : undefined
+      let lists: (readonly number[] | undefined)[] | undefined
+      for (let space = 0; space <= spaces.length; space++) {
+        const entry = spaces[space]
+        const list = entry ? entry.map.get(commandKey(input, entry.matching)) : hasTexts ? texts.get(textKey(input)) : undefined
+        if (list === undefined || list.length === 0) continue
+        if (found === undefined) found = list
+        else (lists ??= [found]).push(list)
+      }
+      return lists ? merge(lists) : (found ?? EMPTY)
     },
   }
 }

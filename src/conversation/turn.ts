@@ -76,8 +76,9 @@ class TurnSource<Ctx extends JsonObject> implements StreamSource, TurnControl, A
     return this.#turn.next()
   }
 
-  async return(): Promise<IteratorResult<StreamChunk>> {
-    return (await this.#turn?.return?.()) ?? END
+  return(): Promise<IteratorResult<StreamChunk>> {
+    const returned = this.#turn?.return?.()
+    return returned ? returned.then((result) => result ?? END) : Promise.resolve(END)
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<StreamChunk> {
@@ -127,8 +128,7 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
   recorder.turnId = core.newId()
   const ctx = turnContext(message, before, request, core.sessionId, recorder.turnId, control)
   const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, control)
-  const decide = (resolution: Resolution<Ctx>): AsyncIterator<StreamChunk> => fromResolution(core, request, control, recorder, last, before, inputKey, resolution)
-  if (!isPromise<Resolution<Ctx>>(resolving)) return decide(resolving)
+  if (!isPromise<Resolution<Ctx>>(resolving)) return fromResolution(core, request, control, recorder, last, before, inputKey, resolving)
   // A route is running: a stop records `aborted` at once and ends the stream without waiting for it.
   recorder.kind = 'deterministic'
   recorder.resolved = true
@@ -136,7 +136,7 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
     (async function* () {
       const resolution = await untilStopped(resolving, control)
       if (resolution === undefined || control.aborted) return
-      const decided = decide(resolution)
+      const decided = fromResolution(core, request, control, recorder, last, before, inputKey, resolution)
       yield* { [Symbol.asyncIterator]: () => decided }
     })(),
     recorder,
