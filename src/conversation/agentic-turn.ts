@@ -50,7 +50,7 @@ export function agenticTurn<Ctx extends JsonObject>(
   } catch (error) {
     return agenticGenerator(core, request, control, last, before, turnId, recorder, { iterator: undefined, first: Promise.reject(error) })
   }
-  return new PassThrough(iterator, control, recorder, (first) => agenticGenerator(core, request, control, last, before, turnId, recorder, { iterator, first }))
+  return new PassThrough(iterator, control, recorder, core, request, last, before, turnId)
 }
 
 /** How an agentic turn records its outcome. */
@@ -64,7 +64,8 @@ export interface AgenticRecorder {
 const END: IteratorResult<StreamChunk> = { value: undefined, done: true }
 const OK: TurnOutcome = { kind: 'agentic', outcome: 'ok' }
 
-class PassThrough implements AsyncIterableIterator<StreamChunk> {
+/** The adapter's chunks, passed through; the generator's arguments are kept for a hand-over (no closure a turn). */
+class PassThrough<Ctx extends JsonObject> implements AsyncIterableIterator<StreamChunk> {
   #rest: AsyncIterator<StreamChunk> | undefined
   #ended: boolean
   #pulled: Promise<IteratorResult<StreamChunk>> | undefined
@@ -73,7 +74,11 @@ class PassThrough implements AsyncIterableIterator<StreamChunk> {
     readonly inner: AsyncIterator<StreamChunk> | undefined,
     readonly control: TurnControl,
     readonly recorder: AgenticRecorder,
-    readonly rest: (first: Promise<IteratorResult<StreamChunk>>) => AsyncIterator<StreamChunk>,
+    readonly core: SessionCore<Ctx>,
+    readonly request: AdapterRequest,
+    readonly last: LastUserMessage | undefined,
+    readonly before: MachineState<Ctx>,
+    readonly turnId: string,
   ) {
     this.#ended = !inner
   }
@@ -104,7 +109,8 @@ class PassThrough implements AsyncIterableIterator<StreamChunk> {
 
   /** A failure, an end without `done` or a stop: the generator takes the turn over from the pull. */
   readonly #handOver = (): Promise<IteratorResult<StreamChunk>> => {
-    this.#rest = this.rest(this.#pulled as Promise<IteratorResult<StreamChunk>>)
+    const first = this.#pulled as Promise<IteratorResult<StreamChunk>>
+    this.#rest = agenticGenerator(this.core, this.request, this.control, this.last, this.before, this.turnId, this.recorder, { iterator: this.inner, first })
     return this.#rest.next()
   }
 

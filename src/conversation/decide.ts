@@ -87,7 +87,7 @@ export function turnContext<Ctx extends JsonObject>(
   return new RouteCtx(message?.content ?? '', message && uiEventOf(message), before.state, before.context, history, sessionId, message?.id, turnId, source)
 }
 
-const MISS = Object.freeze({ type: 'miss' as const })
+export const MISS = Object.freeze({ type: 'miss' as const })
 export const TIMED_OUT = Symbol('timeout')
 export const DEFAULT_ROUTE_TIMEOUT_MS = 30_000
 export const UNAVAILABLE_MESSAGE = 'That option is no longer available.'
@@ -158,6 +158,14 @@ function unmatched<Ctx extends JsonObject>(machine: Machine<Ctx>, index: RouteIn
     return { type: 'match', route: undefined, event: undefined, after: before, assign: undefined, chunks: textChunks(settings.unavailable ?? UNAVAILABLE_MESSAGE), outcome: 'unavailable', reason: 'stale-ui-event' }
   }
   return MISS
+}
+
+/**
+ * True when only the agent can answer: typed text (no UI event) that no route could match, in a
+ * state without a form. `resolveRoutes` would answer `miss`; the turn skips building its context.
+ */
+export function plainMiss<Ctx extends JsonObject>(machine: Machine<Ctx>, index: RouteIndex<Ctx>, input: string, uiEvent: string | undefined, state: string): boolean {
+  return uiEvent === undefined && index.candidates(input, undefined).length === 0 && machine.states.get(state)?.form === undefined
 }
 
 /**

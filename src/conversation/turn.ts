@@ -4,7 +4,7 @@ import { historyOf } from '../contract/history-view.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
-import { resolveRoutes, turnContext, within, type ResolveHooks, type Resolution, type SignalSource } from './decide.js'
+import { MISS, plainMiss, resolveRoutes, turnContext, within, type ResolveHooks, type Resolution, type SignalSource } from './decide.js'
 import { doneWithRecord } from './decision-record.js'
 import type { FallbackContext } from './definition.js'
 import { answerDecision } from './route-record.js'
@@ -18,6 +18,7 @@ import { turnSignal, type SessionCore, type TurnControl } from './session-core.j
 import { DISPOSED_MESSAGE, DONE, ROUTE_FAILED_MESSAGE, ROUTE_TIMEOUT_MESSAGE, errorChunk } from './stream.js'
 import { errorClassOf } from './trace.js'
 import { TurnRecorder } from './turn-recorder.js'
+import { uiEventOf } from './ui-events.js'
 
 /**
  * Apply: one turn of the wrapped adapter (the session's `createSource`). Reads top to bottom:
@@ -126,6 +127,8 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
     return deterministic(core, control, recorder, replay)
   }
   recorder.turnId = core.newId()
+  // The agentic fallthrough's common case: no route context, no resolution.
+  if (plainMiss(core.machine, core.index, message.content, uiEventOf(message), before.state)) return fromResolution(core, request, control, recorder, last, before, inputKey, MISS)
   const ctx = turnContext(message, before, request, core.sessionId, recorder.turnId, control)
   const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, control)
   if (!isPromise<Resolution<Ctx>>(resolving)) return fromResolution(core, request, control, recorder, last, before, inputKey, resolving)
