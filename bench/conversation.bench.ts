@@ -4,10 +4,8 @@ import { bench, describe } from 'vitest'
 import type { AdapterFactory } from '../src/contract/adapter.js'
 import type { Message } from '../src/contract/message.js'
 import type { StreamChunk, StreamSource } from '../src/contract/stream.js'
-import { createChatController } from '../src/controller/index.js'
-import { validateDefinition } from '../src/conversation/definition-schema.js'
-import { lintDefinition } from '../src/conversation/tools.js'
-import { commandRoute, createChatSession, defineChat, type ChatSession } from '../src/index.js'
+import type { ChatSession } from '../src/index.js'
+import { loadBundled } from './support/bundled.js'
 
 // The conversation core against the peer's numbers (research/peer-bench.md), one process, ratios
 // only: (a) last of 10,000 command routes vs last of 10, (b) a turn at history 10,000 vs 10,
@@ -16,6 +14,9 @@ import { commandRoute, createChatSession, defineChat, type ChatSession } from '.
 // plus session memory per turn against a plain array push. Each pair of rows is interleaved batch
 // by batch and the median of the per-pair ratios is reported, printed on stdout and in the bench
 // names. docs/performance.md has the figures and the design behind them.
+
+// The bundled build, as apps run it (support/bundled.ts says why not `src/` through vitest).
+const { commandRoute, createChatController, createChatSession, defineChat, lintDefinition, validateDefinition } = await loadBundled()
 
 v8.setFlagsFromString('--expose-gc')
 const gc = vm.runInNewContext('gc') as () => void

@@ -227,9 +227,15 @@ export function createTimeline<Ctx extends JsonObject>(
   /** The slot of the user message at `at` (counted from the first user message) with this id, if the timeline has it. */
   function anchorOf(messageId: string, at: number): number | undefined {
     const lastOrd = count - 1
-    if (lastOrd >= 0 && ids[lastOrd] === messageId) return lastOrd
+    if (lastOrd < 0) return undefined
+    // The common case, the last slot, first (also when a host moved it). `ats` is ascending, so
+    // only one slot can sit at `at`: then the ids (a new one is a rope V8 flattens on its first
+    // comparison) are compared once.
+    const sameAt = ats[lastOrd] === at
+    if (ids[lastOrd] === messageId) return lastOrd
+    if (sameAt) return undefined
     let low = 0
-    let high = lastOrd
+    let high = lastOrd - 1
     while (low <= high) {
       const mid = (low + high) >> 1
       const value = ats[mid] as number

@@ -77,9 +77,9 @@ class TurnSource<Ctx extends JsonObject> implements StreamSource, TurnControl, A
     return this.#turn.next()
   }
 
+  // The turn's iterators are chatrail's own (a pass-through, a chunk stream, a generator): their `return` resolves a result.
   return(): Promise<IteratorResult<StreamChunk>> {
-    const returned = this.#turn?.return?.()
-    return returned ? returned.then((result) => result ?? END) : Promise.resolve(END)
+    return this.#turn?.return?.() ?? Promise.resolve(END)
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<StreamChunk> {

@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
+
+/**
+ * chatrail's code as apps run it: bundled by esbuild (as tsup builds dist/), loaded by Node's own
+ * module loader. Importing `src/` from a bench runs it through vite-node's SSR transform instead,
+ * which turns every call across modules into a getter on a module namespace object: the
+ * conversation layer, split into small files, paid that on every turn where the controller's
+ * baseline paid less, and the ratios measured the transform, not chatrail. The bundle is written
+ * under node_modules/.cache, which vitest leaves to Node (dependencies stay imports).
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url))
+
+export async function loadBundled(): Promise<typeof import('./core-entry.js')> {
+  const dir = `${root}node_modules/.cache/chatrail-bench`
+  mkdirSync(dir, { recursive: true })
+  const outfile = `${dir}/core-${process.pid}.mjs`
+  await build({
+    entryPoints: [`${root}bench/support/core-entry.ts`],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  })
+  return (await import(pathToFileURL(outfile).href)) as typeof import('./core-entry.js')
+}
