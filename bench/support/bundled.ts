@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
+import type * as Core from './core-entry.js'
 
 /**
  * chatrail's code as apps run it: bundled by esbuild (as tsup builds dist/), loaded by Node's own
@@ -12,7 +13,7 @@ import { build } from 'esbuild'
  */
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
-export async function loadBundled(): Promise<typeof import('./core-entry.js')> {
+export async function loadBundled(): Promise<typeof Core> {
   const dir = `${root}node_modules/.cache/chatrail-bench`
   mkdirSync(dir, { recursive: true })
   const outfile = `${dir}/core-${process.pid}.mjs`
@@ -26,5 +27,5 @@ export async function loadBundled(): Promise<typeof import('./core-entry.js')> {
     outfile,
     logLevel: 'error',
   })
-  return (await import(pathToFileURL(outfile).href)) as typeof import('./core-entry.js')
+  return (await import(pathToFileURL(outfile).href)) as typeof Core
 }
