@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import type * as Core from './core-entry.js'
@@ -27,5 +27,9 @@ export async function loadBundled(): Promise<typeof Core> {
     outfile,
     logLevel: 'error',
   })
-  return (await import(pathToFileURL(outfile).href)) as typeof Core
+  try {
+    return (await import(pathToFileURL(outfile).href)) as typeof Core
+  } finally {
+    rmSync(outfile, { force: true }) // loaded: the file is no longer needed
+  }
 }
