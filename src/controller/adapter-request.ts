@@ -48,7 +48,7 @@ export function buildAdapterRequest(inputs: RequestInputs): { request: AdapterRe
   const system = (id: string, content: string): Message => ({ id, role: 'system', content, status: 'complete', createdAt })
   const prefix: Message[] = []
   if (retrieved) prefix.push(system(RETRIEVED_DOCUMENTS_MESSAGE_ID, formatRetrievedDocuments(retrieved)))
-  if (systemPrompt && !messages.some((message) => message.role === 'system' && message.content === systemPrompt)) {
+  if (systemPrompt && !messages.hasSystemText(systemPrompt)) {
     prefix.push(system(SYSTEM_PROMPT_MESSAGE_ID, systemPrompt))
   }
   const context: AdapterContext = {

@@ -4,6 +4,13 @@ import type { Message } from '../contract/message.js'
 const TAIL = 8
 
 /**
+ * Per shared buffer: where each system message's text first appears. A buffer's entries below any
+ * list's `frozen` never change (it only grows), so the index is built once, incrementally, and a
+ * list asks it only about its own prefix.
+ */
+const systemTexts = new WeakMap<readonly Message[], { scanned: number; first: Map<string, number> }>()
+
+/**
  * The history behind each `ChatState`, persistent and structurally shared, so that a streamed chunk
  * costs O(1) whatever the history's length (issue 20): `buffer[0, frozen)` is a prefix shared by
  * every list built from it, and `tail` holds the newest messages, which are the ones that change.
@@ -80,6 +87,23 @@ export class MessageList {
   some(predicate: (message: Message) => boolean): boolean {
     for (let index = this.length - 1; index >= 0; index -= 1) if (predicate(this.at(index) as Message)) return true
     return false
+  }
+
+  /**
+   * Whether a system message with this exact text is in the list: amortized O(1) at any length
+   * (the buffer's part from a shared incremental index, then the tail), where `some` is O(n). The
+   * model request asks it on every turn with a `systemPrompt` (issue 20's soak).
+   */
+  hasSystemText(content: string): boolean {
+    for (const message of this.tail) if (message.role === 'system' && message.content === content) return true
+    let index = systemTexts.get(this.buffer)
+    if (!index) systemTexts.set(this.buffer, (index = { scanned: 0, first: new Map() }))
+    for (; index.scanned < this.frozen; index.scanned += 1) {
+      const message = this.buffer[index.scanned] as Message
+      if (message.role === 'system' && !index.first.has(message.content)) index.first.set(message.content, index.scanned)
+    }
+    const at = index.first.get(content)
+    return at !== undefined && at < this.frozen
   }
 
   /** True when `messages` is this list's array (handed out by `toArray`, or given to `from`). */

@@ -7,7 +7,13 @@ import { MessageList } from '../../src/controller/message-list.js'
 // branches (building on an older version after a newer one extended the shared buffer), every
 // version ever made still reads exactly as a plain array built the same way.
 
-const message = (id: number): Message => ({ id: `m${id}`, role: id % 2 ? 'assistant' : 'user', content: `c${id}`, status: 'complete', createdAt: new Date(0) })
+// Every seventh message is a system message; two in a row share a text (repeats, at any depth).
+const message = (id: number): Message =>
+  id % 7 === 3
+    ? { id: `m${id}`, role: 'system', content: `s${Math.floor(id / 14)}`, status: 'complete', createdAt: new Date(0) }
+    : { id: `m${id}`, role: id % 2 ? 'assistant' : 'user', content: `c${id}`, status: 'complete', createdAt: new Date(0) }
+const SYSTEM_TEXTS = [...Array.from({ length: 12 }, (_, index) => `s${index}`), 'c1']
+const hasSystem = (model: readonly Message[], content: string): boolean => model.some((entry) => entry.role === 'system' && entry.content === content)
 
 type Op = { kind: 'append'; count: number; from: number } | { kind: 'replace'; at: number; from: number } | { kind: 'restore'; from: number }
 
@@ -30,6 +36,8 @@ describe('MessageList', () => {
         ops.forEach((operation, step) => {
           const base = versions[operation.kind === 'restore' ? operation.from % versions.length : versions.length - 1 - (operation.from % Math.min(3, versions.length))] as (typeof versions)[number]
           if (readAt.has(step)) expect(base.list.toArray()).toEqual(base.model)
+          // Asked between operations too: the shared index is built incrementally, by whichever version asks.
+          if (step % 3 === 0) for (const text of SYSTEM_TEXTS) expect(base.list.hasSystemText(text)).toBe(hasSystem(base.model, text))
           if (operation.kind === 'append') {
             const added = Array.from({ length: operation.count }, fresh)
             versions.push({ list: base.list.append(added), model: [...base.model, ...added] })
@@ -47,6 +55,7 @@ describe('MessageList', () => {
           expect(list.length).toBe(model.length)
           expect(list.toArray()).toEqual(model)
           expect(list.copy()).toEqual(model)
+          for (const text of SYSTEM_TEXTS) expect(list.hasSystemText(text)).toBe(hasSystem(model, text))
           model.forEach((entry, index) => {
             expect(list.at(index)).toBe(entry)
             expect(list.indexOfId(entry.id)).toBe(index)
