@@ -155,9 +155,9 @@ const sessionOver = (adapter: AdapterFactory): AdapterFactory =>
   ).chat.adapter
 
 /** One timed turn: history restored to `past` (O(1)), then a `send` streamed to its end. */
-function turnAt(past: Message[], chunks: number, wrap: (adapter: AdapterFactory) => AdapterFactory = (adapter) => adapter): () => Promise<void> {
+function turnAt(past: Message[], chunks: number, wrap: (adapter: AdapterFactory) => AdapterFactory = (adapter) => adapter, systemPrompt?: string): () => Promise<void> {
   let id = 0
-  const controller = createChatController({ adapter: wrap(bare(reply(chunks))) }, { ids: () => `t${++id}`, clock: () => at })
+  const controller = createChatController({ adapter: wrap(bare(reply(chunks))), systemPrompt }, { ids: () => `t${++id}`, clock: () => at })
   return async () => {
     controller.setMessages(past)
     await controller.send('q')
@@ -171,6 +171,7 @@ const perChunk = await compare(turnAt(history(10), CHUNKS), turnAt(history(1000)
 const perChunkLong = await compare(turnAt(history(10), CHUNKS), turnAt(history(10_000), CHUNKS))
 const soak = await compare(turnAt(history(2 * 1000), 10), turnAt(history(2 * 100_000), 10))
 const sessionSoak = await compare(turnAt(history(2 * 1000), 10, sessionOver), turnAt(history(2 * 100_000), 10, sessionOver))
+const promptSoak = await compare(turnAt(history(2 * 1000), 10, undefined, 'Be brief.'), turnAt(history(2 * 100_000), 10, undefined, 'Be brief.'))
 console.log(
   [
     'controller scaling (CPU time, medians of 21 interleaved ABBA pairs):',
@@ -178,6 +179,7 @@ console.log(
     `  per chunk: history 10 ${(perChunkLong.base / CHUNKS).toFixed(2)} µs · history 10,000 ${(perChunkLong.subject / CHUNKS).toFixed(2)} µs → ${perChunkLong.ratio.toFixed(2)}×`,
     `  soak, a 10-chunk turn: at 1,000 turns ${soak.base.toFixed(1)} µs · at 100,000 turns ${soak.subject.toFixed(1)} µs → ${soak.ratio.toFixed(2)}× (target: flat; the request's array is built only if the adapter reads it)`,
     `  soak through a session (routes tried, the turn falls through): at 1,000 turns ${sessionSoak.base.toFixed(1)} µs · at 100,000 turns ${sessionSoak.subject.toFixed(1)} µs → ${sessionSoak.ratio.toFixed(2)}× (the session reads the newest messages through the request's history view)`,
+    `  soak with a systemPrompt: at 1,000 turns ${promptSoak.base.toFixed(1)} µs · at 100,000 turns ${promptSoak.subject.toFixed(1)} µs → ${promptSoak.ratio.toFixed(2)}× (whether history holds the prompt comes from an index, not a scan)`,
   ].join('\n'),
 )
 
