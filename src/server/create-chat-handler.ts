@@ -5,7 +5,7 @@ import { isIdentifier } from '../conversation/identifier.js'
 import type { JsonObject } from '../conversation/json.js'
 import { createChatSession, type ChatSession, type ChatSessionOptions } from '../conversation/session.js'
 import type { ChatrailPartData } from '../protocol/ui-parts.js'
-import type { ConversationStore, StoredConversation } from '../store/conversation-store.js'
+import type { ConversationStamp, ConversationStore, StoredConversation } from '../store/conversation-store.js'
 import { rederive } from '../store/rederive.js'
 import { isDefinitionMismatchError, isOwnerMismatchError, isStoreConflictError, isStoreLeaseError, isStoreUnavailableError } from '../store/store-errors.js'
 import { isControlBody, readControlRequest, type ControlRequest } from './control-request.js'
@@ -141,7 +141,12 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     if (!stored) return { stored, messages: [], rederived: false }
     if (owner !== undefined && stored.owner !== owner) throw notFound()
     if (stored.definition.id !== definition.id) throw new HttpError(409, 'definition_mismatch', 'This conversation belongs to another chat definition.')
-    if (!history || stored.definition.revision === definition.revision) return { stored, messages: stored.messages, rederived: false }
+    return history ? withHistory(conversationId, stored) : { stored, messages: stored.messages, rederived: false }
+  }
+
+  /** The opened conversation's history under this revision (re-derived, or from the cache, when stored under another). */
+  const withHistory = async (conversationId: string, stored: StoredConversation | undefined): Promise<Opened> => {
+    if (!stored || stored.definition.revision === definition.revision) return { stored, messages: stored?.messages ?? [], rederived: false }
     let derived = derivedCache.get(stored)
     if (!derived) {
       derived = { messages: (await rederive(definition, stored.messages, `${conversationId}.rederive`)).messages }
@@ -223,8 +228,10 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     let version: number
     let plan: TurnPlan
     try {
-      // read again under the lease: a turn may have finished between the first read and the claim
-      current = await open(conversationId, owner)
+      // A turn may have finished between the first read and the claim: read again under the lease,
+      // unless the claim saw the conversation exactly as the first read did (nothing wrote in
+      // between, and the lease now fences every write, so the first read is still the history).
+      current = unchanged(before.stored, claimed.current) ? await withHistory(conversationId, before.stored) : await open(conversationId, owner)
       messages = current.messages
       version = current.stored?.version ?? 0
       if (current.rederived) {
@@ -308,6 +315,19 @@ function uniqueIds(): () => string {
   const prefix = globalThis.crypto.randomUUID()
   let n = 0
   return () => `${prefix}-${(++n).toString(36)}`
+}
+
+/**
+ * Whether the claim found the conversation as the first read did. A store that does not report it
+ * (a port implementation older than `ClaimResult.current`) never matches, so the handler loads.
+ * The version changes on every write; the revision and write time also tell apart a conversation
+ * deleted and written again up to the same version between the read and the claim (unless all of
+ * that happened within one millisecond of the store's clock).
+ */
+function unchanged(read: StoredConversation | undefined, claimed: ConversationStamp | undefined): boolean {
+  if (claimed === undefined) return false
+  if (read === undefined) return claimed.version === 0
+  return claimed.version === read.version && claimed.revision === read.definition.revision && claimed.updatedAt?.getTime() === read.updatedAt.getTime()
 }
 
 const notFound = (): HttpError => new HttpError(404, 'not_found', 'There is no conversation with this id.')

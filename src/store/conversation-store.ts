@@ -49,8 +49,31 @@ export interface Lease {
   readonly expiresAt: Date
 }
 
+/**
+ * What a conversation's writes change, as `claim` found it: every successful write increments
+ * `version`, so a caller that read the conversation before claiming and finds the same stamp here
+ * knows the history it read is the one its lease now guards (the lease fences every later write).
+ */
+export interface ConversationStamp {
+  /** 0: no conversation is stored. */
+  readonly version: number
+  /** The definition revision it was last written under (absent when none is stored). */
+  readonly revision?: number
+  /** When it was last written (absent when none is stored). */
+  readonly updatedAt?: Date
+}
+
 export type ClaimResult =
-  | { readonly status: 'claimed'; readonly lease: Lease }
+  | {
+      readonly status: 'claimed'
+      readonly lease: Lease
+      /**
+       * The conversation as it stood when the lease was taken, read atomically with taking it (one
+       * statement, no extra round trip). Optional for stores written before it existed: absent, the
+       * caller loads the conversation under the lease instead.
+       */
+      readonly current?: ConversationStamp
+    }
   | { readonly status: 'busy'; readonly turnId: string; readonly expiresAt: Date }
 
 /** How a turn ended, kept with the lease for whoever looks next. */

@@ -9,6 +9,7 @@ export type {
   AppendInput,
   AppendResult,
   ClaimResult,
+  ConversationStamp,
   ConversationStore,
   ConversationSummary,
   DefinitionRef,

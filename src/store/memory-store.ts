@@ -123,7 +123,10 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       if (lease && !lease.released && lease.expiresAt > now) return { status: 'busy', turnId: lease.turnId, expiresAt: new Date(lease.expiresAt) }
       const next = { turnId, token: (lease?.token ?? 0) + 1, expiresAt: now + claimOptions.leaseMs, released: false, ...(claimOptions.owner === undefined ? {} : { owner: claimOptions.owner }) }
       leases.set(conversationId, next)
-      return { status: 'claimed', lease: { conversationId, turnId, token: next.token, expiresAt: new Date(next.expiresAt) } }
+      const c = conversations.get(conversationId)
+      // read in the same synchronous step as the claim: nothing can write in between
+      const current = c ? { version: c.version, revision: c.revision, updatedAt: new Date(c.updatedAt) } : { version: 0 }
+      return { status: 'claimed', lease: { conversationId, turnId, token: next.token, expiresAt: new Date(next.expiresAt) }, current }
     },
 
     async renew(held: Lease, renewOptions): Promise<Lease> {

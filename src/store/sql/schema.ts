@@ -258,6 +258,35 @@ END
 $fn$;
 `,
   },
+  {
+    version: 3,
+    name: 'chatrail_claim: the lease and the conversation version it guards',
+    // A function, not one statement with a CTE: every statement of a statement shares one snapshot,
+    // so a claim that waited for the previous holder's commit-and-release would report the version
+    // from before that commit. A (volatile) function's second statement takes a new snapshot, which
+    // holds every write committed before the lease was taken; later writes need this lease.
+    sql: (s) => `
+CREATE FUNCTION ${s}.chatrail_claim(p_id text, p_turn_id text, p_expires bigint, p_now bigint, p_owner text)
+RETURNS TABLE (lease_token bigint, conversation_version bigint, conversation_revision integer, conversation_updated_at bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  taken bigint;
+BEGIN
+  -- Vercel state-pg's pattern: take the row when it is free or expired, in one statement.
+  INSERT INTO ${s}.chatrail_leases AS l (conversation_id, turn_id, token, expires_at, released, owner) VALUES (p_id, p_turn_id, 1, p_expires, false, p_owner)
+    ON CONFLICT (conversation_id) DO UPDATE SET turn_id = excluded.turn_id, token = l.token + 1, expires_at = excluded.expires_at, released = false, outcome = NULL,
+      stop_requested = false, dialog_answer = NULL, owner = excluded.owner
+    WHERE l.released OR l.expires_at <= p_now
+    RETURNING l.token INTO taken;
+  IF taken IS NULL THEN
+    RETURN;
+  END IF;
+  RETURN QUERY SELECT taken, coalesce(c.version, 0::bigint), c.definition_revision, c.updated_at
+    FROM (SELECT p_id AS id) k LEFT JOIN ${s}.chatrail_conversations c ON c.id = k.id;
+END
+$fn$;
+`,
+  },
 ]
 
 /** The statements, for one schema. Parameters are positional ($1…), identical for both drivers. */
@@ -267,12 +296,8 @@ export function statements(s: string) {
       FROM ${s}.chatrail_conversations c LEFT JOIN ${s}.chatrail_messages m ON m.conversation_id = c.id
       WHERE c.id = $1 ORDER BY m.seq`,
     append: `SELECT status, version, detail, outcome FROM ${s}.chatrail_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    // Vercel state-pg's pattern: take the row when it is free or expired, in one statement.
-    claim: `INSERT INTO ${s}.chatrail_leases AS l (conversation_id, turn_id, token, expires_at, released, owner) VALUES ($1, $2, 1, $3, false, $5)
-      ON CONFLICT (conversation_id) DO UPDATE SET turn_id = excluded.turn_id, token = l.token + 1, expires_at = excluded.expires_at, released = false, outcome = NULL,
-        stop_requested = false, dialog_answer = NULL, owner = excluded.owner
-      WHERE l.released OR l.expires_at <= $4
-      RETURNING token`,
+    // No row: the lease is held (then `holder` says by whom).
+    claim: `SELECT lease_token, conversation_version, conversation_revision, conversation_updated_at FROM ${s}.chatrail_claim($1, $2, $3, $4, $5)`,
     holder: `SELECT turn_id, expires_at FROM ${s}.chatrail_leases WHERE conversation_id = $1`,
     renew: `UPDATE ${s}.chatrail_leases SET expires_at = $3 WHERE conversation_id = $1 AND token = $2 AND NOT released RETURNING token`,
     currentToken: `SELECT token FROM ${s}.chatrail_leases WHERE conversation_id = $1`,

@@ -143,7 +143,11 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
         const now = clock()
         const expiresAt = now + options.leaseMs
         const [row] = await query(sql.claim, [conversationId, turnId, expiresAt, now, options.owner ?? null])
-        if (row) return { status: 'claimed', lease: { conversationId, turnId, token: num(row.token), expiresAt: new Date(expiresAt) } }
+        if (row) {
+          const version = num(row.conversation_version)
+          const current = version === 0 ? { version } : { version, revision: num(row.conversation_revision), updatedAt: new Date(num(row.conversation_updated_at)) }
+          return { status: 'claimed', lease: { conversationId, turnId, token: num(row.lease_token), expiresAt: new Date(expiresAt) }, current }
+        }
         const [holder] = await query(sql.holder, [conversationId])
         return { status: 'busy', turnId: (holder?.turn_id as string | undefined) ?? '', expiresAt: new Date(num(holder?.expires_at ?? now)) }
       })

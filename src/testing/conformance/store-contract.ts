@@ -23,9 +23,10 @@ import { isDefinitionMismatchError, isOwnerMismatchError, isStoreConflictError, 
  * - S11 a closed store refuses every operation with `StoreUnavailableError` (and closing twice is fine);
  * - S12 the creating write's `owner` is kept (load, list, list by owner); another owner's write, even a retry of a stored message, is `OwnerMismatchError`;
  * - S13 signals: `stop` and a dialog answer reach the current lease holder's `takeSignals` (the answer once); no holder (or another owner's turn) → false; a new claim starts clean; a lease no longer current reads as stop.
+ * - S14 a claim reports the conversation as it stood when the lease was taken (`current`: version, revision, updatedAt; version 0 when none is stored), including the write of a holder that committed and released while the claim waited. A store whose claim does not report `current` skips S14 (the handler then loads under the lease).
  */
 
-export type StoreInvariant = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'S11' | 'S12' | 'S13'
+export type StoreInvariant = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'S11' | 'S12' | 'S13' | 'S14'
 
 /** What the suite hands `makeStore`: a clock it controls, and the message cap S9 tests. */
 export type StoreContractOptions = Required<Pick<StoreOptions, 'clock' | 'maxMessageBytes'>>
@@ -324,6 +325,34 @@ export function describeStoreContract(
       expect(await store.signal('c13', { type: 'stop' })).toBe(false)
       const invalid = await rejection(store.signal('c13', { type: 'pause' } as never))
       expect(isChatrailConfigError(invalid)).toBe(true)
+    })
+
+    check('S14', "a claim reports the conversation's version as it stood when the lease was taken", async () => {
+      const first = await store.claim('c14', 'turn-1', { leaseMs: 1000 })
+      if (first.status !== 'claimed') throw new Error('claim must succeed')
+      expect(first.current).toEqual({ version: 0 })
+      now += 10
+      await store.append('c14', { expectedVersion: 0, messages: turn('one'), definition: DEF, lease: first.lease, release: 'completed' })
+      // another writer appends between someone's read (version 1) and their claim
+      now += 10
+      await store.append('c14', { expectedVersion: 1, messages: turn('two'), definition: { id: DEF.id, revision: 2 } })
+      const second = await store.claim('c14', 'turn-2', { leaseMs: 1000 })
+      if (second.status !== 'claimed') throw new Error('claim must succeed')
+      expect(second.current).toEqual({ version: 2, revision: 2, updatedAt: new Date(T0 + 20) })
+      // The holder commits and releases while the next claim is under way: a claim that succeeds
+      // came after that release, so it must report the version the holder's write produced.
+      // (The claim starts 0–2 ms after the write, so that against a database it sometimes arrives
+      // while the write holds the lease row and waits for its commit.)
+      let held = second.lease
+      for (let version = 2; version < 32; version++) {
+        const committing = store.append('c14', { expectedVersion: version, messages: turn(`t${version}`), definition: DEF, lease: held, release: 'completed' })
+        await new Promise((resolve) => setTimeout(resolve, version % 3))
+        let next = await store.claim('c14', `turn-${version + 1}`, { leaseMs: 1000 })
+        await committing
+        while (next.status === 'busy') next = await store.claim('c14', `turn-${version + 1}`, { leaseMs: 1000 })
+        expect(next.current?.version).toBe(version + 1)
+        held = next.lease
+      }
     })
   })
 }
