@@ -18,9 +18,11 @@ export const HISTORY_VIEW: unique symbol = Symbol.for('chatrail.historyView') as
 /**
  * The request's history view when its builder attached one (non-enumerable: spreads and JSON
  * leave it out, and a copied request falls back to its array), else `request.messages` itself.
+ * Only an own view counts: a request derived with `Object.create(request, { messages })` (a
+ * wrapper that redacts history) must not be read through the original's.
  */
 export function historyOf(request: AdapterRequest): HistoryView {
-  const view = (request as { [HISTORY_VIEW]?: unknown })[HISTORY_VIEW]
+  const view = Object.hasOwn(request, HISTORY_VIEW) ? (request as { [HISTORY_VIEW]?: unknown })[HISTORY_VIEW] : undefined
   if (typeof view === 'object' && view !== null && typeof (view as HistoryView).at === 'function' && typeof (view as HistoryView).length === 'number') return view as HistoryView
   return request.messages
 }

@@ -40,9 +40,9 @@ export interface RequestInputs {
  * agent keeps its own transcript and reads only the newest message, through the history view)
  * costs no history-sized copy, so a turn stays O(1) at any history (issue 20's soak). A system-prompt message is prepended unless history already holds that exact system
  * message; retrieved documents go first of all. Neither prepended message enters state.
- * `context` always carries all five keys. `messageCount` is the array's length, known without it.
+ * `context` always carries all five keys.
  */
-export function buildAdapterRequest(inputs: RequestInputs): { request: AdapterRequest; messageCount: number } {
+export function buildAdapterRequest(inputs: RequestInputs): AdapterRequest {
   const { messages, config, systemPrompt, tools, documents, createdAt } = inputs
   const retrieved = documents && documents.length > 0 ? documents : undefined
   const system = (id: string, content: string): Message => ({ id, role: 'system', content, status: 'complete', createdAt })
@@ -58,11 +58,10 @@ export function buildAdapterRequest(inputs: RequestInputs): { request: AdapterRe
     tools,
     metadata: retrieved && { retrievedDocuments: retrieved },
   }
-  const messageCount = prefix.length + messages.length
   // A short history is copied at once: cheaper than the lazy request (an object with its own
   // accessors costs ≈0.3 µs to build), and the session reads an array as cheaply as the view.
-  if (messageCount < LAZY_MESSAGES_FROM) return { request: { messages: messages.copy(prefix), context }, messageCount }
-  return { request: lazyRequest(messages, prefix, context), messageCount }
+  if (prefix.length + messages.length < LAZY_MESSAGES_FROM) return { messages: messages.copy(prefix), context }
+  return lazyRequest(messages, prefix, context)
 }
 
 /** A request whose `messages` is built on first read, with a history view the session reads instead. */
@@ -84,7 +83,12 @@ function lazyRequest(messages: MessageList, prefix: readonly Message[], context:
     get length() {
       return copy ? copy.length : prefix.length + messages.length
     },
-    at: (index) => (copy ? copy[index] : index < prefix.length ? prefix[index] : messages.at(index - prefix.length)),
+    at: (index) => {
+      if (copy) return copy.at(index)
+      // Negative indexes count from the end, as `Array.prototype.at`.
+      const at = index < 0 ? index + prefix.length + messages.length : index
+      return at < 0 ? undefined : at < prefix.length ? prefix[at] : messages.at(at - prefix.length)
+    },
   }
   Object.defineProperty(request, HISTORY_VIEW, { value: view })
   return request

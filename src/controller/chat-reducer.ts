@@ -22,8 +22,11 @@ export type ChatAction =
    */
   | { type: 'turn-settled'; assistantId: string; metadata?: Record<string, unknown> }
   | { type: 'turn-failed'; assistantId: string; error: Error }
-  /** `stop()`: streaming messages become `complete`; unfinished tool calls become `error` with `reason`. */
-  | { type: 'turn-stopped'; reason: string }
+  /**
+   * `stop()`: streaming messages become `complete`; unfinished tool calls become `error` with
+   * `reason`. `settled` is a stopped turn's `done` record for its answer, merged in the same change.
+   */
+  | { type: 'turn-stopped'; reason: string; settled?: { id: string; metadata: Record<string, unknown> } }
   /** One tool round-trip: the assistant becomes `complete` (`metadata` merged), tool results and a new streaming assistant follow. */
   | { type: 'tools-continued'; assistantId: string; appended: Message[]; metadata?: Record<string, unknown> }
   | { type: 'usage-added'; usage: TokenUsage }
@@ -146,16 +149,18 @@ export function reduceChat(current: ChatSnapshot, action: ChatAction | TurnAppen
       return next(current, messages, { status: 'error', error: action.error })
     }
     case 'turn-stopped': {
+      const { settled } = action
+      const recorded = settled ? mapMessage(list, settled.id, (message) => Object.assign({}, message, { metadata: { ...message.metadata, ...settled.metadata } })) : list
       // O(n), like the stop itself: an open message may sit anywhere in a history set from outside.
-      const touched = list.some(isOpen)
-      if (!touched && state.status !== 'streaming') return current
+      const touched = recorded.some(isOpen)
+      if (!touched && recorded === list && state.status !== 'streaming') return current
       const messages = touched
         ? MessageList.from(
-            list
+            recorded
               .toArray()
               .map((message) => (isOpen(message) ? closeMessage(message, message.status === 'streaming' ? 'complete' : message.status, action.reason) : message)),
           )
-        : list
+        : recorded
       return next(current, messages, { status: state.status === 'streaming' ? 'idle' : state.status })
     }
     case 'tools-continued':

@@ -6,7 +6,7 @@ import { buildMessage } from './build-message.js'
 import { initialSnapshot } from './chat-reducer.js'
 import type { ChatControllerOptions, ChatrailController, SendOptions } from './chatrail-controller.js'
 import { proposeToolCall, settleConfirmation } from './confirmation.js'
-import { flushDoneRecord, type ControllerContext } from './controller-context.js'
+import { flushDoneRecord, takeDoneRecord, type ControllerContext } from './controller-context.js'
 import { ConfigError, ErrorCodes } from './errors.js'
 import { emitEvent, invokeCallback, isThenable } from './event-emitter.js'
 import { planEdit, planRegenerate, planRetry } from './history-edits.js'
@@ -124,10 +124,13 @@ export function createChatController(config: ChatConfig, options: ChatController
 
   /** Ends the running turn without reporting: streaming messages complete, unfinished tools error. */
   const halt = (): Message[] => {
-    flushDoneRecord(ctx)
+    // A turn stopped between its `done` and its settling keeps its record, merged into the stop
+    // itself: no change is published before the turn is superseded (a subscriber may send).
+    const pending = ctx.doneRecord
+    const settled = pending && { id: pending.assistantId, metadata: takeDoneRecord(ctx, pending.assistantId) as Record<string, unknown> }
     const streaming = messages().filter((message) => message.status === 'streaming')
     turns.supersede()
-    store.dispatch({ type: 'turn-stopped', reason: STOPPED_TOOL_CALL_ERROR })
+    store.dispatch({ type: 'turn-stopped', reason: STOPPED_TOOL_CALL_ERROR, settled })
     return streaming
   }
 

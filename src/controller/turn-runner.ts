@@ -1,4 +1,5 @@
 import type { RetrievedDocument } from '../contract/memory.js'
+import { historyOf } from '../contract/history-view.js'
 import { buildAdapterRequest } from './adapter-request.js'
 import { countable } from './chat-reducer.js'
 import type { ControllerContext } from './controller-context.js'
@@ -53,7 +54,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
   if (!turn.isCurrent()) return false
 
   const started = ctx.clock()
-  const { request, messageCount } = buildAdapterRequest({
+  const request = buildAdapterRequest({
     // The request's array is built only if the adapter reads it, the state's only if someone reads it.
     messages: ctx.store.snapshot().list,
     config,
@@ -69,7 +70,8 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
     return fail(errorFromThrown(thrown, 'createSource failed'))
   }
   turn.attach(source)
-  ctx.emit({ type: 'llm:start', messageCount })
+  // Counted after `createSource` (an adapter may have replaced the array), without building it.
+  ctx.emit({ type: 'llm:start', messageCount: historyOf(request).length })
 
   let text = ''
   let reasoning = ''

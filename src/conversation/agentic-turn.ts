@@ -64,7 +64,7 @@ export interface AgenticRecorder {
 const END: IteratorResult<StreamChunk> = { value: undefined, done: true }
 const OK: TurnOutcome = { kind: 'agentic', outcome: 'ok' }
 
-/** The adapter's chunks, passed through; the generator's arguments are kept for a hand-over (no closure a turn). */
+/** The adapter's chunks, passed through; the generator's arguments are kept for a hand-over (two handlers a turn, none a chunk). */
 class PassThrough<Ctx extends JsonObject> implements AsyncIterableIterator<StreamChunk> {
   #rest: AsyncIterator<StreamChunk> | undefined
   #ended: boolean
@@ -93,7 +93,9 @@ class PassThrough<Ctx extends JsonObject> implements AsyncIterableIterator<Strea
       this.recorder.settle(ABORTED)
       return Promise.resolve(END)
     }
-    const pulled = this.inner.next()
+    // `Promise.resolve`: an iterator that returns plain results (outside the contract) still works, as
+    // it did under `await`; for a promise it returns the promise itself.
+    const pulled = Promise.resolve(this.inner.next())
     this.#pulled = pulled
     return pulled.then(this.#passed, this.#handOver)
   }
@@ -161,7 +163,7 @@ async function* agenticGenerator<Ctx extends JsonObject>(
     let result: unknown = response
     if (typeof response === 'function') {
       const base = turnContext(last?.message, before, request, core.sessionId, turnId, { signal: () => turnSignal(control) })
-      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, history: base.history, errorClass }
+      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, errorClass }
       try {
         result = await response(ctx.input, ctx)
       } catch (error) {

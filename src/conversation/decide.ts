@@ -27,26 +27,66 @@ export interface SignalSource {
   signal(): AbortSignal
 }
 
+/** Where a lazy context keeps the request whose `messages` its `history` reads (not enumerable). */
+const REQUEST = Symbol('chatrail.request')
+
+/**
+ * `history` over a long request (see `turnContext`): an own enumerable accessor, one pair shared by
+ * every context (a closure per context would give each its own hidden class), so spreading,
+ * `Object.keys` and `JSON` see `history` as on a plain object, and its array is built only if read.
+ */
+const historyAccessor: PropertyDescriptor = {
+  get(this: { [REQUEST]: Pick<AdapterRequest, 'messages'> }): readonly Message[] {
+    return this[REQUEST].messages
+  },
+  enumerable: true,
+  configurable: true,
+}
+
 /**
  * What route callbacks see. A class, not a literal: `signal` is a getter on the prototype, so a
  * turn builds its context without a closure or an accessor pair (the hot path of every turn).
+ * Its own keys are a plain context's, in the same order: `input` … `history` … `match`.
  */
 class RouteCtx<Ctx extends JsonObject> implements RouteContext<Ctx> {
+  declare readonly input: string
+  declare readonly uiEvent: string | undefined
+  declare readonly state: string
+  declare readonly context: Readonly<Ctx>
+  declare readonly history: readonly Message[]
+  declare readonly sessionId: string
+  declare readonly messageId: string | undefined
+  declare readonly turnId: string
+  declare readonly match?: RouteMatch
   readonly #source: SignalSource
   readonly #history: HistorySource
 
   constructor(
-    readonly input: string,
-    readonly uiEvent: string | undefined,
-    readonly state: string,
-    readonly context: Readonly<Ctx>,
+    input: string,
+    uiEvent: string | undefined,
+    state: string,
+    context: Readonly<Ctx>,
     history: HistorySource,
-    readonly sessionId: string,
-    readonly messageId: string | undefined,
-    readonly turnId: string,
+    sessionId: string,
+    messageId: string | undefined,
+    turnId: string,
     source: SignalSource,
-    readonly match?: RouteMatch,
+    match?: RouteMatch,
   ) {
+    const self = this as { -readonly [K in keyof RouteContext<Ctx>]: RouteContext<Ctx>[K] } & { [REQUEST]?: Pick<AdapterRequest, 'messages'> }
+    self.input = input
+    self.uiEvent = uiEvent
+    self.state = state
+    self.context = context
+    if (Array.isArray(history)) self.history = history as readonly Message[]
+    else {
+      Object.defineProperty(self, REQUEST, { value: history })
+      Object.defineProperty(self, 'history', historyAccessor)
+    }
+    self.sessionId = sessionId
+    self.messageId = messageId
+    self.turnId = turnId
+    self.match = match
     this.#source = source
     this.#history = history
   }
@@ -55,15 +95,9 @@ class RouteCtx<Ctx extends JsonObject> implements RouteContext<Ctx> {
     return this.#source.signal()
   }
 
-  /** Read from the request on first use: building a long history's array is what most turns skip. */
-  get history(): readonly Message[] {
-    const history = this.#history
-    return Array.isArray(history) ? history : (history as AdapterRequest).messages
-  }
-
   /** The same turn, with a pattern's match. */
   static withMatch<Ctx extends JsonObject>(ctx: TurnContext<Ctx>, match: RouteMatch): RouteContext<Ctx> {
-    if (!(ctx instanceof RouteCtx)) return { ...ctx, signal: ctx.signal, history: ctx.history, match }
+    if (!(ctx instanceof RouteCtx)) return { ...ctx, signal: ctx.signal, match }
     const c = ctx as RouteCtx<Ctx>
     return new RouteCtx(c.input, c.uiEvent, c.state, c.context, c.#history, c.sessionId, c.messageId, c.turnId, c.#source, match)
   }
@@ -74,7 +108,8 @@ export type HistorySource = readonly Message[] | Pick<AdapterRequest, 'messages'
 
 /**
  * The turn as route callbacks (and the fallback answer) see it; `message` is the last user message.
- * `signal` and `history` are getters on the prototype: a spread leaves them out.
+ * `history` is the request's `messages`, read when a callback asks (a long request builds its
+ * array only then); `signal` is a getter on the prototype, which a spread leaves out.
  */
 export function turnContext<Ctx extends JsonObject>(
   message: Message | undefined,

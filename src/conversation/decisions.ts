@@ -68,8 +68,10 @@ export interface LastUserMessage {
 export interface Timeline<Ctx extends JsonObject = JsonObject> {
   /** The state after the last user message. */
   current: () => MachineState<Ctx>
-  /** Adopts `messages` as the history; returns whether `current()` changed. */
-  /** `messages` is read from the end, by index, only as far as it changed (a request's view costs no copy). */
+  /**
+   * Adopts `messages` as the history; returns whether `current()` changed. `messages` is read from
+   * the end, by index, only as far as it changed (a request's history view costs no copy).
+   */
   reconcile: (messages: HistoryView, full?: boolean) => boolean
   /** The last user message of the last reconciled history. */
   lastUser: () => LastUserMessage | undefined

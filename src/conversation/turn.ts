@@ -128,7 +128,9 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
   }
   recorder.turnId = core.newId()
   // The agentic fallthrough's common case: no route context, no resolution.
-  if (plainMiss(core.machine, core.index, message.content, uiEventOf(message), before.state)) return fromResolution(core, request, control, recorder, last, before, inputKey, MISS)
+  // The text as `turnContext` reads it (history from outside may carry no string content).
+  const input = typeof message.content === 'string' ? message.content : ''
+  if (plainMiss(core.machine, core.index, input, uiEventOf(message), before.state)) return fromResolution(core, request, control, recorder, last, before, inputKey, MISS)
   const ctx = turnContext(message, before, request, core.sessionId, recorder.turnId, control)
   const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, control)
   if (!isPromise<Resolution<Ctx>>(resolving)) return fromResolution(core, request, control, recorder, last, before, inputKey, resolving)
@@ -204,7 +206,7 @@ async function* timedOut<Ctx extends JsonObject>(
       // The timeout aborted the route's signal: the fallback gets a fresh one (already aborted after a stop), and the same time limit.
       control.routes = undefined
       const base = turnContext(last.message, before, request, core.sessionId, recorder.turnId, { signal: () => turnSignal(control) })
-      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, history: base.history, errorClass: 'RouteTimeout' }
+      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, errorClass: 'RouteTimeout' }
       result = await untilStopped(within(Promise.resolve(response(ctx.input, ctx)), route, core.definition.conversation, ctx.signal, () => control.routes?.abort()), control)
     }
     // A fallback that ran out of time (TIMED_OUT, a symbol: no output) failed, as one that throws: the fixed apology answers.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AdapterFactory, StreamChunk } from '../../src/contract/index.js'
 import { createChatController } from '../../src/controller/index.js'
-import { fixedSources } from './harness.js'
+import { fixedSources, settle } from './harness.js'
 
 // A `done` chunk's `metadata.chatrail` (the session's decision record) lands on the assistant
 // message in the same state change that completes it (issue 20: the separate patch was a sixth of
@@ -52,7 +52,7 @@ describe('the done record is merged into the completing change', () => {
     expect(controller.getState().messages[1]).toMatchObject({ content: 'Hi.', status: 'complete', metadata: { chatrail: RECORD } })
   })
 
-  it('a record is merged once: the next turn\'s answer does not get it', async () => {
+  it('a record is merged once: the next turn is three changes and leaves the first answer as it was', async () => {
     let turn = 0
     const adapter: AdapterFactory = {
       createSource: () => {
@@ -63,9 +63,41 @@ describe('the done record is merged into the completing change', () => {
     }
     const controller = createChatController({ adapter }, fixedSources())
     await controller.send('first')
+    const firstAnswer = controller.getState().messages[1]
+    let changes = 0
+    controller.subscribe(() => void (changes += 1))
     await controller.send('second')
     const [, first, , second] = controller.getState().messages
+    expect(changes).toBe(3)
+    expect(first).toBe(firstAnswer)
     expect(first?.metadata?.chatrail).toEqual(RECORD)
     expect(second?.metadata?.chatrail).toBeUndefined()
+  })
+
+  it('a send from a subscriber that sees the stopped answer\'s record is not cut off by that stop', async () => {
+    let turn = 0
+    const adapter: AdapterFactory = {
+      createSource: () => {
+        turn += 1
+        const chunks: StreamChunk[] = turn === 1 ? [{ type: 'text', content: 'one' }, { type: 'done', metadata: { chatrail: RECORD } }] : [{ type: 'text', content: 'two' }, { type: 'done' }]
+        return answering(chunks).createSource({ messages: [] })
+      },
+    }
+    const stop = { once: true }
+    const controller = createChatController(
+      { adapter, observers: [{ name: 'stopper', on: (event) => void (event.type === 'llm:end' && stop.once && ((stop.once = false), controller.stop())) }] },
+      fixedSources(),
+    )
+    let sent = false
+    controller.subscribe(() => {
+      if (!sent && controller.getState().messages.at(-1)?.metadata?.chatrail) {
+        sent = true
+        void controller.send('next')
+      }
+    })
+    await controller.send('first')
+    await settle()
+    expect(controller.getState().messages.map((message) => `${message.role}:${message.content}`)).toEqual(['user:first', 'assistant:one', 'user:next', 'assistant:two'])
+    expect(controller.getState().messages[1]?.metadata?.chatrail).toEqual(RECORD)
   })
 })

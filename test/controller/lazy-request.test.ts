@@ -141,4 +141,49 @@ describe('the model request builds its messages array only when read', () => {
     await controller.send('/count')
     expect(seen).toEqual([['/count', ''], ['/count', '2', '/count', '']])
   })
+
+  it('the view counts from the end for a negative index, as an array does, and is read only from the request itself', async () => {
+    const { adapter, requests } = keeping()
+    const controller = createChatController({ adapter, initialMessages: long() }, fixedSources())
+    await controller.send('one')
+    const request = requests[0]!
+    const view = historyOf(request)
+    expect(view.at(-1)?.role).toBe('assistant')
+    expect(view.at(-2)?.content).toBe('one')
+    expect(view.at(-(LAZY_MESSAGES_FROM + 3))).toBeUndefined()
+    // A wrapper that redacts history on a derived request: the session reads what the adapter sees.
+    const redacted = Object.create(request, { messages: { value: [request.messages.at(-2)], enumerable: true } }) as AdapterRequest
+    expect(historyOf(redacted)).toBe(redacted.messages)
+  })
+
+  it('route callbacks see history as an own enumerable key: spreads, Object.keys and JSON keep it, short or long', async () => {
+    const seen: unknown[] = []
+    const definition = defineChat({
+      id: 'own-history',
+      chat: {},
+      conversation: {
+        initial: 'a',
+        states: { a: {} },
+        fallback: { response: '?' },
+        routes: [
+          commandRoute({
+            id: 'look',
+            command: '/look',
+            response: (_input, ctx) => {
+              seen.push([{ ...ctx }.history?.length, Object.keys(ctx).includes('history'), (JSON.parse(JSON.stringify(ctx)) as { history?: unknown[] }).history?.length])
+              return 'ok'
+            },
+          }),
+        ],
+      },
+    })
+    const short = createChatController(createChatSession(definition, { lint: false }).chat, fixedSources())
+    await short.send('/look')
+    const longer = createChatController({ ...createChatSession(definition, { lint: false }).chat, initialMessages: long() }, fixedSources())
+    await longer.send('/look')
+    expect(seen).toEqual([
+      [2, true, 2],
+      [LAZY_MESSAGES_FROM + 2, true, LAZY_MESSAGES_FROM + 2],
+    ])
+  })
 })
