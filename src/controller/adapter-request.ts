@@ -38,9 +38,10 @@ export interface RequestInputs {
  * it is built on first read and then kept (the request is the adapter's to keep; the list is
  * persistent, so a late read sees the turn's history): an adapter that never reads it (a CLI
  * agent keeps its own transcript and reads only the newest message, through the history view)
- * costs no history-sized copy, so a turn stays O(1) at any history (issue 20's soak). A system-prompt message is prepended unless history already holds that exact system
- * message; retrieved documents go first of all. Neither prepended message enters state.
- * `context` always carries all five keys.
+ * costs no history-sized copy, so a turn stays O(1) at any history (issue 20's soak).
+ * A system-prompt message is prepended unless history already holds that exact system message;
+ * retrieved documents go first of all. Neither prepended message enters state. `context` always
+ * carries all five keys.
  */
 export function buildAdapterRequest(inputs: RequestInputs): AdapterRequest {
   const { messages, config, systemPrompt, tools, documents, createdAt } = inputs

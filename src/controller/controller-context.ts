@@ -33,7 +33,8 @@ export interface ControllerContext {
   /**
    * The running turn's `done` record (chatrail's decision record), waiting to be merged into the
    * change that completes its assistant message: one state change a turn instead of two (issue 20:
-   * the separate patch was a sixth of a deterministic turn). A stop flushes it first.
+   * the separate patch was a sixth of a deterministic turn). A stop merges it into its own change;
+   * a turn that starts first (a new run, an approved tool) patches it on at once.
    */
   doneRecord: { assistantId: string; record: Record<string, unknown> } | undefined
 }
