@@ -48,6 +48,8 @@ export type {
   ToolCallStatus,
   VideoPart,
 } from './message.js'
+export { historyOf } from './history-view.js'
+export type { HistoryView } from './history-view.js'
 export { isLiveAgentAdapter } from './live-agent-adapter.js'
 export type { AgentRunStateSource, LiveAgentAdapter } from './live-agent-adapter.js'
 export type { AgentEvent, Observer } from './observer.js'
