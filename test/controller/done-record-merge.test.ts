@@ -18,6 +18,18 @@ const answering = (chunks: StreamChunk[]): AdapterFactory => ({
   }),
 })
 
+/** Answers "one" with the record on its first turn, then "two" without one. */
+function recordThenPlain(): AdapterFactory {
+  let turn = 0
+  return {
+    createSource: () => {
+      turn += 1
+      const chunks: StreamChunk[] = turn === 1 ? [{ type: 'text', content: 'one' }, { type: 'done', metadata: { chatrail: RECORD } }] : [{ type: 'text', content: 'two' }, { type: 'done' }]
+      return answering(chunks).createSource({ messages: [] })
+    },
+  }
+}
+
 describe('the done record is merged into the completing change', () => {
   it('a turn is three state changes (appended, text, settled) and its answer carries the record', async () => {
     const controller = createChatController({ adapter: answering([{ type: 'text', content: 'Hi.' }, { type: 'done', metadata: { chatrail: RECORD } }]) }, fixedSources())
@@ -53,14 +65,7 @@ describe('the done record is merged into the completing change', () => {
   })
 
   it('a record is merged once: the next turn is three changes and leaves the first answer as it was', async () => {
-    let turn = 0
-    const adapter: AdapterFactory = {
-      createSource: () => {
-        turn += 1
-        const chunks: StreamChunk[] = turn === 1 ? [{ type: 'text', content: 'one' }, { type: 'done', metadata: { chatrail: RECORD } }] : [{ type: 'text', content: 'two' }, { type: 'done' }]
-        return answering(chunks).createSource({ messages: [] })
-      },
-    }
+    const adapter = recordThenPlain()
     const controller = createChatController({ adapter }, fixedSources())
     await controller.send('first')
     const firstAnswer = controller.getState().messages[1]
@@ -75,14 +80,7 @@ describe('the done record is merged into the completing change', () => {
   })
 
   it('a send from a subscriber that sees the stopped answer\'s record is not cut off by that stop', async () => {
-    let turn = 0
-    const adapter: AdapterFactory = {
-      createSource: () => {
-        turn += 1
-        const chunks: StreamChunk[] = turn === 1 ? [{ type: 'text', content: 'one' }, { type: 'done', metadata: { chatrail: RECORD } }] : [{ type: 'text', content: 'two' }, { type: 'done' }]
-        return answering(chunks).createSource({ messages: [] })
-      },
-    }
+    const adapter = recordThenPlain()
     const stop = { once: true }
     const controller = createChatController(
       { adapter, observers: [{ name: 'stopper', on: (event) => void (event.type === 'llm:end' && stop.once && ((stop.once = false), controller.stop())) }] },
