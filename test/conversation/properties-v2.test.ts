@@ -42,6 +42,20 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ t: 'clear' as const }) },
 )
 
+/** One run through every path the property counts: unavailable, timeout, replay, form, refusal, exhaustion, restart. */
+const EVERY_PATH: Op[] = [
+  { t: 'event', event: 'express' },
+  { t: 'send', text: 'hang' },
+  { t: 'send', text: '/start' },
+  { t: 'retry' },
+  { t: 'send', text: '1234' },
+  { t: 'send', text: '/cancel' },
+  { t: 'send', text: '/start' },
+  { t: 'send', text: 'AB1 2CD' },
+  { t: 'send', text: 'AB1 2CD' },
+  { t: 'send', text: '/start' },
+]
+
 type Ctx = { digits?: string; postcode?: string; delivery?: string; tracking?: string; formAttempts?: number }
 
 let calls = 0
@@ -147,7 +161,9 @@ describe('conversation properties with modeling v2', () => {
         }
         expect(JSON.stringify(session.traces())).not.toContain(SECRET)
       }),
-      { numRuns: 100 },
+      // The random runs reach every path nearly always; this example reaches each for certain, so
+      // the coverage check below cannot fail on an unlucky seed (it did, once in about ten CI runs).
+      { numRuns: 100, examples: [[EVERY_PATH]] },
     )
     // Each new path ran, so the property does not hold vacuously.
     for (const [path, count] of Object.entries(seen)) expect({ path, ran: count > 0 }).toEqual({ path, ran: true })
