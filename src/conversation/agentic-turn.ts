@@ -34,11 +34,10 @@ export function agenticTurn<Ctx extends JsonObject>(
   control: TurnControl,
   last: LastUserMessage | undefined,
   before: MachineState<Ctx>,
-  turnId: string,
   recorder: AgenticRecorder,
 ): AsyncIterableIterator<StreamChunk> {
   const adapter = core.adapter()
-  if (!adapter || (core.definition.conversation.agentTransitions === true && last !== undefined)) return agenticGenerator(core, request, control, last, before, turnId, recorder)
+  if (!adapter || (core.definition.conversation.agentTransitions === true && last !== undefined)) return agenticGenerator(core, request, control, last, before, recorder)
   let iterator: AsyncIterator<StreamChunk> | undefined
   try {
     const source = adapter.createSource(request)
@@ -48,13 +47,15 @@ export function agenticTurn<Ctx extends JsonObject>(
       recorder.settle(ABORTED)
     } else iterator = source.stream()
   } catch (error) {
-    return agenticGenerator(core, request, control, last, before, turnId, recorder, { iterator: undefined, first: Promise.reject(error) })
+    return agenticGenerator(core, request, control, last, before, recorder, { iterator: undefined, first: Promise.reject(error) })
   }
-  return new PassThrough(iterator, control, recorder, core, request, last, before, turnId)
+  return new PassThrough(iterator, control, recorder, core, request, last, before)
 }
 
 /** How an agentic turn records its outcome. */
 export interface AgenticRecorder {
+  /** Read only when needed (a decision record, a fallback's context): built on first read. */
+  readonly turnId: string
   /** Called before the terminal chunk (a consumer may stop pulling at it). */
   settle: (outcome: TurnOutcome) => void
   /** The consumer walked away first (once settled, this does nothing). */
@@ -78,7 +79,6 @@ class PassThrough<Ctx extends JsonObject> implements AsyncIterableIterator<Strea
     readonly request: AdapterRequest,
     readonly last: LastUserMessage | undefined,
     readonly before: MachineState<Ctx>,
-    readonly turnId: string,
   ) {
     this.#ended = !inner
   }
@@ -112,7 +112,7 @@ class PassThrough<Ctx extends JsonObject> implements AsyncIterableIterator<Strea
   /** A failure, an end without `done` or a stop: the generator takes the turn over from the pull. */
   readonly #handOver = (): Promise<IteratorResult<StreamChunk>> => {
     const first = this.#pulled as Promise<IteratorResult<StreamChunk>>
-    this.#rest = agenticGenerator(this.core, this.request, this.control, this.last, this.before, this.turnId, this.recorder, { iterator: this.inner, first })
+    this.#rest = agenticGenerator(this.core, this.request, this.control, this.last, this.before, this.recorder, { iterator: this.inner, first })
     return this.#rest.next()
   }
 
@@ -137,7 +137,6 @@ async function* agenticGenerator<Ctx extends JsonObject>(
   control: TurnControl,
   last: LastUserMessage | undefined,
   before: MachineState<Ctx>,
-  turnId: string,
   recorder: AgenticRecorder,
   started?: { iterator: AsyncIterator<StreamChunk> | undefined; first: Promise<IteratorResult<StreamChunk>> },
 ): AsyncGenerator<StreamChunk, void> {
@@ -162,7 +161,7 @@ async function* agenticGenerator<Ctx extends JsonObject>(
     const aborted: TurnOutcome = { kind: 'fallback', outcome: 'aborted', errorClass }
     let result: unknown = response
     if (typeof response === 'function') {
-      const base = turnContext(last?.message, before, request, core.sessionId, turnId, { signal: () => turnSignal(control) })
+      const base = turnContext(last?.message, before, request, core.sessionId, recorder.turnId, { signal: () => turnSignal(control) })
       const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, errorClass }
       try {
         result = await response(ctx.input, ctx)
@@ -241,7 +240,7 @@ async function* agenticGenerator<Ctx extends JsonObject>(
             const inputKey = inputKeyOf(last.message)
             const record: DecisionRecord = {
               v: 1, messageId: last.message.id, input: fingerprint(inputKey), kind: 'agentic', event: verdict.event,
-              fromState: before.state, toState: verdict.after.state, turnId,
+              fromState: before.state, toState: verdict.after.state, turnId: recorder.turnId,
             }
             proposal = { record, inputKey, before, after: verdict.after, chunks: undefined, answerId: last.answerId }
           }

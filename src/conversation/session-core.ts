@@ -5,7 +5,7 @@ import type { ChatDefinition } from './definition.js'
 import type { JsonObject } from './json.js'
 import type { Machine } from './machine.js'
 import type { RouteIndex } from './route-index.js'
-import type { RecordedTurn } from './trace.js'
+import type { RecordedTurn } from './trace-log.js'
 
 /** What a turn needs from its session (the session implements it; turns never see the rest). */
 export interface SessionCore<Ctx extends JsonObject> {
@@ -15,9 +15,11 @@ export interface SessionCore<Ctx extends JsonObject> {
   readonly index: RouteIndex<Ctx>
   readonly timeline: Timeline<Ctx>
   adapter: () => AdapterFactory | undefined
-  newId: () => string
+  /** A new turn's id: the session's next turn number (its id is `turnId(n)`, built when read), or an id from `options.ids`. */
+  newTurn: () => number | string
+  turnId: (turn: number) => string
   now: () => number
-  /** Records a finished turn (fills its duration and record counts) and notifies observers. */
+  /** Records a finished turn (with its duration and record counts) and notifies observers. */
   trace: (turn: RecordedTurn) => void
   /** The timeline changed: recompute the snapshot and notify subscribers. */
   changed: () => void

@@ -18,7 +18,8 @@ import type { JsonObject } from './json.js'
 import { lintDefinition } from './lint.js'
 import { buildRouteIndex, type RouteIndex } from './route-index.js'
 import { projectSnapshot, type SessionSnapshot } from './snapshot.js'
-import { createTraceLog, notifyTraceListeners, type TurnTrace } from './trace.js'
+import { notifyTraceListeners, type TurnTrace } from './trace.js'
+import { createTraceLog } from './trace-log.js'
 import type { SessionCore } from './session-core.js'
 import type { ExplainInput, RouteExplanation } from './explain.js'
 import { createTurnSource } from './turn.js'
@@ -155,12 +156,13 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
   // Turn ids default to `<sessionId>:<n>`: unique (the session id is), and cheaper than a UUID per
   // turn; the timeline then keeps a committed turn's `n`, not its id (issue 20's memory figure).
   const turnPrefix = `${sessionId}:`
+  const turnId = (turn: number): string => turnPrefix + turn
   const timeline = createTimeline(machine, index, startState(machine, options.start), signer?.trusted, rederive, options.ids ? undefined : turnPrefix)
-  const log = createTraceLog(options.maxTraces ?? 1000)
+  const log = createTraceLog(options.maxTraces ?? 1000, sessionId, turnId)
   const traceListeners = [definition.conversation.onTrace, options.onTrace].filter((listener) => listener !== undefined)
   const listeners = new Set<() => void>()
   let turns = 0
-  const newId = options.ids ?? (() => turnPrefix + ++turns)
+  const newTurn = options.ids ?? (() => ++turns)
   const clock = options.clock
   const now = clock ? () => clock().getTime() : Date.now
   let original: AdapterFactory | undefined
@@ -194,23 +196,24 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
     index,
     timeline,
     adapter: () => original,
-    newId,
+    newTurn,
+    turnId,
     now,
     trace(turn) {
+      let counts: { untrustedRecords?: number; rederivedTurns?: number } | undefined
       if (untrusted.size > 0 && turn.messageId !== undefined) {
         const ignored = untrusted.get(turn.messageId)
         if (ignored !== undefined) {
-          turn.untrustedRecords = ignored
+          counts = { untrustedRecords: ignored }
           untrusted.delete(turn.messageId)
         }
       }
       if (rederived > 0) {
-        turn.rederivedTurns = rederived
+        ;(counts ??= {}).rederivedTurns = rederived
         rederived = 0
       }
-      turn.durationMs = Math.max(0, now() - turn.startedAt)
-      log.add(turn)
-      if (!disposed && traceListeners.length > 0) notifyTraceListeners(traceListeners, turn.trace())
+      log.add(turn, Math.max(0, now() - turn.startedAt), counts)
+      if (!disposed && traceListeners.length > 0) notifyTraceListeners(traceListeners, log.latest() as TurnTrace)
     },
     changed,
     disposed: () => disposed,

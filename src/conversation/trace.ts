@@ -41,48 +41,6 @@ export interface TurnTrace {
 
 export type TraceListener = (trace: TurnTrace) => void | Promise<void>
 
-/** A recorded turn: its trace is built when first read. */
-export interface TraceEntry {
-  trace: () => TurnTrace
-}
-
-/** A finished turn as the session records it: it fills the duration and the record counts. */
-export interface RecordedTurn extends TraceEntry {
-  readonly messageId: string | undefined
-  readonly startedAt: number
-  durationMs: number
-  untrustedRecords: number | undefined
-  rederivedTurns: number | undefined
-}
-
-export interface TraceLog {
-  add: (entry: TraceEntry) => void
-  /** Oldest first; the same array until the next `add`. */
-  list: () => readonly TurnTrace[]
-}
-
-/** A ring of the last `max` recorded turns (O(1) per add); their traces are built when listed. */
-export function createTraceLog(max: number): TraceLog {
-  const ring: TraceEntry[] = []
-  let start = 0
-  let cached: readonly TurnTrace[] | undefined = Object.freeze([])
-  return {
-    add(trace) {
-      if (max <= 0) return
-      if (ring.length < max) ring.push(trace)
-      else {
-        ring[start] = trace
-        start = (start + 1) % max
-      }
-      cached = undefined
-    },
-    list() {
-      cached ??= Object.freeze([...ring.slice(start), ...ring.slice(0, start)].map((entry) => entry.trace()))
-      return cached
-    },
-  }
-}
-
 /** Calls each observer, swallowing sync throws and async rejections alike. */
 export function notifyTraceListeners(listeners: readonly (TraceListener | undefined)[], trace: TurnTrace): void {
   for (const listener of listeners) {

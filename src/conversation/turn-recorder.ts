@@ -1,6 +1,7 @@
 import type { JsonObject } from './json.js'
 import type { SessionCore } from './session-core.js'
-import { isoTime, type RecordedTurn, type TurnKind, type TurnOutcome as TraceOutcome, type TurnTrace } from './trace.js'
+import type { TurnKind, TurnOutcome as TraceOutcome } from './trace.js'
+import type { RecordedTurn } from './trace-log.js'
 
 /** How a turn ended, as its trace will say (the session adds ids, time and duration). */
 export interface TurnOutcome {
@@ -15,16 +16,17 @@ export interface TurnOutcome {
 
 /**
  * What a turn's trace will say, filled in as the turn is decided and recorded exactly once. A
- * class, so a turn allocates one object rather than a closure per callback. The recorder is the
- * log's entry: the `TurnTrace` object is built when someone reads it (`traces()`, an `onTrace`
- * observer) and then kept; building it on every turn was the largest single cost of a turn's
- * overhead (issue 20), and most turns' traces are never read.
+ * class, so a turn allocates one object rather than a closure per callback. Recording copies it
+ * into the session's trace log (trace-log.ts), which builds the `TurnTrace` when it is read; the
+ * recorder itself is garbage once its turn ends.
  */
 export class TurnRecorder<Ctx extends JsonObject> implements RecordedTurn {
   kind: TurnKind = 'agentic'
   routeId: string | undefined
   event: string | undefined
-  turnId = ''
+  /** The session's number for this turn, when its id is the session's own (the log keeps the number). */
+  turnNumber: number | undefined
+  #turnId: string | undefined
   replayed = false
   #finished = false
   /** Until the routes are resolved the kind is unknown: the stream records an abort once it is. */
@@ -33,21 +35,28 @@ export class TurnRecorder<Ctx extends JsonObject> implements RecordedTurn {
   readonly #core: SessionCore<Ctx>
   readonly startedAt: number
   readonly messageId: string | undefined
-  // Set when the turn is recorded (`finish`), then read only to build the trace.
+  // Set when the turn is recorded (`finish`).
   outcome: TraceOutcome = 'ok'
   toState = ''
   reason: string | undefined
   errorClass: string | undefined
-  durationMs = 0
-  untrustedRecords: number | undefined
-  rederivedTurns: number | undefined
-  #trace: TurnTrace | undefined
 
   constructor(core: SessionCore<Ctx>, startedAt: number, fromState: string, messageId: string | undefined) {
     this.#core = core
     this.startedAt = startedAt
     this.fromState = fromState
     this.messageId = messageId
+  }
+
+  /** The turn's id, built from its number on first read (a fallthrough turn's is never read). */
+  get turnId(): string {
+    return (this.#turnId ??= this.turnNumber === undefined ? '' : this.#core.turnId(this.turnNumber))
+  }
+
+  /** The turn's id: a new session turn number, or a given id (options.ids, a replayed record's). */
+  identify(turn: number | string): void {
+    if (typeof turn === 'number') this.turnNumber = turn
+    else this.#turnId = turn
   }
 
   /** The turn is decided: what kind it is, and which route and event (if any) decided it. Fixed once recorded. */
@@ -79,24 +88,5 @@ export class TurnRecorder<Ctx extends JsonObject> implements RecordedTurn {
   /** The consumer stopped early: an `aborted` trace, once the turn's kind is known. */
   abort(): void {
     if (this.resolved) this.finish('aborted')
-  }
-
-  /** The recorded turn's trace, built on first call and then the same frozen object. */
-  trace(): TurnTrace {
-    if (this.#trace) return this.#trace
-    const trace: Record<string, unknown> = { kind: this.kind, outcome: this.outcome, fromState: this.fromState, toState: this.toState, turnId: this.turnId, replayed: this.replayed }
-    // Optional fields are left out, not set to undefined (traces compare and serialise by their
-    // keys); set one by one, in this order, so every trace of a kind shares one shape.
-    if (this.routeId !== undefined) trace.routeId = this.routeId
-    if (this.event !== undefined) trace.event = this.event
-    if (this.messageId !== undefined) trace.messageId = this.messageId
-    if (this.reason !== undefined) trace.reason = this.reason
-    if (this.errorClass !== undefined) trace.errorClass = this.errorClass
-    trace.sessionId = this.#core.sessionId
-    if (this.untrustedRecords !== undefined) trace.untrustedRecords = this.untrustedRecords
-    if (this.rederivedTurns !== undefined) trace.rederivedTurns = this.rederivedTurns
-    trace.at = isoTime(this.startedAt)
-    trace.durationMs = this.durationMs
-    return (this.#trace = Object.freeze(trace) as unknown as TurnTrace)
   }
 }

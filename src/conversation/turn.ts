@@ -114,7 +114,7 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
   const recorder = new TurnRecorder(core, startedAt, before.state, last?.message.id)
   control.recorder = recorder
   if (!last || last.continuation) {
-    recorder.turnId = core.newId()
+    recorder.identify(core.newTurn())
     recorder.resolved = true
     return guarded(continuationOrAgentic(core, request, control, last, before, recorder), recorder)
   }
@@ -122,11 +122,11 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
   const inputKey = inputKeyOf(message)
   const replay = replayable(core, last, inputKey, before)
   if (replay) {
-    recorder.turnId = replay.record.turnId
+    recorder.identify(replay.record.turnId)
     recorder.replayed = true
     return deterministic(core, control, recorder, replay)
   }
-  recorder.turnId = core.newId()
+  recorder.identify(core.newTurn())
   // The agentic fallthrough's common case: no route context, no resolution.
   // The text as `turnContext` reads it (history from outside may carry no string content).
   const input = typeof message.content === 'string' ? message.content : ''
@@ -173,7 +173,7 @@ function fromResolution<Ctx extends JsonObject>(
 ): AsyncIterator<StreamChunk> {
   if (resolution.type === 'miss') {
     recorder.decided(AGENTIC)
-    return agenticTurn(core, request, control, last, before, recorder.turnId, recorder)
+    return agenticTurn(core, request, control, last, before, recorder)
   }
   const { route } = resolution
   if (resolution.type === 'match') return deterministic(core, control, recorder, answerDecision(last.message.id, inputKey, before, resolution, recorder.turnId, last.answerId))
@@ -277,5 +277,5 @@ async function* continuationOrAgentic<Ctx extends JsonObject>(
     yield { type: 'done' }
     return
   }
-  yield* agenticTurn(core, request, control, applied ? undefined : last, before, recorder.turnId, recorder)
+  yield* agenticTurn(core, request, control, applied ? undefined : last, before, recorder)
 }

@@ -160,4 +160,27 @@ describe('route index', () => {
       }),
     )
   })
+
+  it('rules a message out by its first character only when no key can match it (property)', () => {
+    // Units that trimming, case folding and NFKC treat specially: ASCII space and tab, upper case,
+    // a combining acute (e + U+0301 composes to é), the Kelvin sign and dotted İ (which lowercase to
+    // ASCII), full-width letters (NFKC maps them to ASCII) and a no-break space (trimmed, not ASCII).
+    const unit = fc.constantFrom('/', 'a', 'A', 'h', 'H', 'i', 'k', ' ', '\t', '\u0301', 'e', 'é', '\u212A', 'İ', 'Ｈ', '\u00A0')
+    const text = fc.array(unit, { minLength: 1, maxLength: 4 }).map((units) => units.join(''))
+    fc.assert(
+      fc.property(fc.array(fc.record({ text: fc.boolean(), key: text, caseSensitive: fc.boolean(), trim: fc.boolean() }), { minLength: 1, maxLength: 6 }), text, (specs, input) => {
+        const routes: Route[] = specs.map((spec, i) => {
+          const common = { id: `r${i}`, event: 'go', response: 'x' }
+          const key = spec.key.trim() === '' ? 'z' : spec.key
+          return spec.text ? textRoute({ ...common, text: key }) : commandRoute({ ...common, command: key, caseSensitive: spec.caseSensitive, trim: spec.trim })
+        })
+        const matching = routes.flatMap((r, p) => {
+          const matches = r.kind === 'command' ? commandKey(input, r) === commandKey(r.command, r) : r.kind === 'text' && r.texts.some((t) => textKey(t) === textKey(input))
+          return matches ? [p] : []
+        })
+        expect(buildRouteIndex(routes).candidates(input, undefined)).toEqual(matching)
+      }),
+      { numRuns: 2000 },
+    )
+  })
 })

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
-import { createTraceLog, isoTime, notifyTraceListeners, type TurnTrace } from '../../src/conversation/trace.js'
+import { isoTime, notifyTraceListeners, type TurnTrace } from '../../src/conversation/trace.js'
+import { createTraceLog, type RecordedTurn } from '../../src/conversation/trace-log.js'
 import { createChatSession } from '../../src/index.js'
 import { createSupportBot } from '../../examples/support-bot/definition.js'
 import { assistant, turn, user } from './helpers.js'
@@ -14,18 +15,25 @@ describe('traces', () => {
   })
 
   it('the log keeps the last maxTraces, oldest first, and its list is stable until the next add', () => {
-    const log = createTraceLog(3)
-    const entry = (n: number) => ({ trace: () => trace(n) })
-    for (let i = 0; i < 5; i++) log.add(entry(i))
+    const log = createTraceLog(3, 'x', (n) => `t${n}`)
+    // Even turns carry the session's number (the log builds their id), odd ones an id of their own.
+    const entry = (n: number): RecordedTurn => ({ kind: 'agentic', outcome: 'ok', routeId: undefined, event: undefined, fromState: 's', toState: 's', turnId: `t${n}`, turnNumber: n % 2 === 0 ? n : undefined, messageId: undefined, replayed: false, startedAt: 0, reason: undefined, errorClass: undefined })
+    for (let i = 0; i < 5; i++) log.add(entry(i), 0, undefined)
     const list = log.list()
     expect(list.map((t) => t.turnId)).toEqual(['t2', 't3', 't4'])
+    expect(list[2]).toEqual({ ...trace(4), at: '1970-01-01T00:00:00.000Z' })
     expect(log.list()).toBe(list)
+    expect(log.latest()).toBe(list[2])
     expect(Object.isFrozen(list)).toBe(true)
-    log.add(entry(5))
+    log.add(entry(5), 0, undefined)
     expect(log.list().map((t) => t.turnId)).toEqual(['t3', 't4', 't5'])
-    const none = createTraceLog(0)
-    none.add(entry(1))
+    // A trace is built once: listing again after an add returns the same objects for the turns kept.
+    expect(log.list()[0]).toBe(list[1])
+    // With none kept, observers still get the latest turn's trace.
+    const none = createTraceLog(0, 'x', (n) => `t${n}`)
+    none.add(entry(1), 7, { untrustedRecords: 2 })
     expect(none.list()).toEqual([])
+    expect(none.latest()).toEqual({ ...trace(1), at: '1970-01-01T00:00:00.000Z', durationMs: 7, untrustedRecords: 2 })
   })
 
   it('listeners that throw or reject never reach the caller; the others still run', async () => {
