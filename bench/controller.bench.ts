@@ -18,8 +18,9 @@ import { scriptedAdapter } from '../src/testing/scripted-adapter.js'
 // history is structurally shared, see docs/performance.md; and 10,000 vs 10), and a soak row, the cost of a turn at
 // 100,000 turns of history vs at 1,000. The long history is restored with `setMessages` from
 // stored messages before each timed turn (O(1)), so the run stays bounded and every turn sees
-// the same history. The soak runs twice: the bare adapter, and the same adapter behind a session
-// (which reads the newest messages through the request's history view, never its array).
+// the same history. The soak runs with the bare adapter, with the same adapter behind a session
+// (which reads the newest messages through the request's history view, never its array), behind a
+// session with a recordKey (which verifies only the records it has not seen), and with a systemPrompt.
 
 const reply = (chunks: number): StreamChunk[] => [
   ...Array.from({ length: chunks }, (_, index): StreamChunk => ({ type: 'text', content: `w${index} ` })),
@@ -144,15 +145,17 @@ async function compare(base: () => Promise<unknown>, subject: () => Promise<unkn
 }
 
 /** A session over the bare adapter: every turn passes its routes (none matches) and reaches the adapter. */
-const sessionOver = (adapter: AdapterFactory): AdapterFactory =>
+const sessionOver = (adapter: AdapterFactory, options: { recordKey?: string } = {}): AdapterFactory =>
   createChatSession(
     defineChat({
       id: 'soak',
       chat: { adapter },
       conversation: { initial: 's', states: { s: { on: { go: 's' } } }, routes: [commandRoute({ id: 'go', command: '/go', event: 'go', response: 'Gone.' })] },
     }),
-    { lint: false },
+    { lint: false, ...options },
   ).chat.adapter
+/** The same with a `recordKey`: every turn verifies the records of its history it has not seen. */
+const signedOver = (adapter: AdapterFactory): AdapterFactory => sessionOver(adapter, { recordKey: 'k'.repeat(32) })
 
 /** One timed turn: history restored to `past` (O(1)), then a `send` streamed to its end. */
 function turnAt(past: Message[], chunks: number, wrap: (adapter: AdapterFactory) => AdapterFactory = (adapter) => adapter, systemPrompt?: string): () => Promise<void> {
@@ -171,6 +174,7 @@ const perChunk = await compare(turnAt(history(10), CHUNKS), turnAt(history(1000)
 const perChunkLong = await compare(turnAt(history(10), CHUNKS), turnAt(history(10_000), CHUNKS))
 const soak = await compare(turnAt(history(2 * 1000), 10), turnAt(history(2 * 100_000), 10))
 const sessionSoak = await compare(turnAt(history(2 * 1000), 10, sessionOver), turnAt(history(2 * 100_000), 10, sessionOver))
+const signedSoak = await compare(turnAt(history(2 * 1000), 10, signedOver), turnAt(history(2 * 100_000), 10, signedOver))
 const promptSoak = await compare(turnAt(history(2 * 1000), 10, undefined, 'Be brief.'), turnAt(history(2 * 100_000), 10, undefined, 'Be brief.'))
 console.log(
   [
@@ -179,6 +183,7 @@ console.log(
     `  per chunk: history 10 ${(perChunkLong.base / CHUNKS).toFixed(2)} µs · history 10,000 ${(perChunkLong.subject / CHUNKS).toFixed(2)} µs → ${perChunkLong.ratio.toFixed(2)}×`,
     `  soak, a 10-chunk turn: at 1,000 turns ${soak.base.toFixed(1)} µs · at 100,000 turns ${soak.subject.toFixed(1)} µs → ${soak.ratio.toFixed(2)}× (target: flat; the request's array is built only if the adapter reads it)`,
     `  soak through a session (routes tried, the turn falls through): at 1,000 turns ${sessionSoak.base.toFixed(1)} µs · at 100,000 turns ${sessionSoak.subject.toFixed(1)} µs → ${sessionSoak.ratio.toFixed(2)}× (the session reads the newest messages through the request's history view)`,
+    `  soak through a session with a recordKey: at 1,000 turns ${signedSoak.base.toFixed(1)} µs · at 100,000 turns ${signedSoak.subject.toFixed(1)} µs → ${signedSoak.ratio.toFixed(2)}× (records are verified from the newest message verified before)`,
     `  soak with a systemPrompt: at 1,000 turns ${promptSoak.base.toFixed(1)} µs · at 100,000 turns ${promptSoak.subject.toFixed(1)} µs → ${promptSoak.ratio.toFixed(2)}× (whether history holds the prompt comes from an index, not a scan)`,
   ].join('\n'),
 )

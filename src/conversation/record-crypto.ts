@@ -1,4 +1,4 @@
-import type { AdapterRequest } from '../contract/adapter.js'
+import type { HistoryView } from '../contract/history-view.js'
 import type { Message } from '../contract/message.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import type { DecisionRecord, doneWithRecord, readDecisionRecord } from './decision-record.js'
@@ -27,8 +27,11 @@ export interface Verdicts {
 export interface RecordSigner {
   /** The record with its `sig`, remembered as trusted. */
   sign: (record: DecisionRecord) => Promise<DecisionRecord>
-  /** Verifies every record in `messages` not yet known: how many failed (unsigned or invalid) and how many verified anew. */
-  verify: (messages: readonly Message[]) => Promise<Verdicts>
+  /**
+   * Verifies the records in `history` not yet known: how many of its records are untrusted
+   * (unsigned or invalid) and how many verified anew. Reads only the messages it has not seen.
+   */
+  verify: (history: HistoryView) => Promise<Verdicts>
   /** Synchronous: was this exact record signed here, verified, or vouched for? */
   trusted: (record: DecisionRecord) => boolean
   /** The host vouches for these messages' records (history from its own store). */
@@ -40,6 +43,12 @@ export interface SignerMemory {
   /** canonical text + signature of every record known good; bounded by the history the session saw. */
   readonly known: Set<string>
   readonly failed: Set<string>
+  /**
+   * Per message object already verified: how many untrusted records history holds up to it. A
+   * history that extends one verified before is read from there (issue 20: a signed session's turn
+   * read its whole history, so it grew with the conversation). Cleared when the host vouches.
+   */
+  untrustedUpTo: WeakMap<Message, number>
   readonly identity: (record: DecisionRecord) => string
   readonly canonical: (record: DecisionRecord) => string
   readonly hmac: () => Promise<RecordCrypto>
@@ -88,31 +97,48 @@ export async function signRecord(memory: SignerMemory, record: DecisionRecord): 
   return signed
 }
 
-/** Verifies every record in `messages` not yet known: how many failed (unsigned or invalid) and how many verified anew. */
-export async function verifyRecords(memory: SignerMemory, messages: readonly Message[]): Promise<Verdicts> {
+/**
+ * Verifies the records in `history` not yet known: how many of its records are untrusted (unsigned
+ * or invalid) and how many verified anew. Messages are read from the newest one verified before
+ * (the same object: messages are never changed in place, a changed message is a new object), so a
+ * turn reads only what is new. Trust does not depend on it: the timeline adopts a record only when
+ * its exact content is known good.
+ */
+export async function verifyRecords(memory: SignerMemory, history: HistoryView): Promise<Verdicts> {
+  let start = history.length
   let untrusted = 0
-  let verified = 0
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue
-    const record = memory.read(message)
-    if (!record) continue
-    const id = memory.identity(record)
-    if (memory.known.has(id)) continue
-    const valid = record.sig !== undefined && !memory.failed.has(id) && (await (await memory.hmac()).verify(memory.canonical(record), record.sig))
-    if (valid) {
-      memory.known.add(id)
-      verified += 1
-    } else {
-      memory.failed.add(id)
-      untrusted += 1
+  for (; start > 0; start--) {
+    const message = history.at(start - 1)
+    const before = message && memory.untrustedUpTo.get(message)
+    if (before !== undefined) {
+      untrusted = before
+      break
     }
+  }
+  let verified = 0
+  for (let i = start; i < history.length; i++) {
+    const message = history.at(i)
+    if (message === undefined) continue
+    const record = message.role === 'assistant' ? memory.read(message) : undefined
+    const id = record && memory.identity(record)
+    if (record && id !== undefined && !memory.known.has(id)) {
+      const valid = record.sig !== undefined && !memory.failed.has(id) && (await (await memory.hmac()).verify(memory.canonical(record), record.sig))
+      if (valid) {
+        memory.known.add(id)
+        verified += 1
+      } else {
+        memory.failed.add(id)
+        untrusted += 1
+      }
+    }
+    memory.untrustedUpTo.set(message, untrusted)
   }
   return { untrusted, verified }
 }
 
 /** The turn's chunks after verifying its history, with the `done` record signed (record-signing.ts `signedTurnSource`). */
-export async function* signedStream(signer: RecordSigner, memory: SignerMemory, request: AdapterRequest, inner: StreamSource, onVerdicts: (verdicts: Verdicts) => void): AsyncGenerator<StreamChunk, void> {
-  const verdicts = await signer.verify(request.messages)
+export async function* signedStream(signer: RecordSigner, memory: SignerMemory, history: HistoryView, inner: StreamSource, onVerdicts: (verdicts: Verdicts) => void): AsyncGenerator<StreamChunk, void> {
+  const verdicts = await signer.verify(history)
   if (verdicts.untrusted > 0 || verdicts.verified > 0) onVerdicts(verdicts)
   const iterator = inner.stream()
   try {

@@ -1,4 +1,5 @@
 import type { AdapterRequest } from '../contract/adapter.js'
+import { historyOf } from '../contract/history-view.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { doneWithRecord, readDecisionRecord } from './decision-record.js'
 import type * as RecordCryptoModule from './record-crypto.js'
@@ -48,7 +49,10 @@ export function isRecordKey(key: unknown): key is RecordKey {
 
 // Signing, verifying and the signed stream are loaded on first use, with the HMAC code: only
 // sessions with a key pay for them (the core entry carries the memory and its synchronous checks).
-const signing = (): Promise<typeof RecordCryptoModule> => import('./record-crypto.js')
+// The promise is kept: an `import()` of a module already loaded still costs a module resolution, on
+// every turn of a signed session.
+let loaded: Promise<typeof RecordCryptoModule> | undefined
+const signing = (): Promise<typeof RecordCryptoModule> => (loaded ??= import('./record-crypto.js'))
 
 const memories = new WeakMap<RecordSigner, SignerMemory>()
 const memory = (signer: RecordSigner): SignerMemory => memories.get(signer) as SignerMemory
@@ -58,6 +62,7 @@ export function createRecordSigner(key: RecordKey): RecordSigner {
   const state: SignerMemory = {
     known: new Set<string>(),
     failed: new Set<string>(),
+    untrustedUpTo: new WeakMap(),
     identity: (record) => `${canonical(record)}\u0000${record.sig ?? ''}`,
     canonical: (record) => canonical(record),
     hmac: () => (crypto ??= signing().then((module) => module.createRecordCrypto(key))),
@@ -69,6 +74,7 @@ export function createRecordSigner(key: RecordKey): RecordSigner {
     verify: async (messages) => (await signing()).verifyRecords(state, messages),
     trusted: (record) => state.known.has(state.identity(record)),
     vouch(messages) {
+      state.untrustedUpTo = new WeakMap() // counts taken before may include records now vouched for
       for (const message of messages) {
         const record = message.role === 'assistant' ? readDecisionRecord(message) : undefined
         if (record) state.known.add(state.identity(record))
@@ -88,7 +94,7 @@ export function signedTurnSource(signer: RecordSigner, request: AdapterRequest, 
   return {
     stream: () =>
       (outer ??= (async function* () {
-        yield* (await signing()).signedStream(signer, memory(signer), request, inner, onVerdicts)
+        yield* (await signing()).signedStream(signer, memory(signer), historyOf(request), inner, onVerdicts)
       })()),
     abort: () => inner.abort(),
   }

@@ -2,6 +2,7 @@ import type { AdapterFactory } from '../contract/adapter.js'
 import type { ChatConfig } from '../contract/chat.js'
 import { ChatrailError } from '../contract/errors.js'
 import type { Message } from '../contract/message.js'
+import { historyOf } from '../contract/history-view.js'
 import type { AgentSnapshot } from '../contract/agent-snapshot.js'
 import type { DialogAnswerInput, DialogAnswerResult } from '../contract/dialog.js'
 import { isLiveAgentAdapter } from '../contract/live-agent-adapter.js'
@@ -232,11 +233,13 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
       adapter: wrapAdapter(original, (request) => {
         const source = createTurnSource(core, request)
         if (!signer) return source
-        const last = request.messages.findLast((message) => message.role === 'user')
+        const history = historyOf(request)
+        let last: Message | undefined
+        for (let i = history.length - 1; i >= 0 && !last; i--) if (history.at(i)?.role === 'user') last = history.at(i)
         return signedTurnSource(signer, request, source, ({ untrusted: count, verified }) => {
           if (last && count > 0) untrusted.set(last.id, count)
           // Records verified only now may belong to turns an earlier sync left undecided or re-derived.
-          if (verified > 0 && timeline.reconcile(request.messages, true)) changed()
+          if (verified > 0 && timeline.reconcile(history, true)) changed()
         })
       }),
     }

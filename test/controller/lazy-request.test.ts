@@ -114,6 +114,25 @@ describe('the model request builds its messages array only when read', () => {
     expect(controller.getState().messages.slice(LAZY_MESSAGES_FROM).map((message) => message.content)).toEqual(['hello', 'agent', '/go', 'Gone.', 'again', 'agent', 'once more', 'agent'])
   })
 
+  it('a session with a recordKey builds no history array either (it verifies only what is new)', async () => {
+    const { adapter, requests } = keeping('agent')
+    const definition = defineChat({
+      id: 'lazy-signed',
+      chat: { adapter },
+      conversation: { initial: 'a', states: { a: { on: { go: 'b' } }, b: {} }, routes: [commandRoute({ id: 'go', command: '/go', event: 'go', response: 'Gone.' })] },
+    })
+    const session = createChatSession(definition, { lint: false, recordKey: 'k'.repeat(32) })
+    const controller = createChatController({ ...session.chat, initialMessages: long() }, fixedSources())
+    const copy = vi.spyOn(MessageList.prototype, 'copy')
+    await controller.send('hello')
+    await controller.send('/go')
+    await controller.send('again')
+    expect(copy).not.toHaveBeenCalled()
+    expect(session.getSnapshot().state).toBe('b')
+    expect(requests).toHaveLength(2)
+    expect(controller.getState().messages.at(-3)?.metadata?.chatrail).toMatchObject({ routeId: 'go', sig: expect.any(String) })
+  })
+
   it('a short history is copied at once: a plain data property, no view', async () => {
     const { adapter, requests } = keeping()
     const controller = createChatController({ adapter }, fixedSources())

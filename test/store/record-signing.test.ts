@@ -143,6 +143,31 @@ describe('decision record signing (recordKey)', () => {
     }
   })
 
+  it('with a key, a turn verifies only the messages it has not seen; a forged record is still counted on every turn', async () => {
+    // 30 honest turns, then the last answer's record forged.
+    const history = forge(await honestHistory({ recordKey: KEY }, Array.from({ length: 28 }, (_, i) => (i % 2 === 0 ? '/start' : 'deliver on 2030-05-01'))))
+    // Each request counts the messages read through its history view, and reads of its array.
+    let reads = 0
+    let arrays = 0
+    const request = (messages: Message[]) => {
+      const view = { length: messages.length, at: (index: number) => (reads++, messages.at(index)) }
+      const counted = Object.defineProperty({}, 'messages', { get: () => (arrays++, messages), enumerable: true }) as { messages: Message[] }
+      return Object.defineProperty(counted, Symbol.for('chatrail.historyView'), { value: view })
+    }
+    const message = (id: string, role: 'user' | 'assistant', content: string): Message => ({ id, role, content, status: 'complete', createdAt: new Date(0) })
+    const server = createChatSession(definition, { lint: false, recordKey: KEY })
+    const first = [...history, message('u-1', 'user', 'what now?')]
+    await drain(server.chat.adapter.createSource(request(first)))
+    expect(reads).toBeGreaterThan(history.length) // a history never seen is read whole, once
+    expect(server.traces().at(-1)).toMatchObject({ messageId: 'u-1', untrustedRecords: 1 })
+    reads = 0
+    await drain(server.chat.adapter.createSource(request([...first, message('a-1', 'assistant', 'agent'), message('u-2', 'user', 'and now?')])))
+    expect(reads).toBeLessThan(20) // a dozen; the whole history (60 messages), every turn, before
+    expect(arrays).toBe(0) // nor is the history array built
+    expect(server.traces().at(-1)).toMatchObject({ messageId: 'u-2', untrustedRecords: 1 })
+    expect(server.getSnapshot()).toMatchObject({ state: 'booked', context: { deliveryDate: '2030-05-01' } })
+  })
+
   it('history the host vouches for (its own store) is adopted without a signature', async () => {
     const unsigned = await honestHistory({})
     const server = createChatSession(definition, { lint: false, recordKey: KEY })
