@@ -1,5 +1,6 @@
 import type { JsonObject } from './json.js'
-import { COMMAND_SPACES, commandKey, commandSpace, textKey } from './normalize.js'
+import { firstUnits, longerThan, longest, ruledOut } from './key-filter.js'
+import { COMMAND_SPACES, commandKey, commandSpace, textKey, type CommandMatching } from './normalize.js'
 import type { Route } from './routes.js'
 
 /**
@@ -35,36 +36,20 @@ function push(map: Map<string, number[]>, key: string, position: number): void {
 
 const EMPTY: readonly number[] = Object.freeze([])
 
-/**
- * The first UTF-16 unit of every key in a map, for the ASCII ones: a message whose key would start
- * with an ASCII character no key starts with cannot match, and is ruled out without normalising it
- * or hashing it (issue 20: on a turn no route matches, that was most of the lookup).
- */
-function firstUnits(keys: Iterable<string>): Uint8Array {
-  const units = new Uint8Array(128)
-  for (const key of keys) {
-    const unit = key.charCodeAt(0)
-    if (unit < 128) units[unit] = 1
-  }
-  return units
+/** One command key space: its matching mode, its keys and what rules a message out before hashing. */
+interface CommandSpace {
+  readonly matching: CommandMatching
+  readonly map: Map<string, number[]>
+  readonly units: Uint8Array
+  readonly longest: number
 }
 
-/** ASCII whitespace, as `String.prototype.trim` and `\s` see it. */
-const isAsciiSpace = (unit: number): boolean => unit === 32 || (unit >= 9 && unit <= 13)
-/** An ASCII letter lowercased, as `toLowerCase` does it (no other ASCII unit changes). */
-const asciiLower = (unit: number): number => (unit >= 65 && unit <= 90 ? unit + 32 : unit)
-
-/**
- * Whether no key in `units` can be the key of `input` (true only when that is certain). The key's
- * first unit is known when the input starts with an ASCII character that normalising keeps first:
- * not whitespace that trimming drops, and (for text keys, which are NFKC-normalised) not followed
- * by a non-ASCII unit that could compose with it (`e` + U+0301 is `é`).
- */
-function ruledOut(units: Uint8Array, input: string, trim: boolean, lower: boolean, composes: boolean): boolean {
-  const unit = input.charCodeAt(0)
-  if (!(unit < 128) || (trim && isAsciiSpace(unit))) return false
-  if (composes && input.length > 1 && !(input.charCodeAt(1) < 128)) return false
-  return units[lower ? asciiLower(unit) : unit] !== 1
+/** The command routes of one key space that `input` names (a key longer than every key is not hashed). */
+function commandList(space: CommandSpace, input: string): number[] | undefined {
+  const { matching } = space
+  if (ruledOut(space.units, input, matching.trim, !matching.caseSensitive, false)) return undefined
+  const key = commandKey(input, matching)
+  return key.length > space.longest ? undefined : space.map.get(key)
 }
 
 function merge(lists: (readonly number[] | undefined)[]): readonly number[] {
@@ -119,12 +104,13 @@ export function buildRouteIndex<Ctx extends JsonObject>(routes: readonly Route<C
     }
   })
 
-  const spaces = COMMAND_SPACES.flatMap((matching, space) => {
+  const spaces = COMMAND_SPACES.flatMap((matching, space): CommandSpace[] => {
     const map = commands[space]
-    return map ? [{ matching, map, units: firstUnits(map.keys()) }] : []
+    return map ? [{ matching, map, units: firstUnits(map.keys()), longest: longest(map.keys()) }] : []
   })
   const hasTexts = texts.size > 0
   const textUnits = firstUnits(texts.keys())
+  const longestText = longest(texts.keys())
 
   return {
     routes,
@@ -144,9 +130,7 @@ export function buildRouteIndex<Ctx extends JsonObject>(routes: readonly Route<C
       let lists: (readonly number[] | undefined)[] | undefined
       for (let space = 0; space <= spaces.length; space++) {
         const entry = spaces[space]
-        const list = entry
-          ? ruledOut(entry.units, input, entry.matching.trim, !entry.matching.caseSensitive, false) ? undefined : entry.map.get(commandKey(input, entry.matching))
-          : hasTexts && !ruledOut(textUnits, input, true, true, true) ? texts.get(textKey(input)) : undefined
+        const list = entry ? commandList(entry, input) : hasTexts && !ruledOut(textUnits, input, true, true, true) && !longerThan(input, longestText) ? texts.get(textKey(input)) : undefined
         if (list === undefined || list.length === 0) continue
         if (found === undefined) found = list
         else (lists ??= [found]).push(list)
