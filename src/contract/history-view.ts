@@ -24,7 +24,8 @@ export const HISTORY_VIEW: unique symbol = Symbol.for('chatrail.historyView') as
 export function historyOf(request: AdapterRequest): HistoryView {
   // Read first (a request without a view, the common case, answers from its inline cache), then
   // checked to be the request's own: one inherited through an `Object.create` wrapper is not.
-  const view = (request as { [HISTORY_VIEW]?: unknown })[HISTORY_VIEW] !== undefined && Object.hasOwn(request, HISTORY_VIEW) ? (request as { [HISTORY_VIEW]?: unknown })[HISTORY_VIEW] : undefined
+  const read = (request as { [HISTORY_VIEW]?: unknown })[HISTORY_VIEW]
+  const view = read !== undefined && Object.hasOwn(request, HISTORY_VIEW) ? read : undefined
   if (typeof view === 'object' && view !== null && typeof (view as HistoryView).at === 'function' && typeof (view as HistoryView).length === 'number') return view as HistoryView
   return request.messages
 }

@@ -44,11 +44,12 @@ export interface SignerMemory {
   readonly known: Set<string>
   readonly failed: Set<string>
   /**
-   * Per message object already verified: how many untrusted records history holds up to it. A
-   * history that extends one verified before is read from there (issue 20: a signed session's turn
-   * read its whole history, so it grew with the conversation). Cleared when the host vouches.
+   * Per message object already verified: where it sat in that history and how many untrusted
+   * records the history held up to it. A history that extends one verified before is read from
+   * there (issue 20: a signed session's turn read its whole history, so it grew with the
+   * conversation). Replaced when the host vouches.
    */
-  untrustedUpTo: WeakMap<Message, number>
+  checked: WeakMap<Message, { readonly at: number; readonly untrusted: number }>
   readonly identity: (record: DecisionRecord) => string
   readonly canonical: (record: DecisionRecord) => string
   readonly hmac: () => Promise<RecordCrypto>
@@ -99,19 +100,23 @@ export async function signRecord(memory: SignerMemory, record: DecisionRecord): 
 
 /**
  * Verifies the records in `history` not yet known: how many of its records are untrusted (unsigned
- * or invalid) and how many verified anew. Messages are read from the newest one verified before
- * (the same object: messages are never changed in place, a changed message is a new object), so a
- * turn reads only what is new. Trust does not depend on it: the timeline adopts a record only when
- * its exact content is known good.
+ * or invalid) and how many verified anew. Messages are read from the newest one verified before at
+ * the same position (the same object: the controller never changes a message in place), so a turn
+ * reads only what is new; messages added or removed before it move it, and the history is read
+ * whole. As in the timeline's reconciliation, a message replaced in place before that point is not
+ * read again. Trust does not depend on any of this: the timeline adopts a record only when its
+ * exact content is known good.
  */
 export async function verifyRecords(memory: SignerMemory, history: HistoryView): Promise<Verdicts> {
+  // Taken once: a `vouch` while this runs replaces the map, and counts taken before it stay out of the new one.
+  const checked = memory.checked
   let start = history.length
   let untrusted = 0
   for (; start > 0; start--) {
     const message = history.at(start - 1)
-    const before = message && memory.untrustedUpTo.get(message)
-    if (before !== undefined) {
-      untrusted = before
+    const before = message && checked.get(message)
+    if (before !== undefined && before.at === start - 1) {
+      untrusted = before.untrusted
       break
     }
   }
@@ -131,7 +136,7 @@ export async function verifyRecords(memory: SignerMemory, history: HistoryView):
         untrusted += 1
       }
     }
-    memory.untrustedUpTo.set(message, untrusted)
+    checked.set(message, { at: i, untrusted })
   }
   return { untrusted, verified }
 }

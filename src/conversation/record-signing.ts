@@ -62,7 +62,7 @@ export function createRecordSigner(key: RecordKey): RecordSigner {
   const state: SignerMemory = {
     known: new Set<string>(),
     failed: new Set<string>(),
-    untrustedUpTo: new WeakMap(),
+    checked: new WeakMap(),
     identity: (record) => `${canonical(record)}\u0000${record.sig ?? ''}`,
     canonical: (record) => canonical(record),
     hmac: () => (crypto ??= signing().then((module) => module.createRecordCrypto(key))),
@@ -71,10 +71,10 @@ export function createRecordSigner(key: RecordKey): RecordSigner {
   }
   const signer: RecordSigner = {
     sign: async (record) => (await signing()).signRecord(state, record),
-    verify: async (messages) => (await signing()).verifyRecords(state, messages),
+    verify: async (history) => (await signing()).verifyRecords(state, history),
     trusted: (record) => state.known.has(state.identity(record)),
     vouch(messages) {
-      state.untrustedUpTo = new WeakMap() // counts taken before may include records now vouched for
+      state.checked = new WeakMap() // counts taken before may include records now vouched for
       for (const message of messages) {
         const record = message.role === 'assistant' ? readDecisionRecord(message) : undefined
         if (record) state.known.add(state.identity(record))

@@ -159,11 +159,17 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
   const turnPrefix = `${sessionId}:`
   const turnId = (turn: number): string => turnPrefix + turn
   const timeline = createTimeline(machine, index, startState(machine, options.start), signer?.trusted, rederive, options.ids ? undefined : turnPrefix)
-  const log = createTraceLog(options.maxTraces ?? 1000, sessionId, turnId)
+  const maxTraces = options.maxTraces ?? 1000
+  if (!(maxTraces === Infinity || (Number.isInteger(maxTraces) && maxTraces >= 0))) {
+    throw new ChatrailConfigError([configIssue('invalid_max_traces', ['maxTraces'], `maxTraces ${String(maxTraces)} is not a number of traces.`, 'Use a whole number ≥ 0 (0 keeps none), or Infinity.')])
+  }
+  const log = createTraceLog(maxTraces, sessionId, turnId)
   const traceListeners = [definition.conversation.onTrace, options.onTrace].filter((listener) => listener !== undefined)
   const listeners = new Set<() => void>()
   let turns = 0
-  const newTurn = options.ids ?? (() => ++turns)
+  const ids = options.ids
+  // A custom id stays as given, even from a factory that returns a number (a JavaScript caller).
+  const newTurn = ids ? (): string => String(ids()) : (): number => ++turns
   const clock = options.clock
   const now = clock ? () => clock().getTime() : Date.now
   let original: AdapterFactory | undefined
@@ -214,7 +220,8 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
         rederived = 0
       }
       log.add(turn, Math.max(0, now() - turn.startedAt), counts)
-      if (!disposed && traceListeners.length > 0) notifyTraceListeners(traceListeners, log.latest() as TurnTrace)
+      const latest = !disposed && traceListeners.length > 0 ? log.latest() : undefined
+      if (latest) notifyTraceListeners(traceListeners, latest)
     },
     changed,
     disposed: () => disposed,
@@ -235,7 +242,10 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
         if (!signer) return source
         const history = historyOf(request)
         let last: Message | undefined
-        for (let i = history.length - 1; i >= 0 && !last; i--) if (history.at(i)?.role === 'user') last = history.at(i)
+        for (let i = history.length - 1; i >= 0 && !last; i--) {
+          const message = history.at(i)
+          if (message?.role === 'user') last = message
+        }
         return signedTurnSource(signer, request, source, ({ untrusted: count, verified }) => {
           if (last && count > 0) untrusted.set(last.id, count)
           // Records verified only now may belong to turns an earlier sync left undecided or re-derived.

@@ -2,8 +2,9 @@ import { isoTime, type TurnKind, type TurnOutcome, type TurnTrace } from './trac
 
 /**
  * The session's bounded log of turn traces, kept as columns: one slot per recorded turn in a ring
- * of parallel arrays, no object per turn. A trace object is built when first read (`list()`, or
- * `latest()` for an `onTrace` observer) and then kept, so it is the same object every time.
+ * of parallel arrays, no object per turn (only a turn with a reason, an error class or record
+ * counts keeps a small one). A trace object is built when first read (`list()`, or `latest()` for
+ * an `onTrace` observer) and then kept, so it is the same object every time.
  *
  * Why columns (issue 20): a ring of per-turn objects kept each turn's record alive for 1,000 turns,
  * so every record survived the young generation and was copied into the old one: that promotion
@@ -50,8 +51,9 @@ interface Rare extends RecordCounts {
 }
 
 /**
- * A ring of the last `max` recorded turns of session `sessionId` (O(1) per add, no object kept per
- * turn). With `max` 0 it lists none but still holds the latest turn, for observers.
+ * A ring of the last `max` recorded turns of session `sessionId` (O(1) per add). `max` is a whole
+ * number ≥ 0 or Infinity (the session checks it); with 0 it lists none but still holds the latest
+ * turn, for observers.
  */
 export function createTraceLog(max: number, sessionId: string, turnIdOf: (turn: number) => string): TraceLog {
   const size = Math.max(1, max)

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { isoTime, notifyTraceListeners, type TurnTrace } from '../../src/conversation/trace.js'
 import { createTraceLog, type RecordedTurn } from '../../src/conversation/trace-log.js'
-import { createChatSession } from '../../src/index.js'
+import { createChatSession, isChatrailConfigError } from '../../src/index.js'
 import { createSupportBot } from '../../examples/support-bot/definition.js'
 import { assistant, turn, user } from './helpers.js'
 
@@ -73,6 +73,35 @@ describe('traces', () => {
     expect(session.traces().map((t) => t.routeId)).toEqual(['start', 'cancel'])
     expect(fromDefinition).toHaveBeenCalledTimes(3)
     expect(fromSession).toHaveBeenCalledTimes(3)
+  })
+
+  it('maxTraces 0 keeps none and observers still hear every turn; Infinity keeps all; anything else is a config error naming maxTraces', async () => {
+    const heard: string[] = []
+    const none = createChatSession(createSupportBot(), { sessionId: 's', maxTraces: 0, onTrace: (trace) => void heard.push(trace.turnId), lint: false })
+    const all = createChatSession(createSupportBot(), { sessionId: 't', maxTraces: Infinity, lint: false })
+    for (const id of ['a', 'b', 'c']) {
+      await turn(none.chat.adapter, [user('hi', id)])
+      await turn(all.chat.adapter, [user('hi', id)])
+    }
+    expect(none.traces()).toEqual([])
+    expect(heard).toEqual(['s:1', 's:2', 's:3'])
+    expect(all.traces().map((trace) => trace.turnId)).toEqual(['t:1', 't:2', 't:3'])
+    for (const maxTraces of [Number.NaN, -1, 2.5]) {
+      let error: unknown
+      try {
+        createChatSession(createSupportBot(), { maxTraces, lint: false })
+      } catch (thrown) {
+        error = thrown
+      }
+      expect(isChatrailConfigError(error) && error.issues[0]?.path).toEqual(['maxTraces'])
+    }
+  })
+
+  it('turn ids from an ids factory stay as given, even a number from a JavaScript caller', async () => {
+    let n = 0
+    const session = createChatSession(createSupportBot(), { ids: (() => ++n) as unknown as () => string, lint: false })
+    await turn(session.chat.adapter, [user('/start', 'm1')])
+    expect(session.traces()[0]?.turnId).toBe('1')
   })
 
   it('a trace is built once, when first read: the same frozen object in every list and for every observer, its fields fixed at the turn\'s end', async () => {

@@ -168,6 +168,31 @@ describe('decision record signing (recordKey)', () => {
     expect(server.getSnapshot()).toMatchObject({ state: 'booked', context: { deliveryDate: '2030-05-01' } })
   })
 
+  it('with a key, messages added or removed before those verified already are read again (state and counts as for a new history)', async () => {
+    const message = (id: string, role: 'user' | 'assistant', content: string): Message => ({ id, role, content, status: 'complete', createdAt: new Date(0) })
+    const seenFirst = async (server: ReturnType<typeof createChatSession<Ctx>>, first: Message) => drain(server.chat.adapter.createSource({ messages: [first] }))
+    // Earlier (honest) messages loaded in front of messages the session has verified: their records are adopted.
+    const honest = await honestHistory({ recordKey: KEY })
+    const loaded = createChatSession(definition, { lint: false, recordKey: KEY })
+    const hello = message('x1', 'user', 'hello')
+    await seenFirst(loaded, hello)
+    await drain(loaded.chat.adapter.createSource({ messages: [...honest, hello, message('xa1', 'assistant', 'agent'), message('x2', 'user', 'what now?')] }))
+    expect(loaded.getSnapshot()).toMatchObject({ state: 'booked', context: { deliveryDate: '2030-05-01' } })
+    // A forged record loaded in front is counted.
+    const forgedInFront = createChatSession(definition, { lint: false, recordKey: KEY })
+    await seenFirst(forgedInFront, hello)
+    await drain(forgedInFront.chat.adapter.createSource({ messages: [...forge(honest), hello, message('xa1', 'assistant', 'agent'), message('x2', 'user', 'what now?')] }))
+    expect(forgedInFront.traces().at(-1)?.untrustedRecords).toBe(1)
+    // The forged exchange removed (later messages kept): no longer counted.
+    const forged = forge(honest)
+    const cleaned = createChatSession(definition, { lint: false, recordKey: KEY })
+    const next = message('u-1', 'user', 'what now?')
+    await drain(cleaned.chat.adapter.createSource({ messages: [...forged, next] }))
+    expect(cleaned.traces().at(-1)?.untrustedRecords).toBe(1)
+    await drain(cleaned.chat.adapter.createSource({ messages: [...forged.slice(0, 2), next, message('a-1', 'assistant', 'agent'), message('u-2', 'user', 'and now?')] }))
+    expect(cleaned.traces().at(-1)?.untrustedRecords).toBeUndefined()
+  })
+
   it('history the host vouches for (its own store) is adopted without a signature', async () => {
     const unsigned = await honestHistory({})
     const server = createChatSession(definition, { lint: false, recordKey: KEY })
