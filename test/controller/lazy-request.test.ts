@@ -94,15 +94,24 @@ describe('the model request builds its messages array only when read', () => {
     expect(copy).not.toHaveBeenCalled()
   })
 
-  it('a session over an adapter that never reads messages builds no history array, routed turn or not', async () => {
+  /** A session with one command route (a → b) over an adapter that keeps its requests, and a controller with a long history. */
+  const routedSession = (options: { recordKey?: string } = {}) => {
     const { adapter, requests } = keeping('agent')
     const definition = defineChat({
       id: 'lazy',
       chat: { adapter },
       conversation: { initial: 'a', states: { a: { on: { go: 'b' } }, b: {} }, routes: [commandRoute({ id: 'go', command: '/go', event: 'go', response: 'Gone.' })] },
     })
-    const session = createChatSession(definition, { lint: false })
-    const controller = createChatController({ ...session.chat, initialMessages: long() }, fixedSources())
+    const session = createChatSession(definition, { lint: false, ...options })
+    return { session, requests, controller: createChatController({ ...session.chat, initialMessages: long() }, fixedSources()) }
+  }
+
+  // With a recordKey the session also verifies the records it has not seen, through the same view.
+  it.each([
+    ['a session', {}],
+    ['a session with a recordKey', { recordKey: 'k'.repeat(32) }],
+  ])('%s over an adapter that never reads messages builds no history array, routed turn or not', async (_, options) => {
+    const { session, requests, controller } = routedSession(options)
     const copy = vi.spyOn(MessageList.prototype, 'copy')
     await controller.send('hello')
     await controller.send('/go')
@@ -111,26 +120,9 @@ describe('the model request builds its messages array only when read', () => {
     expect(copy).not.toHaveBeenCalled()
     expect(session.getSnapshot().state).toBe('b')
     expect(requests).toHaveLength(3)
-    expect(controller.getState().messages.slice(LAZY_MESSAGES_FROM).map((message) => message.content)).toEqual(['hello', 'agent', '/go', 'Gone.', 'again', 'agent', 'once more', 'agent'])
-  })
-
-  it('a session with a recordKey builds no history array either (it verifies only what is new)', async () => {
-    const { adapter, requests } = keeping('agent')
-    const definition = defineChat({
-      id: 'lazy-signed',
-      chat: { adapter },
-      conversation: { initial: 'a', states: { a: { on: { go: 'b' } }, b: {} }, routes: [commandRoute({ id: 'go', command: '/go', event: 'go', response: 'Gone.' })] },
-    })
-    const session = createChatSession(definition, { lint: false, recordKey: 'k'.repeat(32) })
-    const controller = createChatController({ ...session.chat, initialMessages: long() }, fixedSources())
-    const copy = vi.spyOn(MessageList.prototype, 'copy')
-    await controller.send('hello')
-    await controller.send('/go')
-    await controller.send('again')
-    expect(copy).not.toHaveBeenCalled()
-    expect(session.getSnapshot().state).toBe('b')
-    expect(requests).toHaveLength(2)
-    expect(controller.getState().messages.at(-3)?.metadata?.chatrail).toMatchObject({ routeId: 'go', sig: expect.any(String) })
+    const answers = controller.getState().messages.slice(LAZY_MESSAGES_FROM)
+    expect(answers.map((message) => message.content)).toEqual(['hello', 'agent', '/go', 'Gone.', 'again', 'agent', 'once more', 'agent'])
+    expect(answers[3]?.metadata?.chatrail).toMatchObject({ routeId: 'go', ...('recordKey' in options ? { sig: expect.any(String) } : {}) })
   })
 
   it('a short history is copied at once: a plain data property, no view', async () => {
