@@ -91,6 +91,15 @@ export interface Timeline<Ctx extends JsonObject = JsonObject> {
 
 const NO_MESSAGES: readonly Message[] = Object.freeze([])
 
+/** Scratch columns of a reconciliation's unanchored messages (see `scratch` in `createTimeline`). */
+interface Fresh {
+  readonly messages: (Message | undefined)[]
+  readonly keys: string[]
+  readonly segments: (Segment | undefined)[]
+  readonly ats: number[]
+  count: number
+}
+
 const EMPTY_SEGMENT: Segment = Object.freeze({ answerIds: [], records: undefined }) as unknown as Segment
 
 /** The identity of a user message's input: exact text plus the UI event it carries. */
@@ -292,6 +301,18 @@ export function createTimeline<Ctx extends JsonObject>(
   // Where the first user message sits in the history being reconciled (`ats` count from it).
   let firstUser = 0
 
+  /**
+   * The messages a reconciliation did not anchor (newest first), in scratch columns reused from one
+   * reconciliation to the next (issue 20: a new list, its growth and an object per message were a
+   * sixth of what a fallthrough turn allocated). Cleared after use, so they hold no history; a
+   * reconciliation nested in one (a re-derived turn's route syncing its session) gets its own.
+   */
+  function scratch(): Fresh {
+    return { messages: [], keys: [], segments: [], ats: [], count: 0 }
+  }
+  const spare = scratch()
+  let spareInUse = false
+
   function reconcile(messages: HistoryView, full = false): boolean {
     reconciling = messages
     const previous = current()
@@ -303,7 +324,23 @@ export function createTimeline<Ctx extends JsonObject>(
         break
       }
     }
-    const fresh: { message: Message; key: string; segment: Segment; at: number }[] = []
+    const fresh = spareInUse ? scratch() : spare
+    if (fresh === spare) spareInUse = true
+    try {
+      return reconcileInto(messages, full, previous, length, fresh)
+    } finally {
+      for (let j = 0; j < fresh.count; j++) {
+        fresh.messages[j] = undefined
+        fresh.keys[j] = ''
+        fresh.segments[j] = undefined
+      }
+      fresh.count = 0
+      if (fresh === spare) spareInUse = false
+      reconciling = NO_MESSAGES // hold no history between reconciliations
+    }
+  }
+
+  function reconcileInto(messages: HistoryView, full: boolean, previous: MachineState<Ctx>, length: number, fresh: Fresh): boolean {
     // Segments (the answers between two user messages) are allocated only when there are answers.
     let segment: Segment = EMPTY_SEGMENT
     let anchor = -1
@@ -342,21 +379,25 @@ export function createTimeline<Ctx extends JsonObject>(
         anchorAt = i
         break
       }
-      fresh.push({ message, key, segment, at: i })
+      const f = fresh.count++
+      fresh.messages[f] = message
+      fresh.keys[f] = key
+      fresh.segments[f] = segment
+      fresh.ats[f] = i
       segment = EMPTY_SEGMENT
     }
     last = lastMessage && { message: lastMessage, continuation, answerId }
 
     // Decisions of messages that left history are dropped; a message that is still there with
     // the same text (a `full` re-walk, a reorder) keeps its decision for the re-evaluation below.
-    const kept = count - 1 > anchor && fresh.length > 8 ? new Map(fresh.map((f) => [f.message.id, f.key])) : undefined
+    const kept = count - 1 > anchor && fresh.count > 8 ? new Map(fresh.keys.slice(0, fresh.count).map((key, f) => [(fresh.messages[f] as Message).id, key])) : undefined
     while (count - 1 > anchor) {
       const k = count - 1
       const removedId = ids[k] as string
       const removedKey = keys[k]
       let key: string | undefined
       if (kept) key = kept.get(removedId)
-      else for (const item of fresh) if (item.message.id === removedId) key = item.key
+      else for (let f = 0; f < fresh.count; f++) if (fresh.messages[f]?.id === removedId) key = fresh.keys[f]
       if (key !== removedKey) unstale(removedId)
       else if (slots[k] !== undefined) stale.set(removedId, decisionAt(k) as Decision<Ctx>)
       pop()
@@ -371,13 +412,11 @@ export function createTimeline<Ctx extends JsonObject>(
         evaluate(anchor, anchorMessage, keys[anchor] as string, stateAt(anchor - 1), anchorSegment, anchorAt, cached)
       }
     }
-    for (let i = fresh.length - 1; i >= 0; i--) {
-      const item = fresh[i]
-      if (!item) continue
+    for (let f = fresh.count - 1; f >= 0; f--) {
+      const message = fresh.messages[f] as Message
       const k = count
-      evaluate(k, item.message, item.key, stateAt(k - 1), item.segment, item.at, staleOf(item.message.id))
+      evaluate(k, message, fresh.keys[f] as string, stateAt(k - 1), fresh.segments[f] as Segment, fresh.ats[f] as number, staleOf(message.id))
     }
-    reconciling = NO_MESSAGES // hold no history between reconciliations
     return current() !== previous
   }
 

@@ -18,14 +18,14 @@ describe('what the chatrail entry costs a page', () => {
   // shortcut without a route context, the lookups skipped while empty) ≈0.3 kB, and the review
   // mends (route contexts keep `history` an own key) ≈0.08 kB (20.02 kB), and the fallthrough work
   // (the columnar trace log, the exact-key filters, the lazy turn id) ≈0.57 kB, the maxTraces check
-  // and the review mends ≈0.12 kB, incremental record verification ≈0.04 kB (20.73 kB measured when
-  // set). The definition layer is ≈5 kB of it and none of that can load lazily
+  // and the review mends ≈0.12 kB, incremental record verification ≈0.04 kB, reconciliation's reused
+  // scratch columns ≈0.16 kB (20.89 kB measured when set). The definition layer is ≈5 kB of it and none of that can load lazily
   // (docs/performance.md § The core entry's size); splitting small modules off behind `import()`
   // costs as much gzip as it saves (tried with agent transitions: −0.57 kB minified, +0.03 kB gzip).
   // Getting back under 15 kB is the turn path's. Until then this guards against further growth.
-  it('stays within its budget: the chatrail entry is under 20.83 kB gzip (own code, production build; issue 20 targets 15 kB)', async () => {
+  it('stays within its budget: the chatrail entry is under 20.99 kB gzip (own code, production build; issue 20 targets 15 kB)', async () => {
     const core = await measureEntry('chatrail', 'src/index.ts')
-    expect(core.gzipBytes).toBeLessThan(20_830)
+    expect(core.gzipBytes).toBeLessThan(20_990)
   })
 
   it('the chatrail entry holds the contract and the conversation layer, never the controller', async () => {
@@ -60,9 +60,9 @@ describe('what the chatrail entry costs a page', () => {
     expect(rows.get('node_modules/zod/v4/locales') ?? 0).toBeLessThan(4_000)
   })
 
-  it('stays within its budget with dependencies inlined (23.6 kB gzip when first set, 29.4 kB after modeling v2 and the compact timeline, 29.69 kB after the soak fix, 30.09 kB after the turn-speed work, 30.82 kB after the fallthrough work; 113 kB with classic zod and the controller)', async () => {
+  it('stays within its budget with dependencies inlined (23.6 kB gzip when first set, 29.4 kB after modeling v2 and the compact timeline, 29.69 kB after the soak fix, 30.09 kB after the turn-speed work, 30.96 kB after the fallthrough work; 113 kB with classic zod and the controller)', async () => {
     const withDependencies = await measureEntry('chatrail + deps', 'src/index.ts', { withDependencies: true })
     expect(withDependencies.imports).toEqual([])
-    expect(withDependencies.gzipBytes).toBeLessThan(30_920)
+    expect(withDependencies.gzipBytes).toBeLessThan(31_060)
   })
 })
