@@ -196,11 +196,12 @@ function unmatched<Ctx extends JsonObject>(machine: Machine<Ctx>, index: RouteIn
 }
 
 /**
- * True when only the agent can answer: typed text (no UI event) that no route could match, in a
- * state without a form. `resolveRoutes` would answer `miss`; the turn skips building its context.
+ * True when only the agent can answer: typed text (no UI event) whose `candidates` (the route
+ * index's for it) are none, in a state without a form. `resolveRoutes` would answer `miss`; the
+ * turn skips building its context.
  */
-export function plainMiss<Ctx extends JsonObject>(machine: Machine<Ctx>, index: RouteIndex<Ctx>, input: string, uiEvent: string | undefined, state: string): boolean {
-  return uiEvent === undefined && index.candidates(input, undefined).length === 0 && machine.states.get(state)?.form === undefined
+export function plainMiss<Ctx extends JsonObject>(machine: Machine<Ctx>, candidates: readonly number[], uiEvent: string | undefined, state: string): boolean {
+  return uiEvent === undefined && candidates.length === 0 && machine.states.get(state)?.form === undefined
 }
 
 /**
@@ -215,8 +216,9 @@ export function resolveRoutes<Ctx extends JsonObject>(
   before: MachineState<Ctx>,
   settings: ResolveSettings = {},
   hooks?: ResolveHooks<Ctx>,
+  // The index's candidates for `ctx`, when the caller looked them up already.
+  candidates: readonly number[] = index.candidates(ctx.input, ctx.uiEvent),
 ): Resolution<Ctx> | Promise<Resolution<Ctx>> {
-  const candidates = index.candidates(ctx.input, ctx.uiEvent)
   // No route can match (the agentic fallthrough's common case): skip building the scan's closures.
   if (candidates.length === 0) return unmatched(machine, index, ctx, before, settings)
   const state = before.state

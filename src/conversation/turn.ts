@@ -130,9 +130,12 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
   // The agentic fallthrough's common case: no route context, no resolution.
   // The text as `turnContext` reads it (history from outside may carry no string content).
   const input = typeof message.content === 'string' ? message.content : ''
-  if (plainMiss(core.machine, core.index, input, uiEventOf(message), before.state)) return fromResolution(core, request, control, recorder, last, before, inputKey, MISS)
+  const uiEvent = uiEventOf(message)
+  const candidates = core.index.candidates(input, uiEvent)
+  if (plainMiss(core.machine, candidates, uiEvent, before.state)) return fromResolution(core, request, control, recorder, last, before, inputKey, MISS)
   const ctx = turnContext(message, before, request, core.sessionId, recorder.turnId, control)
-  const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, control)
+  // Looked up once: reused when the context reads the same text (always, unless content is not a string).
+  const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, control, ctx.input === input ? candidates : undefined)
   if (!isPromise<Resolution<Ctx>>(resolving)) return fromResolution(core, request, control, recorder, last, before, inputKey, resolving)
   // A route is running: a stop records `aborted` at once and ends the stream without waiting for it.
   recorder.kind = 'deterministic'
