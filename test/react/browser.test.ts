@@ -456,6 +456,9 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     const tab = await openTab(1280)
     try {
       expect(await tab.getByRole('log').getAttribute('aria-live')).toBe('off')
+      // The observers are installed on the regions present now: wait for the announcer to mount
+      // (on a loaded machine it can come after the suggestions openTab waits for).
+      await tab.locator('[data-chatrail-announcer]').waitFor({ state: 'attached' })
       await tab.evaluate(() => {
         const regions = [...document.querySelectorAll('[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"]')]
         const counts = regions.map(() => 0)
