@@ -1,5 +1,35 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * The suites that need something beyond Node: the real agent CLIs (test/agents-e2e), Chromium, a
+ * pseudo-terminal, a real Postgres, or a build of the whole package. `npm test` runs them all;
+ * `npm run test:unit` (vitest.unit.config.ts) leaves them out for the inner loop.
+ */
+export const endToEndSuites = [
+  // the real Claude Code, Codex and OpenCode CLIs
+  'test/agents/adapters/claude-code/**',
+  'test/agents/adapters/codex/**',
+  'test/agents/adapters/opencode/**',
+  'test/agents/**/live-*.test.ts',
+  'test/agents/**/*-live.test.ts',
+  'test/agents/opencode/opencode-probe.test.ts',
+  'test/agents/claude-code/recorded-fixtures.test.ts',
+  'test/ink/demo-claude.test.ts',
+  'examples/coding-agent-router/router.test.ts',
+  // Chromium
+  '**/*browser*.test.ts',
+  'test/serve/serve-command.test.ts',
+  // pseudo-terminals
+  '**/*-pty*.test.ts',
+  // real Postgres, many processes, crashes
+  'test/server/many-instances.test.ts',
+  'test/store/crash.test.ts',
+  // the built package
+  'test/package/**',
+]
+
+const workers = Number(process.env.CHATRAIL_TEST_WORKERS ?? '')
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx', 'examples/**/*.test.ts', 'examples/**/*.test.tsx'],
@@ -9,6 +39,11 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // vitest's default is one worker per core less one: a single worker on a 2-core machine, which ran
+    // the suite file by file although most of its time is spent waiting on child processes, servers
+    // and timers. Three keep both cores busy (CHATRAIL_TEST_WORKERS overrides).
+    maxWorkers: Number.isInteger(workers) && workers > 0 ? workers : 3,
+    globalSetup: ['test/support/global-setup.ts'],
     benchmark: { include: ['bench/**/*.bench.ts'] },
   },
 })

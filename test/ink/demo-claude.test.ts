@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { AGENT_BIN_DIR } from '../support/agent-clis.js'
 import { startAnthropicServer } from '../support/anthropic-server.js'
 import type { AnthropicServer } from '../support/anthropic-server.js'
 import { CLAUDE_BIN, claudeEnv, makeClaudeHome } from '../support/claude-cli.js'
@@ -27,7 +28,7 @@ describe.skipIf(!existsSync(CLAUDE_BIN))('chatrail demo with a Claude Code that 
     cleanups.push(() => server.close())
     const home: ClaudeHome = makeClaudeHome('chatrail-demo-cc-')
     cleanups.push(home.cleanup)
-    const env = { ...claudeEnv(home.home, server.url), PATH: `${join(projectRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, FORCE_COLOR: '1' }
+    const env = { ...claudeEnv(home.home, server.url), PATH: `${AGENT_BIN_DIR}:${join(projectRoot, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`, FORCE_COLOR: '1' }
     const terminal: PtyTerminal = startPty(
       join(projectRoot, 'node_modules', '.bin', 'tsx'),
       ['--tsconfig', join(projectRoot, 'tsconfig.json'), join(projectRoot, 'src', 'cli', 'main.ts'), 'demo', '--probe-timeout', '30000'],

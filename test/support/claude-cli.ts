@@ -1,19 +1,18 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import pty from 'node-pty'
 import type { IPty } from 'node-pty'
+import { agentBin } from './agent-clis.js'
 
 /**
- * Runs the real Claude Code CLI (node_modules/.bin/claude) against a scripted model server, in a
+ * Runs the real Claude Code CLI (test/agents-e2e: see agent-clis.ts) against a scripted model server, in a
  * throwaway HOME: headless (`-p … --output-format stream-json --verbose`) or interactive in a
  * pseudo-terminal (node-pty). Prompts are passed after `--` or typed, never through a shell.
  */
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-export const CLAUDE_BIN = join(root, 'node_modules', '.bin', 'claude')
+export const CLAUDE_BIN = agentBin('claude')
 export const API_KEY = 'sk-ant-scripted-not-a-secret'
 
 export interface ClaudeHome {

@@ -2,17 +2,16 @@ import { execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { agentBin } from './agent-clis.js'
 
 /**
- * Helpers to run the real Codex CLI (`node_modules/.bin/codex`) headlessly against the scripted
+ * Helpers to run the real Codex CLI (test/agents-e2e: see agent-clis.ts) headlessly against the scripted
  * Responses server. Every run gets its own `CODEX_HOME` and a git-initialised working directory;
  * the prompt always goes on stdin, so a prompt starting with `-` can never become a flag.
  */
 
-const here = dirname(fileURLToPath(import.meta.url))
-export const codexBin = resolve(here, '../../node_modules/.bin/codex')
+export const codexBin = agentBin('codex')
 
 export function codexAvailable(): boolean {
   return existsSync(codexBin)

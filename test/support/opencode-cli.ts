@@ -1,19 +1,18 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { agentBin } from './agent-clis.js'
 import { startOpencodeServer } from '../../src/agents/opencode/adapter/opencode-server.js'
 import type { OpencodeServerProcess } from '../../src/agents/opencode/adapter/opencode-server.js'
 
 /**
- * Runs the real `opencode serve` (node_modules/.bin/opencode, opencode-ai 1.18.33) offline against
+ * Runs the real `opencode serve` (opencode-ai 1.18.33 in test/agents-e2e: see agent-clis.ts) offline against
  * a scripted Anthropic server, in a throwaway HOME: config at `$HOME/.config/opencode/opencode.json`
  * pointing the `anthropic` provider at the scripted server, autoupdate and the models.dev fetch off,
  * `--port 0` on 127.0.0.1 (a free port). The `permission` section decides which tools ask.
  */
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
-export const OPENCODE_BIN = join(root, 'node_modules', '.bin', 'opencode')
+export const OPENCODE_BIN = agentBin('opencode')
 
 export interface OpencodeHome {
   home: string
