@@ -3,6 +3,7 @@ import type { Key } from 'ink'
 import { useMemo, useRef, useState } from 'react'
 import type { MutableRefObject } from 'react'
 import type { Dialog, DialogAnswerInput } from '../../src/contract/dialog.js'
+import { terminalText } from '../../src/contract/terminal-text.js'
 import {
   dialogQuestions,
   initialPickerState,
@@ -110,8 +111,8 @@ export function DialogPicker({ dialog, onAnswer, onDismiss, isActive = true, col
         {dialog.kind === 'plan' ? 'The agent proposes a plan' : 'The agent asks'}
         {questions.length > 1 ? ` (question ${state.questionIndex + 1} of ${questions.length})` : ''}
       </Text>
-      {question?.header === undefined || dialog.kind === 'plan' ? null : <Text dimColor>{question.header}</Text>}
-      {dialog.kind === 'plan' ? <MarkdownView lines={planLines.slice(shown, shown + planRoom)} /> : <Text>{question?.question ?? dialog.prompt}</Text>}
+      {question?.header === undefined || dialog.kind === 'plan' ? null : <Text dimColor>{terminalText(question.header, { singleLine: true })}</Text>}
+      {dialog.kind === 'plan' ? <MarkdownView lines={planLines.slice(shown, shown + planRoom)} /> : <Text>{terminalText(question?.question ?? dialog.prompt)}</Text>}
       {maxScroll === 0 ? null : (
         <Text dimColor>
           lines {shown + 1}–{Math.min(planLines.length, shown + planRoom)} of {planLines.length} · PgUp/PgDn scroll
@@ -126,7 +127,7 @@ export function DialogPicker({ dialog, onAnswer, onDismiss, isActive = true, col
             <Text color={selected ? 'cyan' : undefined}>
               {selected ? '› ' : '  '}
               {index + 1}. {mark}
-              {row.label}
+              {terminalText(row.label, { singleLine: true })}
               {row.isOther && state.typingOther ? (
                 <Text>
                   {': '}
@@ -135,7 +136,7 @@ export function DialogPicker({ dialog, onAnswer, onDismiss, isActive = true, col
                 </Text>
               ) : null}
             </Text>
-            {row.description === undefined ? null : <Text dimColor>{'     '}{row.description}</Text>}
+            {row.description === undefined ? null : <Text dimColor>{'     '}{terminalText(row.description)}</Text>}
           </Box>
         )
       })}

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink'
 import type { Dialog, DialogAnswer } from '../../src/contract/dialog.js'
+import { terminalText } from '../../src/contract/terminal-text.js'
 import { dialogQuestions } from './dialog-picker-state.js'
 import { markdownTitle } from './terminal-markdown.js'
 
@@ -47,9 +48,9 @@ export function DialogSummary({ dialog }: { dialog: Dialog }) {
       </Text>
       {lines.map((line, index) => (
         <Text key={index}>
-          {line.question}
+          {terminalText(line.question, { singleLine: true })}
           <Text dimColor> → </Text>
-          <Text color={line.answer === 'dismissed' || line.answer === 'no answer' ? 'gray' : 'cyan'}>{line.answer}</Text>
+          <Text color={line.answer === 'dismissed' || line.answer === 'no answer' ? 'gray' : 'cyan'}>{terminalText(line.answer, { singleLine: true })}</Text>
         </Text>
       ))}
     </Box>

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink'
 import type { Message } from '../../src/contract/message.js'
+import { terminalText } from '../../src/contract/terminal-text.js'
 
 interface Props {
   message: Message
@@ -18,7 +19,11 @@ const speakers: Record<Message['role'], { name: string; color: string }> = {
   tool: { name: 'tool', color: 'yellow' },
 }
 
-/** One chat message: the speaker line, then the text. A streaming reply ends in a cursor block. */
+/**
+ * One chat message: the speaker line, then the text. A streaming reply ends in a cursor block.
+ * Text from the model or an agent's files is shown with its control characters as symbols, so it
+ * cannot send the terminal commands (a title, a screen clear, a clipboard write).
+ */
 export function MessageView({ message, label, edited = false, hiddenToolIds = [] }: Props) {
   const speaker = speakers[message.role]
   const streaming = message.status === 'streaming'
@@ -29,20 +34,20 @@ export function MessageView({ message, label, edited = false, hiddenToolIds = []
       <Text>
         <Text bold color={speaker.color}>{speaker.name}</Text>
         {edited ? <Text dimColor> (edited)</Text> : null}
-        {label === undefined ? null : <Text dimColor> · {label}</Text>}
+        {label === undefined ? null : <Text dimColor> · {terminalText(label, { singleLine: true })}</Text>}
         {message.status === 'error' ? <Text color="red"> · error</Text> : null}
       </Text>
       {empty && !streaming ? <Text dimColor>{message.status === 'error' ? '(no reply)' : '(stopped before any text)'}</Text> : null}
       {message.content === '' ? null : (
         <Text color={message.status === 'error' ? 'red' : undefined}>
-          {message.content}
+          {terminalText(message.content)}
           {streaming ? '▍' : ''}
         </Text>
       )}
       {streaming && message.content === '' ? <Text dimColor>…</Text> : null}
       {toolCalls.map((call) => (
         <Text key={call.id} dimColor>
-          ⚙ {call.name} ({call.status})
+          ⚙ {terminalText(call.name, { singleLine: true })} ({call.status})
         </Text>
       ))}
     </Box>

@@ -6,6 +6,7 @@ import type { Attention, MonitorEntry } from '../../src/agents/monitor/monitor-e
 import type { MonitorEvent } from '../../src/agents/monitor/monitor-events.js'
 import { sessionRows, splitRecent, stateLabel } from '../../src/agents/monitor/session-rows.js'
 import { sessionTableLines } from '../../src/agents/monitor/session-table-text.js'
+import { terminalText } from '../../src/contract/terminal-text.js'
 
 const COLORS: Record<Attention, string> = { needs_you: 'yellow', finished: 'green', active: 'cyan', quiet: 'gray' }
 
@@ -92,7 +93,7 @@ export function SessionsWatch({ monitor, hideOlderThanMs, clock = Date.now }: Wa
       <SessionsTable entries={state.entries} now={now} {...(hideOlderThanMs === undefined ? {} : { hideOlderThanMs })} {...(columns === undefined ? {} : { width: columns })} />
       {notices.map((notice) => (
         <Text key={notice.id} color="yellow" wrap="truncate-end">
-          {notice.text}
+          {terminalText(notice.text, { singleLine: true })}
         </Text>
       ))}
       <Text dimColor wrap="truncate-end">

@@ -1,5 +1,6 @@
 import { RuleType, parser } from 'markdown-to-jsx'
 import type { MarkdownToJSX } from 'markdown-to-jsx'
+import { terminalText } from '../../src/contract/terminal-text.js'
 
 /**
  * Markdown for the terminal: the parser is markdown-to-jsx's (the library `chatrail/react` renders
@@ -7,7 +8,7 @@ import type { MarkdownToJSX } from 'markdown-to-jsx'
  * bold (level 1 also underlined), emphasis is bold / italic / struck through, inline code and code
  * blocks are coloured (a block under a dim language label), lists keep their bullets or numbers
  * with a hanging indent, quotes get a bar. Raw HTML is never interpreted (its text is shown as
- * typed) and terminal control characters are dropped.
+ * typed) and terminal control characters are shown as symbols (src/contract/terminal-text.ts).
  * Pure functions; `wrapLines` breaks between words and only cuts a word longer than the width.
  */
 
@@ -32,16 +33,11 @@ type Style = Omit<Span, 'text'>
 
 const CODE_COLOR = 'yellow'
 
-/**
- * Control characters an agent's text could carry (ESC starts terminal commands: colours, cursor
- * moves, window titles, clipboard writes); only line breaks and tabs are kept.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g
-
 /** The markdown source as logical lines (not yet wrapped), blocks separated by a blank line. */
 export function markdownLines(source: string): StyledLine[] {
-  const nodes = parser(source.replace(CONTROL_CHARACTERS, ''), { disableParsingRawHTML: true, disableFrontmatter: true })
+  // Control characters an agent's text could carry (ESC starts terminal commands: colours, cursor
+  // moves, window titles, clipboard writes) are shown as symbols; only line breaks and tabs stay.
+  const nodes = parser(terminalText(source), { disableParsingRawHTML: true, disableFrontmatter: true })
   return trimBlank(blocks(nodes, 0))
 }
 

@@ -1,9 +1,12 @@
 import type { AgentChat, AgentMessage } from '../contract/agent-chat.js'
 import type { Dialog } from '../contract/dialog.js'
+import { terminalText } from '../contract/terminal-text.js'
 
 /**
  * The human view of `chatrail inspect` (pure): the state block, the pending dialog as a card
- * (plans and questions in full, never truncated), then the last messages one line each.
+ * (plans and questions in full, never truncated), then the last messages one line each. Every
+ * control character the chat carries (ESC, BEL, C1) is shown as a symbol, never printed raw: a
+ * transcript cannot retitle, clear or write the clipboard of the terminal (contract/terminal-text.ts).
  */
 
 export interface ChatViewOptions {
@@ -39,7 +42,7 @@ export function formatChatView(chat: AgentChat, options: ChatViewOptions): strin
     const timed = shown.some((m) => m.at !== undefined)
     for (const message of shown) out.push(`  #${String(message.seq).padStart(width)}  ${timed ? `${messageTime(message, first, latest)}  ` : ''}${messageLine(message)}`)
   }
-  return out.join('\n')
+  return terminalText(out.join('\n'))
 }
 
 /** `1 message`, `2 messages`. */
@@ -79,6 +82,7 @@ function pendingDialogOf(chat: AgentChat): { dialog: Dialog; live: boolean } | u
   return last?.dialog && last.dialog.outcome === undefined ? { dialog: last.dialog, live: false } : undefined
 }
 
+/** The card's lines; `formatChatView` makes them safe for a terminal. */
 export function dialogCard(dialog: Dialog, live: boolean): string[] {
   const title = dialog.kind === 'plan' ? 'plan waiting for approval' : dialog.questions ? `${dialog.questions.length} questions waiting for an answer` : 'question waiting for an answer'
   const lines = [`┌─ ${title} · ${dialog.toolId}${live ? ' · live (hook spool)' : ''}`]

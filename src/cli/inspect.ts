@@ -10,10 +10,14 @@ import { isOpencodeEventContent } from '../agents/opencode/detect-event-log.js'
 import { readEventLog as readOpencodeEventLog } from '../agents/opencode/event-log.js'
 import { DEFAULT_OPENCODE_URL } from '../agents/opencode/http-client.js'
 import { readChat as readOpencodeChat } from '../agents/opencode/read-chat.js'
+import { readDecodedWindow } from '../agents/runstate/decoded-window.js'
 import { streamFile } from '../agents/runstate/file-stream.js'
+import { createJsonlTail } from '../agents/runstate/jsonl-tail.js'
+import { DEFAULT_MAX_DECOMPRESSED_BYTES } from '../agents/runstate/read-window.js'
 import { DEFAULT_MAX_LINE_BYTES, JsonlLineReader } from '../agents/runstate/jsonl-lines.js'
 import type { AgentChat, AgentKind } from '../contract/agent-chat.js'
 import { ChatrailError } from '../contract/errors.js'
+import { terminalJson, terminalText } from '../contract/terminal-text.js'
 import { closestName } from '../conversation/did-you-mean.js'
 import { parseCommandArgs, usageErrorText } from './args.js'
 import { formatChatView } from './inspect-view.js'
@@ -65,6 +69,8 @@ export interface InspectOptions {
   registry?: string
   /** OpenCode: `file` is a session id on this server (`--opencode-url`). */
   opencodeUrl?: string
+  /** Whether the user named `opencodeUrl` (`--opencode-url`): credentials go only to a URL the user configured. */
+  opencodeUrlNamed?: boolean
   runtimeDir: string
   runId: string
 }
@@ -105,7 +111,7 @@ export const inspectAgents: InspectAgent[] = [
     origin: readRolloutOrigin,
   },
   // A recorded event stream, or (--opencode-url) a session of a running server: its run state lives there.
-  { agent: 'opencode', detect: isOpencodeEventContent, read: (o) => (o.opencodeUrl !== undefined ? readOpencodeChat({ baseUrl: o.opencodeUrl, sessionId: o.file }) : readOpencodeEventLog({ transcriptPath: o.file })) },
+  { agent: 'opencode', detect: isOpencodeEventContent, read: (o) => (o.opencodeUrl !== undefined ? readOpencodeChat({ baseUrl: o.opencodeUrl, sessionId: o.file, ...(o.opencodeUrlNamed === true ? {} : { auth: null }) }) : readOpencodeEventLog({ transcriptPath: o.file })) },
 ]
 
 export interface InspectIo {
@@ -118,13 +124,23 @@ const processIo: InspectIo = {
   stderr: (text) => process.stderr.write(`${text}\n`),
 }
 
+/**
+ * What `inspect` prints comes from the file (text, titles, paths, error messages): shown safe for a
+ * terminal, never as control sequences. The human view is made safe by `formatChatView`; JSON
+ * keeps its value (`terminalJson` only escapes what `JSON.stringify` leaves raw).
+ */
+function safeIo(io: InspectIo): InspectIo & { json: (text: string) => void } {
+  return { stdout: (text) => io.stdout(text), stderr: (text) => io.stderr(terminalText(text)), json: (text) => io.stdout(terminalJson(text)) }
+}
+
 /** The command-table entry point (src/cli/main.ts). */
 export function run(args: readonly string[]): Promise<number> {
   return runInspect(args, processIo)
 }
 
 /** Runs the command and resolves with its exit code; never calls `process.exit`. */
-export async function runInspect(args: readonly string[], io: InspectIo = processIo): Promise<number> {
+export async function runInspect(args: readonly string[], rawIo: InspectIo = processIo): Promise<number> {
+  const io = safeIo(rawIo)
   const parsed = parseCommandArgs(
     {
       command: 'inspect',
@@ -175,10 +191,10 @@ export async function runInspect(args: readonly string[], io: InspectIo = proces
       io.stderr(`chatrail inspect: ${file} does not look like a transcript of ${agents.join(' or ')}; pass --agent to read it anyway.`)
       return 1
     }
-    const chat = await entry.read({ file, runtimeDir: values['runtime-dir'] ?? '', runId: values['run-id'] ?? 'inspect', ...(values.registry !== undefined ? { registry: values.registry } : {}), ...(opencodeUrl !== undefined ? { opencodeUrl } : {}) })
+    const chat = await entry.read({ file, runtimeDir: values['runtime-dir'] ?? '', runId: values['run-id'] ?? 'inspect', ...(values.registry !== undefined ? { registry: values.registry } : {}), ...(opencodeUrl !== undefined ? { opencodeUrl, opencodeUrlNamed: values['opencode-url'] !== undefined } : {}) })
     const unread = opencodeUrl === undefined ? await unreadWarning(file, entry) : undefined
     if (values.json) {
-      io.stdout(JSON.stringify(chat, null, 2))
+      io.json(JSON.stringify(chat, null, 2))
       // --json prints exactly the AgentChat; the count goes to stderr.
       if (unread !== undefined) io.stderr(`chatrail inspect: warning: ${unread}`)
       return 0
@@ -211,23 +227,22 @@ async function fileProblem(file: string): Promise<string | undefined> {
 
 /**
  * `N of M lines are not <agent> lines and were not read (…)` when the reader skipped parsed lines
- * it does not read (an exec capture read as a rollout), else `undefined`. Streams the whole file.
+ * it does not read (an exec capture read as a rollout), else `undefined`. Counts the lines the
+ * readers read: the whole file, or a large one's first line and last window (runstate/read-window.ts).
  */
 export async function unreadWarning(file: string, entry: InspectAgent): Promise<string | undefined> {
   const reads = entry.reads ?? entry.detect
   let total = 0
   let unread = 0
-  const lines = new JsonlLineReader({ source: file, maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxDetailedWarnings: 0 })
   const handlers = {
     onRecord: ({ value }: { value: unknown }) => {
       total += 1
       if (!reads(value)) unread += 1
     },
   }
-  const stream = await streamFile(file, { compressed: file.endsWith('.zst') }, (chunk) => {
-    lines.push(chunk, handlers)
-  })
-  if (stream.ended === 'end') lines.finish(handlers)
+  // The lines the reader read: the same window policy (a huge file's first line and last window).
+  if (file.endsWith('.zst')) await readDecodedWindow(file, { compressed: true, what: 'file', maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxDecompressedBytes: DEFAULT_MAX_DECOMPRESSED_BYTES, maxDetailedWarnings: 0 }, handlers)
+  else await createJsonlTail(file, { maxDetailedWarnings: 0 }).read(handlers)
   if (unread === 0) return undefined
   const what = entry.agent === 'codex' ? 'Codex rollout' : entry.agent === 'claude-code' ? 'Claude Code transcript' : 'OpenCode event'
   // The hint guesses what the file is instead: only when most of it went unread (one unknown line is a newer format's).

@@ -8,6 +8,7 @@ import { DEFAULT_ENDED_WINDOW_MS } from '../agents/monitor/monitor-options.js'
 import { sessionRows, sortByAttention, splitRecent } from '../agents/monitor/session-rows.js'
 import { sessionTableLines } from '../agents/monitor/session-table-text.js'
 import { ChatrailError } from '../contract/errors.js'
+import { terminalJson, terminalText } from '../contract/terminal-text.js'
 import { opencodeMonitorOptions } from './sessions-opencode.js'
 import { parseCommandArgs, usageErrorText } from './args.js'
 
@@ -116,7 +117,7 @@ export async function runSessions(args: readonly string[], io: SessionsIo = proc
   try {
     monitor = createMonitor({ home, codexHome: resolve(codexHome), ...opencodeMonitorOptions(values, home, io.env) })
   } catch (error) {
-    io.stderr(`chatrail sessions: ${ChatrailError.isInstance(error) ? error.toString() : String(error)}`)
+    io.stderr(terminalText(`chatrail sessions: ${ChatrailError.isInstance(error) ? error.toString() : String(error)}`))
     return 2
   }
   if (values.watch) return watch(monitor, { json: values.json === true, hideOlderThanMs }, io)
@@ -129,24 +130,25 @@ export async function runSessions(args: readonly string[], io: SessionsIo = proc
   const warnings = [...state.skipped.map((path) => `skipped unreadable folder ${path}`), ...state.warnings]
   const { recent, older } = hideOlderThanMs === undefined ? { recent: [...entries], older: [] } : splitRecent(entries, now, hideOlderThanMs)
   if (values.json) {
-    io.stdout(JSON.stringify({ entries: sortByAttention(recent), warnings }, null, 2))
+    // Titles and paths come from files: nothing printed reaches the terminal as a control sequence.
+    io.stdout(terminalJson(JSON.stringify({ entries: sortByAttention(recent), warnings }, null, 2)))
     return 0
   }
   if (recent.length === 0 && older.length === 0) {
-    io.stdout(`No Claude Code or Codex sessions under ${join(home, '.claude')} or ${join(codexHome, 'sessions')}.`)
+    io.stdout(terminalText(`No Claude Code or Codex sessions under ${join(home, '.claude')} or ${join(codexHome, 'sessions')}.`))
   } else {
     const width = terminalWidth(io)
     io.stdout(sessionTableLines(sessionRows(recent, now), width === undefined ? {} : { width }).join('\n'))
     if (older.length > 0) io.stdout(`(${older.length === 1 ? '1 session that ended more than a day ago is' : `${older.length} sessions that ended more than a day ago are`} hidden; --all shows them)`)
   }
-  for (const warning of warnings) io.stdout(`warning: ${warning}`)
+  for (const warning of warnings) io.stdout(`warning: ${terminalText(warning, { singleLine: true })}`)
   return 0
 }
 
 /** `--watch`: Ink's live table, or with `--json` one JSON event per line; runs until Ctrl-C (or `q`). */
 async function watch(monitor: Monitor, options: { json: boolean; hideOlderThanMs: number | undefined }, io: SessionsIo): Promise<number> {
   if (options.json) {
-    monitor.subscribe((event) => io.stdout(JSON.stringify(event)))
+    monitor.subscribe((event) => io.stdout(terminalJson(JSON.stringify(event))))
     await monitor.start()
     await new Promise<void>((done) => {
       process.once('SIGINT', done)

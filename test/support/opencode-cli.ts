@@ -9,7 +9,8 @@ import type { OpencodeServerProcess } from '../../src/agents/opencode/adapter/op
  * Runs the real `opencode serve` (opencode-ai 1.18.33 in test/agents-e2e: see agent-clis.ts) offline against
  * a scripted Anthropic server, in a throwaway HOME: config at `$HOME/.config/opencode/opencode.json`
  * pointing the `anthropic` provider at the scripted server, autoupdate and the models.dev fetch off,
- * `--port 0` on 127.0.0.1 (a free port). The `permission` section decides which tools ask.
+ * a free port on 127.0.0.1. The `permission` section decides which tools ask. The server has its own
+ * random password (`server.auth()`): every request must send it.
  */
 
 export const OPENCODE_BIN = agentBin('opencode')
@@ -28,7 +29,7 @@ export interface OpencodeHomeOptions {
   modelUrl: string
   /** opencode.json `permission`, e.g. `{ bash: 'ask', question: 'allow' }`. */
   permission?: Record<string, unknown>
-  /** Sets OPENCODE_SERVER_PASSWORD for the server. */
+  /** Sets OPENCODE_SERVER_PASSWORD in `env` (a server `startOpencodeServer` starts replaces it with a random one of its own). */
   password?: string
   prefix?: string
 }
@@ -68,7 +69,7 @@ export function opencodeEnv(home: string, password?: string): Record<string, str
   }
 }
 
-/** `opencode serve` in `home.cwd`; `stop()` ends its whole process tree. */
+/** `opencode serve` in `home.cwd` (its credentials: `auth()`); `stop()` ends its whole process tree. */
 export function serveOpencode(home: OpencodeHome): Promise<OpencodeServerProcess> {
   return startOpencodeServer({ bin: OPENCODE_BIN, cwd: home.cwd, env: home.env, startTimeoutMs: 60_000, graceMs: 2000 })
 }

@@ -9,10 +9,12 @@ import type { FoldSnapshot, TranscriptFoldOptions } from './transcript-fold.js'
  * Incremental reading of one Claude Code transcript: each `read()` folds only the bytes appended
  * since the last one and returns the whole view. A partial last line waits for its newline; a
  * truncated, replaced or rewritten file starts a fresh fold. Any split of the same bytes into
- * appends ends in exactly the view one full read gives.
+ * appends ends in exactly the view one full read gives. A transcript at least
+ * `windowThresholdBytes` (128 MiB) long when reading starts is read through windows: its first
+ * line and its last `tailWindowBytes` (16 MiB), and `warnings` starts with a note saying so.
  */
 
-export type TranscriptTailOptions = JsonlTailOptions & TranscriptFoldOptions
+export type TranscriptTailOptions = Omit<JsonlTailOptions, 'what'> & TranscriptFoldOptions
 
 export interface TranscriptView extends FoldSnapshot {
   cursor: AgentCursor
@@ -34,7 +36,8 @@ export interface TranscriptTail {
 const MAX_SHAPE_WARNINGS = 20
 
 export function createTranscriptTail(path: string, options: TranscriptTailOptions = {}): TranscriptTail {
-  const lines = createJsonlTail(path, options)
+  // The shared window policy (runstate/read-window.ts): a huge transcript's first line and last window.
+  const lines = createJsonlTail(path, { ...options, what: 'transcript' })
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
   let fold = createTranscriptFold(options)
   let nonObjects: string[] = []

@@ -68,6 +68,8 @@ interface Tracked {
   lastActivityAt: number
   error?: string
   track: NotificationTrack
+  /** The window note already warned of (a huge transcript read through windows). */
+  noted?: string
 }
 
 const MAX_WARNINGS = 50
@@ -83,7 +85,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
   let entries = new Map<string, MonitorEntry>()
   let state: MonitorState = { entries: [], warnings: [], skipped: [] }
   if (config.opencodeUrl !== undefined) {
-    sources.push(createOpencodeSource({ baseUrl: config.opencodeUrl, dataDir: config.opencodeDataDir, quietWhenDown: config.opencodeOptional, note: (message) => warn(message) }))
+    sources.push(createOpencodeSource({ baseUrl: config.opencodeUrl, ...(config.opencodeAuth !== undefined ? { auth: config.opencodeAuth } : {}), dataDir: config.opencodeDataDir, quietWhenDown: config.opencodeOptional, note: (message) => warn(message) }))
   }
   let queue: Promise<unknown> = Promise.resolve()
   let timer: NodeJS.Timeout | undefined
@@ -154,6 +156,10 @@ export function createMonitor(options: MonitorOptions): Monitor {
       const unchanged = item.observed?.key === observedKey
       const observation = unchanged && item.observed !== undefined ? item.observed.value : item.reader.observe(session)
       item.observed = { key: observedKey, value: observation }
+      if (observation.windowNote !== undefined && observation.windowNote !== item.noted) {
+        item.noted = observation.windowNote
+        warn(observation.windowNote)
+      }
       item.lastActivityAt = nextActivityAt({
         ...(item.mark !== undefined ? { previousMark: item.mark } : {}),
         mark: observation.activityMark,

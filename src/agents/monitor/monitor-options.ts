@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { ChatrailError, markErrorClass } from '../../contract/errors.js'
+import type { OpencodeAuth } from '../opencode/http-client.js'
 
 export interface MonitorOptions {
   /** The user's home directory: Claude Code keeps its sessions in `<home>/.claude`. Required, never guessed. */
@@ -19,6 +20,13 @@ export interface MonitorOptions {
    * `warnings`; other failures still are. Default `false`: a server that stops answering is noted.
    */
   opencodeOptional?: boolean
+  /**
+   * Basic auth for `opencodeUrl`. Default: `OPENCODE_SERVER_PASSWORD` / `OPENCODE_SERVER_USERNAME`
+   * from `process.env`; `null`: none (what `chatrail sessions` passes for the default URL it was not
+   * given, where anyone may be listening). Whatever it is, a loopback server whose socket another
+   * user owns is never asked (Linux; noted in `warnings`).
+   */
+  opencodeAuth?: OpencodeAuth | null
   /** Silence after which a running or streaming session reads `idle` (non-terminal). Default 5 min. */
   liveWindowMs?: number
   /** Silence after which a session without a live process is presumed ended (`completed`). Default 24 h. */
@@ -41,6 +49,7 @@ export interface ResolvedMonitorOptions {
   opencodeUrl?: string
   opencodeDataDir: string
   opencodeOptional: boolean
+  opencodeAuth?: OpencodeAuth | null
   liveWindowMs: number
   endedWindowMs: number
   settleMs: number
@@ -89,6 +98,7 @@ export function resolveMonitorOptions(options: MonitorOptions): ResolvedMonitorO
     ...(options.opencodeUrl !== undefined ? { opencodeUrl: options.opencodeUrl } : {}),
     opencodeDataDir: options.opencodeDataDir ?? join(options.home, '.local', 'share', 'opencode'),
     opencodeOptional: options.opencodeOptional === true,
+    ...(options.opencodeAuth !== undefined ? { opencodeAuth: options.opencodeAuth } : {}),
     liveWindowMs: duration(options, 'liveWindowMs', DEFAULT_LIVE_WINDOW_MS, 1),
     endedWindowMs: duration(options, 'endedWindowMs', DEFAULT_ENDED_WINDOW_MS, 1),
     settleMs: duration(options, 'settleMs', DEFAULT_SETTLE_MS, 0),

@@ -29,11 +29,16 @@ import type { FoundSession, SessionObservation, SessionReader, SessionSource } f
  * reaches the server switches them back to live states. The switch is noted once each way, except
  * a refused connection with `quietWhenDown` (OpenCode simply not running at a default address).
  * Without `dataDir` a failed scan throws: the monitor warns and keeps the sessions as last seen.
+ *
+ * Trust (issue 28): the client never asks a loopback server whose socket another user owns
+ * (`OPENCODE_FOREIGN_LISTENER`: noted even with `quietWhenDown`, since that is not OpenCode simply
+ * not running), and sends credentials only when the caller gave them (`auth`; `null`: none).
  */
 
 export interface OpencodeSourceOptions {
   baseUrl: string
-  auth?: OpencodeAuth
+  /** Default from `process.env` (the client's default); `null`: send none. */
+  auth?: OpencodeAuth | null
   timeoutMs?: number
   /** OpenCode's data folder: the inventory while the server cannot be read. */
   dataDir?: string
@@ -48,7 +53,7 @@ const READ_CONCURRENCY = 4
 const DISK_MARK = 'disk'
 
 export function createOpencodeSource(options: OpencodeSourceOptions): SessionSource {
-  const client = createOpencodeClient({ baseUrl: options.baseUrl, ...(options.auth ? { auth: options.auth } : {}), timeoutMs: options.timeoutMs ?? 5000 })
+  const client = createOpencodeClient({ baseUrl: options.baseUrl, ...(options.auth !== undefined ? { auth: options.auth } : {}), timeoutMs: options.timeoutMs ?? 5000 })
   const note = options.note ?? (() => undefined)
   const limit = createLimiter(READ_CONCURRENCY)
   /** The titles OpenCode gave the sessions, from the last scan (server or files). */
@@ -118,7 +123,8 @@ export function createOpencodeSource(options: OpencodeSourceOptions): SessionSou
       downDetail = `the OpenCode server at ${client.baseUrl} ${refused ? 'is not reachable' : 'cannot be read (see warnings)'}; ${DISK_DETAIL}`
       if (down === 'no') {
         down = options.quietWhenDown === true && refused ? 'quiet' : 'noted'
-        if (down === 'noted') note(`OpenCode at ${client.baseUrl}: ${describe(error)}; its sessions are listed from ${options.dataDir}, state unknown, until it answers`)
+        const unsent = options.auth === null && OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_UNAUTHORIZED' ? ' (no password was sent: credentials go only to a URL named explicitly, e.g. `chatrail sessions --opencode-url <url>`)' : ''
+        if (down === 'noted') note(`OpenCode at ${client.baseUrl}: ${describe(error)}${unsent}; its sessions are listed from ${options.dataDir}, state unknown, until it answers`)
       }
       return scanDisk(options.dataDir)
     }
@@ -132,7 +138,7 @@ export function createOpencodeSource(options: OpencodeSourceOptions): SessionSou
     return {
       async read(_gate, current) {
         if (fromDisk(current)) return // inventory only: the history is not read while the server is down
-        chat = await limit(() => readChat({ baseUrl: client.baseUrl, sessionId: current.sessionId, ...(options.auth ? { auth: options.auth } : {}), timeoutMs: options.timeoutMs ?? 5000, dataDir: false }))
+        chat = await limit(() => readChat({ baseUrl: client.baseUrl, sessionId: current.sessionId, ...(options.auth !== undefined ? { auth: options.auth } : {}), timeoutMs: options.timeoutMs ?? 5000, dataDir: false }))
         firstPrompt ??= chat.messages.find((message) => message.kind === 'text' && message.role === 'user')?.text?.trim().slice(0, 200)
       },
       observe(current) {

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import type { AgentChat, AgentKind, AgentMessage } from '../../contract/agent-chat.js'
 import type { Dialog } from '../../contract/dialog.js'
+import { isWindowNote } from '../runstate/read-window.js'
 import type { FileGate } from './file-gate.js'
 import type { ProcessEvidence, ReaderVerdict } from './session-state.js'
 
@@ -67,6 +68,8 @@ export interface SessionObservation {
   transcriptAt?: number
   /** Changes exactly when a state-bearing line was folded (metadata lines leave it alone). */
   activityMark: string
+  /** The reader went through windows (a huge file): its note, which the monitor warns of once. */
+  windowNote?: string
 }
 
 export interface SessionReader {
@@ -126,8 +129,9 @@ export function messageMark(lastMessage: AgentMessage | undefined, transcriptAt:
  * is in `question`; system notes after it, such as a skipped over-cap line's placeholder, do not
  * count), and the newest message.
  */
-export function observeChat(chat: Pick<AgentChat, 'state' | 'status' | 'detail' | 'pendingDialog' | 'messages'>): Pick<SessionObservation, 'verdict' | 'pendingDialog' | 'lastMessage'> {
+export function observeChat(chat: Pick<AgentChat, 'state' | 'status' | 'detail' | 'pendingDialog' | 'messages'> & { warnings?: readonly string[] }): Pick<SessionObservation, 'verdict' | 'pendingDialog' | 'lastMessage' | 'windowNote'> {
   const lastMessage = chat.messages.at(-1)
+  const windowNote = chat.warnings?.find(isWindowNote)
   const lastDialog = chat.state === 'question' ? chat.messages.findLast((message) => message.kind !== 'lifecycle')?.dialog : undefined
   const open = lastDialog !== undefined && lastDialog.outcome === undefined ? lastDialog : undefined
   const pendingDialog = chat.pendingDialog ?? open
@@ -135,5 +139,6 @@ export function observeChat(chat: Pick<AgentChat, 'state' | 'status' | 'detail' 
     verdict: { state: chat.state, status: chat.status, ...(chat.detail !== undefined ? { detail: chat.detail } : {}) },
     ...(pendingDialog !== undefined ? { pendingDialog } : {}),
     ...(lastMessage !== undefined ? { lastMessage } : {}),
+    ...(windowNote !== undefined ? { windowNote } : {}),
   }
 }

@@ -1,10 +1,12 @@
 import stringWidth from 'string-width'
+import { terminalText } from '../../contract/terminal-text.js'
 import type { SessionRow } from './session-rows.js'
 
 /**
  * The sessions table as aligned text columns (agent, project, title, state, what it waits for,
  * why it failed, when it was last active), shared by `chatrail sessions` and its Ink watch view, which
- * colors the same lines. Pure.
+ * colors the same lines. Pure. Control characters in a cell are shown as symbols
+ * (contract/terminal-text.ts), so a title cannot retitle or clear the terminal.
  */
 
 export const SESSION_COLUMNS = ['AGENT', 'PROJECT', 'TITLE', 'STATE', 'WAITING FOR', 'DETAIL', 'ACTIVE'] as const
@@ -42,14 +44,16 @@ export interface SessionTableOptions {
  * line ever exceeds `width` cells, wide characters included, so a terminal never wraps one.
  */
 export function sessionTableLines(rows: readonly SessionRow[], options: SessionTableOptions = {}): string[] {
+  // Cells come from files (titles, paths, error text): controls are shown, never sent to the terminal.
+  const cell = (text: string): string => terminalText(text, { singleLine: true })
   const all = rows.map((row): Record<Column, string> => ({
-    AGENT: row.agent,
-    PROJECT: row.project,
-    TITLE: row.title,
-    STATE: row.state,
-    'WAITING FOR': row.waitingFor,
-    DETAIL: row.detail,
-    ACTIVE: row.lastActivity,
+    AGENT: cell(row.agent),
+    PROJECT: cell(row.project),
+    TITLE: cell(row.title),
+    STATE: cell(row.state),
+    'WAITING FOR': cell(row.waitingFor),
+    DETAIL: cell(row.detail),
+    ACTIVE: cell(row.lastActivity),
   }))
   const columns = SESSION_COLUMNS.filter((title) => !OPTIONAL.has(title) || all.some((cells) => cells[title] !== ''))
   const widths = columns.map((title) => Math.max(stringWidth(title), ...all.map((cells) => stringWidth(cells[title]))))

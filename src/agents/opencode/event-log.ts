@@ -1,6 +1,7 @@
 import type { AgentChat } from '../../contract/agent-chat.js'
 import { createJsonlTail } from '../runstate/jsonl-tail.js'
 import type { JsonlTail } from '../runstate/jsonl-tail.js'
+import type { ReadWindowOptions } from '../runstate/read-window.js'
 import { composeChat } from './compose-chat.js'
 import { applyEvent, createSessionModel } from './session-fold.js'
 import type { SessionModel } from './session-fold.js'
@@ -13,10 +14,15 @@ import { toEvent } from './sse-parser.js'
  * what makes the reader testable without the binary and lets it run the reader conformance suite.
  * The log's session is `sessionId`, else the first session an event names.
  */
-export interface EventLogInput {
+export interface EventLogOptions extends ReadWindowOptions {
+  sessionId?: string
+  /** A line longer than this is skipped and counted in `warnings` (default 16 MiB). */
+  maxLineBytes?: number
+}
+
+export interface EventLogInput extends EventLogOptions {
   /** `""` is the idle empty chat (nothing recorded yet), never an error. */
   transcriptPath: string
-  sessionId?: string
 }
 
 export interface EventLogTail {
@@ -25,9 +31,11 @@ export interface EventLogTail {
   read: () => Promise<AgentChat>
 }
 
-export function createEventLogTail(path: string, options: { sessionId?: string } = {}): EventLogTail {
+export function createEventLogTail(path: string, options: EventLogOptions = {}): EventLogTail {
   let model: SessionModel = createSessionModel(options.sessionId)
-  const tail: JsonlTail = createJsonlTail(path)
+  // The window policy every reader shares (runstate/read-window.ts): a huge log's first line and last window.
+  const { sessionId: _sessionId, ...lineOptions } = options
+  const tail: JsonlTail = createJsonlTail(path, { ...lineOptions, what: 'event log' })
   let notEvents = 0
   return {
     path,
@@ -51,5 +59,6 @@ export function createEventLogTail(path: string, options: { sessionId?: string }
 
 export async function readEventLog(input: EventLogInput): Promise<AgentChat> {
   if (input.transcriptPath === '') return composeChat(createSessionModel(input.sessionId))
-  return createEventLogTail(input.transcriptPath, input.sessionId === undefined ? {} : { sessionId: input.sessionId }).read()
+  const { transcriptPath, ...options } = input
+  return createEventLogTail(transcriptPath, options).read()
 }

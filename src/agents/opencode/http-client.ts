@@ -1,3 +1,5 @@
+import { fetchSameOrigin, readCapped } from './bounded-fetch.js'
+import { foreignListenerError } from './listener-owner.js'
 import { OpencodeServerError } from './opencode-errors.js'
 import { createSseParser } from './sse-parser.js'
 import type { OpencodeEvent } from './sse-parser.js'
@@ -7,6 +9,12 @@ import type { OpencodeEvent } from './sse-parser.js'
  * own OpenAPI spec (`GET /doc`; the parts used are saved in test/fixtures/opencode/openapi-subset.json).
  * Every request has a timeout, every failure is an `OpencodeServerError` naming the URL and the fix,
  * and Basic auth is sent when a password is given (or set in `OPENCODE_SERVER_PASSWORD`).
+ * Bounded (issue 28): a response body is read up to `maxBodyBytes` (32 MiB) and refused past it,
+ * an error body only for its first 4 KiB, one event of the stream up to `maxEventBytes` (16 MiB;
+ * a larger one is skipped with a warning), and a redirect is followed only within the base URL's
+ * origin, at most 5 times (bounded-fetch.ts). Before a request to a loopback URL, the socket that
+ * would answer must be the current user's (Linux: listener-owner.ts); another user's is refused with
+ * `OPENCODE_FOREIGN_LISTENER` and is sent nothing, not even the request.
  */
 
 export interface OpencodeAuth {
@@ -23,6 +31,20 @@ export interface OpencodeClientOptions {
   timeoutMs?: number
   /** Where `auth` defaults come from (default `process.env`). */
   env?: NodeJS.ProcessEnv
+  /** The largest JSON response body read (default 32 MiB); a larger one is `OPENCODE_RESPONSE_TOO_LARGE`. */
+  maxBodyBytes?: number
+  /** The largest event of `GET /event` (default 16 MiB); a larger one is skipped with a warning. */
+  maxEventBytes?: number
+  /**
+   * `true`: ask a loopback server whoever owns its socket (e.g. a container's port forwarded by a
+   * root-owned proxy). Default `false`: another user's listener is refused, nothing sent to it.
+   */
+  trustAnyListener?: boolean
+}
+
+export interface SubscribeOptions {
+  /** Each event the stream skipped (malformed, or over `maxEventBytes`), prefixed with the stream's URL. */
+  onWarning?: (message: string) => void
 }
 
 export interface OpencodeClient {
@@ -34,10 +56,13 @@ export interface OpencodeClient {
    * then delivers events until `signal` aborts or the stream ends. `ended` resolves with the reason
    * (`undefined` when aborted), never rejects.
    */
-  subscribe: (onEvent: (event: OpencodeEvent) => void, signal: AbortSignal) => Promise<{ ended: Promise<OpencodeServerError | undefined> }>
+  subscribe: (onEvent: (event: OpencodeEvent) => void, signal: AbortSignal, options?: SubscribeOptions) => Promise<{ ended: Promise<OpencodeServerError | undefined> }>
 }
 
 export const DEFAULT_OPENCODE_URL = 'http://127.0.0.1:4096'
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024
+/** What an error status's body is read for: the first bytes of its message. */
+const ERROR_BODY_BYTES = 4096
 
 export function authFromEnv(env: NodeJS.ProcessEnv = process.env): OpencodeAuth | undefined {
   const password = env.OPENCODE_SERVER_PASSWORD
@@ -53,23 +78,44 @@ export function createOpencodeClient(options: OpencodeClientOptions): OpencodeCl
   const headers: Record<string, string> = { accept: 'application/json' }
   if (auth) headers.authorization = `Basic ${Buffer.from(`${auth.username ?? options.env?.OPENCODE_SERVER_USERNAME ?? 'opencode'}:${auth.password}`).toString('base64')}`
 
-  async function request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
-    const url = `${baseUrl}${path}`
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  /** The listener check under way: requests made at once share one read of /proc/net. */
+  let listenerCheck: Promise<OpencodeServerError | undefined> | undefined
+
+  async function ensureOwnListener(): Promise<void> {
+    if (options.trustAnyListener === true) return
+    listenerCheck ??= foreignListenerError(baseUrl).finally(() => (listenerCheck = undefined))
+    const foreign = await listenerCheck
+    if (foreign) throw foreign
+  }
+
+  async function send(method: 'GET' | 'POST', url: string, init: { headers: Record<string, string>; body?: string; signal: AbortSignal }): Promise<Response> {
+    await ensureOwnListener()
     let response: Response
     try {
-      response = await fetch(url, {
-        method,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(timeoutMs),
-      })
+      response = await fetchSameOrigin(url, { method, ...init })
     } catch (cause) {
-      throw transportError(url, cause, timeoutMs)
+      throw OpencodeServerError.isInstance(cause) ? cause : transportError(url, cause, timeoutMs)
     }
     await checkStatus(response, url, method)
-    const text = await response.text().catch((cause: unknown) => {
+    return response
+  }
+
+  async function request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    const url = `${baseUrl}${path}`
+    const response = await send(method, url, { headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(timeoutMs) })
+    const { text, over } = await readCapped(response, maxBodyBytes).catch((cause: unknown) => {
       throw transportError(url, cause, timeoutMs)
     })
+    if (over) {
+      throw new OpencodeServerError({
+        code: 'OPENCODE_RESPONSE_TOO_LARGE',
+        message: `${method} ${url} answered with a body over the ${maxBodyBytes.toLocaleString('en-US')}-byte cap: not read further.`,
+        hint: 'Raise maxBodyBytes if this server really sends that much; an `opencode serve` answer is far smaller.',
+        url,
+        status: response.status,
+      })
+    }
     if (text === '') return undefined
     try {
       return JSON.parse(text) as unknown
@@ -82,18 +128,16 @@ export function createOpencodeClient(options: OpencodeClientOptions): OpencodeCl
     baseUrl,
     get: (path) => request('GET', path),
     post: (path, body) => request('POST', path, body ?? {}),
-    async subscribe(onEvent, signal) {
+    async subscribe(onEvent, signal, subscribeOptions = {}) {
       const url = `${baseUrl}/event`
-      let response: Response
-      try {
-        response = await fetch(url, { headers: { ...headers, accept: 'text/event-stream' }, signal })
-      } catch (cause) {
-        throw transportError(url, cause, timeoutMs)
-      }
-      await checkStatus(response, url, 'GET')
+      const response = await send('GET', url, { headers: { ...headers, accept: 'text/event-stream' }, signal })
       const body = response.body
       if (body === null) throw new OpencodeServerError({ code: 'OPENCODE_BAD_RESPONSE', message: `GET ${url} answered without an event stream.`, url })
-      const parser = createSseParser()
+      const onWarning = subscribeOptions.onWarning
+      const parser = createSseParser({
+        ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
+        ...(onWarning ? { onWarning: (message: string) => onWarning(`OpenCode event stream of ${url}: ${message}`) } : {}),
+      })
       const ended = (async (): Promise<OpencodeServerError | undefined> => {
         try {
           const reader = body.getReader()
@@ -134,7 +178,7 @@ export function checkSessionId(sessionId: string, url: string): string {
 
 async function checkStatus(response: Response, url: string, method: string): Promise<void> {
   if (response.ok) return
-  const text = await response.text().catch(() => '')
+  const { text } = await readCapped(response, ERROR_BODY_BYTES).catch(() => ({ text: '' }))
   if (response.status === 401) {
     throw new OpencodeServerError({
       code: 'OPENCODE_UNAUTHORIZED',

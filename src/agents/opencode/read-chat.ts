@@ -14,10 +14,12 @@ export interface ReadChatInput {
   /** Where `opencode serve` listens, e.g. `http://127.0.0.1:4096`. */
   baseUrl: string
   sessionId: string
-  /** Basic auth; default from `OPENCODE_SERVER_PASSWORD` / `OPENCODE_SERVER_USERNAME`. */
-  auth?: OpencodeAuth
+  /** Basic auth; default from `OPENCODE_SERVER_PASSWORD` / `OPENCODE_SERVER_USERNAME`; `null`: none. */
+  auth?: OpencodeAuth | null
   /** Per request; default 10 s. */
   timeoutMs?: number
+  /** The largest JSON body read (default 32 MiB). */
+  maxBodyBytes?: number
   /**
    * OpenCode's data folder, read when nothing answers at `baseUrl` (default `$XDG_DATA_HOME/opencode`,
    * else `~/.local/share/opencode`); `false`: never fall back, throw `OPENCODE_UNREACHABLE`.
@@ -35,7 +37,12 @@ export interface ReadChatInput {
  * on disk either, 401, a timeout, an unknown session (`OPENCODE_HTTP_ERROR` with `status: 404`).
  */
 export async function readChat(input: ReadChatInput, options: ComposeOptions = {}): Promise<AgentChat> {
-  const client = createOpencodeClient({ baseUrl: input.baseUrl, ...(input.auth ? { auth: input.auth } : {}), ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}) })
+  const client = createOpencodeClient({
+    baseUrl: input.baseUrl,
+    ...(input.auth !== undefined ? { auth: input.auth } : {}),
+    ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+    ...(input.maxBodyBytes !== undefined ? { maxBodyBytes: input.maxBodyBytes } : {}),
+  })
   const model = createSessionModel(checkSessionId(input.sessionId, client.baseUrl))
   let snapshot: SessionSnapshot
   try {

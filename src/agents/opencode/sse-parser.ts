@@ -5,10 +5,18 @@ import type { JsonRecord } from '../process/json-value.js'
  * The Server-Sent Events framing of OpenCode's `GET /event` (checked against `opencode serve`
  * 1.18.33: one `data: {"id","type","properties"}` line per event, a blank line after each, no
  * `event:` names). Bytes arrive in arbitrary chunks, so a line (and a UTF-8 character) may be split
- * anywhere: text is decoded in streaming mode and an unfinished line waits for its newline. `data:`
- * lines of one event are joined with `\n` (the SSE rule); comments (`:`), `event:`, `id:` and
- * `retry:` fields are ignored. An event whose data is not a JSON object with a string `type` is
- * skipped and described in `warnings`, never thrown.
+ * anywhere: text is decoded in streaming mode and an unfinished line waits for its end (LF, CRLF or
+ * CR, as the SSE spec allows). `data:` lines of one event are joined with `\n`; comments (`:`),
+ * `event:`, `id:` and `retry:` fields are ignored. An event whose data is not a JSON object with a
+ * string `type` is skipped and described in `warnings`, never thrown.
+ *
+ * Linear and bounded (issue 28): each chunk is scanned once, from where the last one ended (an
+ * unfinished line is kept as a list of pieces, joined once when it ends), and an event whose lines
+ * grow past `maxEventBytes` is dropped as soon as it does: its bytes are counted, not kept, up to
+ * the blank line that ends it, then it is reported and the stream goes on. `eventsource-parser`
+ * (a dependency elsewhere) was measured and not used here: its CR path searches the rest of its
+ * input again for every line (one 64 KiB chunk of short lines holding a CR: 0.4 s), and its buffer
+ * cap stops the parser instead of skipping one event.
  */
 
 export interface OpencodeEvent {
@@ -16,49 +24,124 @@ export interface OpencodeEvent {
   properties: JsonRecord
 }
 
+export interface SseParserOptions {
+  /** The most UTF-8 bytes one event's lines may hold (default 16 MiB); a larger event is skipped with a warning. */
+  maxEventBytes?: number
+  /** Called once per skipped event (malformed or over the cap), with the text `warnings()` keeps. */
+  onWarning?: (message: string) => void
+}
+
 export interface SseParser {
   /** Feeds bytes (or already-decoded text); returns the events completed by them, in order. */
   push: (chunk: Uint8Array | string) => OpencodeEvent[]
-  /** Malformed events skipped so far (the first 20 described, then a count). */
+  /** Events skipped so far, malformed or over the cap (the first 20 described, then a count). */
   warnings: () => string[]
 }
 
+export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024
 const MAX_DETAILED_WARNINGS = 20
+const LF = 10
+const CR = 13
 
-export function createSseParser(): SseParser {
+export function createSseParser(options: SseParserOptions = {}): SseParser {
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES
   const decoder = new TextDecoder()
-  let pending = ''
+  /** The pieces of the line not ended yet (empty while skipping). */
+  let pieces: string[] = []
+  /** Characters of the current line so far (also while skipping: a blank line is one of 0). */
+  let lineChars = 0
   let data: string[] = []
-  let malformed = 0
+  /** Bytes of the current event's lines so far, line ends counted as one. */
+  let eventBytes = 0
+  let skipping = false
+  /** The last chunk ended in CR: an LF first in the next one belongs to it. */
+  let pendingCr = false
+  let skipped = 0
   const described: string[] = []
+  let out: OpencodeEvent[] = []
 
-  function dispatch(out: OpencodeEvent[]): void {
-    if (data.length === 0) return
-    const text = data.join('\n')
+  function warn(message: string): void {
+    skipped += 1
+    if (described.length < MAX_DETAILED_WARNINGS) described.push(message)
+    options.onWarning?.(message)
+  }
+
+  function grow(text: string): void {
+    lineChars += text.length
+    eventBytes += Buffer.byteLength(text)
+    if (skipping) return
+    if (eventBytes > maxEventBytes) {
+      // Over the cap: drop what was kept and only count until the event ends.
+      skipping = true
+      pieces = []
+      data = []
+      return
+    }
+    pieces.push(text)
+  }
+
+  function endLine(): void {
+    if (lineChars === 0) return endEvent()
+    eventBytes += 1
+    if (!skipping && eventBytes > maxEventBytes) {
+      skipping = true
+      data = []
+    }
+    if (!skipping) {
+      const line = pieces.length === 1 ? (pieces[0] ?? '') : pieces.join('')
+      if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5))
+    }
+    pieces = []
+    lineChars = 0
+  }
+
+  function endEvent(): void {
+    if (skipping) warn(`skipped an event of ${eventBytes.toLocaleString('en-US')} bytes: over the ${maxEventBytes.toLocaleString('en-US')}-byte cap (maxEventBytes)`)
+    else if (data.length > 0) {
+      const text = data.join('\n')
+      const event = parseEvent(text)
+      if (event) out.push(event)
+      else warn(`skipped a malformed event: ${text.slice(0, 80)}`)
+    }
     data = []
-    const event = parseEvent(text)
-    if (event) out.push(event)
-    else {
-      malformed += 1
-      if (described.length < MAX_DETAILED_WARNINGS) described.push(`skipped a malformed event: ${text.slice(0, 80)}`)
+    eventBytes = 0
+    skipping = false
+  }
+
+  function scan(text: string): void {
+    let at = 0
+    if (pendingCr) {
+      pendingCr = false
+      if (text.charCodeAt(0) === LF) at = 1
+    }
+    // The next LF and CR at or after `at`, each searched again only once passed (-1: none left).
+    let nextLf = text.indexOf('\n', at)
+    let nextCr = text.indexOf('\r', at)
+    while (at < text.length) {
+      if (nextLf !== -1 && nextLf < at) nextLf = text.indexOf('\n', at)
+      if (nextCr !== -1 && nextCr < at) nextCr = text.indexOf('\r', at)
+      const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr)
+      if (end === -1) {
+        grow(text.slice(at))
+        return
+      }
+      if (end > at) grow(text.slice(at, end))
+      endLine()
+      at = end + 1
+      if (text.charCodeAt(end) === CR) {
+        if (at === text.length) pendingCr = true
+        else if (text.charCodeAt(at) === LF) at += 1
+      }
     }
   }
 
   return {
     push(chunk) {
-      pending += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
-      const out: OpencodeEvent[] = []
-      let newline = pending.indexOf('\n')
-      while (newline >= 0) {
-        const line = pending.slice(0, newline).replace(/\r$/, '')
-        pending = pending.slice(newline + 1)
-        if (line === '') dispatch(out)
-        else if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5))
-        newline = pending.indexOf('\n')
-      }
+      out = []
+      scan(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }))
       return out
     },
-    warnings: () => (malformed > described.length ? [...described, `${malformed - described.length} more malformed events`] : [...described]),
+    warnings: () => (skipped > described.length ? [...described, `${skipped - described.length} more skipped events`] : [...described]),
   }
 }
 

@@ -10,13 +10,18 @@ import type { OpencodeEvent } from './sse-parser.js'
 export interface WatchChatInput {
   baseUrl: string
   sessionId: string
-  auth?: OpencodeAuth
+  /** Basic auth; default from `OPENCODE_SERVER_PASSWORD` / `OPENCODE_SERVER_USERNAME`; `null`: none. */
+  auth?: OpencodeAuth | null
   /** Called once per change of the composed chat (and once after the first sync). */
   onChange: (chat: AgentChat) => void
   /** Wait before reconnecting after the stream was lost (default 1000 ms). */
   reconnectMs?: number
   /** Per HTTP request (default 10 s). */
   timeoutMs?: number
+  /** The largest JSON body read (default 32 MiB). */
+  maxBodyBytes?: number
+  /** The largest event of the stream (default 16 MiB); a larger one is skipped and named in the chat's `warnings`. */
+  maxEventBytes?: number
 }
 
 export interface ChatWatcher {
@@ -28,23 +33,36 @@ export interface ChatWatcher {
   close: () => void
 }
 
+const MAX_STREAM_WARNINGS = 20
+
 /**
  * Follows one session live: subscribes to `GET /event` first, then resyncs from the server (so no
  * event falls between the two), then folds each event of the session as it arrives. When the stream
  * is lost the chat says so (`status: 'unknown'`, `detail` naming the server) and the watcher
- * reconnects every `reconnectMs`, resyncing on success. Never throws after `ready`.
+ * reconnects every `reconnectMs`, resyncing on success. An event the stream had to skip (over
+ * `maxEventBytes`, or malformed) is named in the chat's `warnings`. Never throws after `ready`.
  */
 export function watchChat(input: WatchChatInput): ChatWatcher {
-  const client = createOpencodeClient({ baseUrl: input.baseUrl, ...(input.auth ? { auth: input.auth } : {}), ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}) })
+  const client = createOpencodeClient({
+    baseUrl: input.baseUrl,
+    ...(input.auth !== undefined ? { auth: input.auth } : {}),
+    ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+    ...(input.maxBodyBytes !== undefined ? { maxBodyBytes: input.maxBodyBytes } : {}),
+    ...(input.maxEventBytes !== undefined ? { maxEventBytes: input.maxEventBytes } : {}),
+  })
   const sessionId = checkSessionId(input.sessionId, client.baseUrl)
   const model = createSessionModel(sessionId)
   const controller = new AbortController()
   let chat: AgentChat | undefined
   let lastJson = ''
   let timer: ReturnType<typeof setTimeout> | undefined
+  /** What the streams skipped (over the cap, malformed), across reconnects: the first few, then a count. */
+  const streamWarnings: string[] = []
+  let moreWarnings = 0
 
   const publish = (): void => {
-    const next = composeChat(model)
+    const warnings = moreWarnings > 0 ? [...streamWarnings, `${moreWarnings} more skipped events`] : streamWarnings
+    const next = composeChat(model, { warnings })
     const json = JSON.stringify(next)
     if (json === lastJson) return
     lastJson = json
@@ -58,7 +76,12 @@ export function watchChat(input: WatchChatInput): ChatWatcher {
       if (buffered) buffered.push(event)
       else if (applyEvent(model, event)) publish()
     }
-    const { ended } = await client.subscribe(onEvent, controller.signal)
+    const onWarning = (message: string): void => {
+      if (streamWarnings.length < MAX_STREAM_WARNINGS) streamWarnings.push(message)
+      else moreWarnings += 1
+      publish()
+    }
+    const { ended } = await client.subscribe(onEvent, controller.signal, { onWarning })
     void ended.then(lost)
     resync(model, await fetchSnapshot(client, sessionId))
     for (const event of buffered) applyEvent(model, event)

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
-import { createInterface } from 'node:readline'
 import { randomUUID } from 'node:crypto'
+import { DEFAULT_MAX_LINE_BYTES, JsonlLineReader } from '../runstate/jsonl-lines.js'
+import type { JsonlLineHandlers } from '../runstate/jsonl-lines.js'
 import { isGroupAlive, isSameProcessAlive, listDescendants, signalEach, signalProcessTree } from './kill-process-tree.js'
 import type { SeenProcess } from './kill-process-tree.js'
 import { createStderrTail } from './stderr-tail.js'
@@ -11,7 +12,10 @@ import type { TurnTree } from './turn-tree.js'
 /**
  * One agent CLI run as a child process: spawned from an argument array (never a shell, so no user
  * text is ever parsed by one), in its own process group, stdout read line by line, the tail of
- * stderr kept for error messages. `terminate()` sends SIGTERM to the whole tree, then SIGKILL after
+ * stderr kept for error messages. Whatever the child prints, this process stays up: a stdout line
+ * longer than `maxLineBytes` is skipped (counted, never held past the cap; `onOverCapLine` hears of
+ * it) and reading resumes at the next newline, stderr keeps only its last 4 KiB, a stream error is
+ * the exit's business, and a throwing `onLine` is reported to `onLineError`, never thrown. `terminate()` sends SIGTERM to the whole tree, then SIGKILL after
  * a grace period; if this Node process exits first, every live tree is killed on the way out, so
  * no agent process outlives its owner.
  *
@@ -29,8 +33,14 @@ export interface AgentProcessOptions {
   args: readonly string[]
   cwd?: string
   env?: NodeJS.ProcessEnv
-  /** Called once per stdout line, in order (without the newline). */
+  /** Called once per stdout line, in order (without the newline, or a `\r` before it). */
   onLine: (line: string) => void
+  /** A stdout line longer than this is skipped, never held past the cap (default 16 MiB, the readers' cap). */
+  maxLineBytes?: number
+  /** Called once per skipped over-cap stdout line, when its newline (or the end of stdout) arrives. */
+  onOverCapLine?: (skipped: { line: number; bytes: number; warning: string }) => void
+  /** Called when `onLine` threw (the line is dropped; reading goes on). Default: ignored. */
+  onLineError?: (error: unknown) => void
 }
 
 export type AgentProcessExit =
@@ -131,10 +141,11 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
 
   // EPIPE on a CLI that exited early is expected; it surfaces through the exit, not as a throw.
   child.stdin.on('error', () => undefined)
+  // A stream error (EIO, a reset pipe) must not be an uncaught 'error' event: the exit tells the story.
+  child.stdout.on('error', () => undefined)
+  child.stderr.on('error', () => undefined)
   child.stderr.on('data', (chunk: Buffer) => stderr.append(chunk))
-  const lines = createInterface({ input: child.stdout, crlfDelay: Infinity })
-  lines.on('line', (line) => options.onLine(line))
-  const stdoutClosed = new Promise<void>((resolve) => lines.once('close', resolve))
+  const stdoutClosed = readStdoutLines(child.stdout, options)
 
   const exited = new Promise<AgentProcessExit>((resolve) => {
     child.once('error', (error) => {
@@ -210,6 +221,48 @@ export function startAgentProcess(options: AgentProcessOptions): AgentProcess {
     liveTrees.delete(killTree)
     return exited
   }
+}
+
+/**
+ * Splits stdout into lines by bytes, under the readers' line policy (runstate/jsonl-lines.ts): an
+ * over-cap line is only counted, so a 700 MiB line without a newline costs the cap in memory and
+ * never becomes a string (it was a `RangeError: Invalid string length` thrown from readline, which
+ * ended this process). Resolves when stdout ended or closed, after its last line.
+ */
+function readStdoutLines(stdout: NodeJS.ReadableStream, options: AgentProcessOptions): Promise<void> {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
+  const lines = new JsonlLineReader({ source: `${options.bin} stdout`, maxLineBytes, maxDetailedWarnings: Number.POSITIVE_INFINITY })
+  const handlers: JsonlLineHandlers = {
+    onRecord: () => undefined,
+    onLine: (bytes) => {
+      const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length
+      try {
+        options.onLine(bytes.toString('utf8', 0, end))
+      } catch (error) {
+        options.onLineError?.(error)
+      }
+    },
+    onOverCap: (skipped) => {
+      const warning = `${options.bin} printed a stdout line of ${skipped.bytes} bytes (line ${skipped.line}), over the ${maxLineBytes}-byte line cap; it was skipped, not parsed.`
+      try {
+        options.onOverCapLine?.({ line: skipped.line, bytes: skipped.bytes, warning })
+      } catch (error) {
+        options.onLineError?.(error)
+      }
+    },
+  }
+  return new Promise((resolve) => {
+    let done = false
+    const finish = (): void => {
+      if (done) return
+      done = true
+      lines.finish(handlers)
+      resolve()
+    }
+    stdout.on('data', (chunk: Buffer) => lines.push(chunk, handlers))
+    stdout.once('end', finish)
+    stdout.once('close', finish)
+  })
 }
 
 function delay(ms: number): Promise<void> {

@@ -14,7 +14,8 @@ import { agentErrorChunk } from './agent-error-chunk.js'
  * `error`, or with nothing after an abort (A3); `abort()` never throws, at any time (A6); a failure
  * is an `error` chunk, never a throw (A9). After its terminal chunk the stream waits for the CLI to
  * exit (bounded by `exitTimeoutMs`, then the tree is terminated), so when iteration ends no process
- * of this turn is left; after an abort it ends once the process tree is gone (SIGTERM, then SIGKILL
+ * of this turn is left; a stdout line over the line cap is skipped and named in the terminal chunk's
+ * `metadata.warnings`; after an abort it ends once the process tree is gone (SIGTERM, then SIGKILL
  * after `graceMs`).
  */
 
@@ -58,6 +59,8 @@ export interface ProcessStreamOptions {
   exitTimeoutMs?: number
   /** Called when the process started (pid known) and when the turn settled (process gone). */
   onProcess?: (event: ProcessStreamEvent) => void
+  /** A stdout line longer than this is skipped with a warning (default 16 MiB, the readers' line cap). */
+  maxLineBytes?: number
 }
 
 const TERMINAL: ReadonlySet<StreamChunk['type']> = new Set(['done', 'error'])
@@ -72,10 +75,13 @@ export function createProcessStreamSource(options: ProcessStreamOptions): Stream
   let runStarted = false
   let waitedSinceTerminal = 0
   const graceMs = options.graceMs ?? 3000
+  /** Stdout lines skipped for their length: said in the terminal chunk's `metadata.warnings`. */
+  const streamWarnings: string[] = []
 
   function emit(chunks: readonly StreamChunk[]): void {
-    for (const chunk of chunks) {
+    for (const produced of chunks) {
       if (aborted || terminal) return
+      const chunk = TERMINAL.has(produced.type) ? withStreamWarnings(produced, streamWarnings) : produced
       queue.push(chunk)
       if (TERMINAL.has(chunk.type)) {
         terminal = true
@@ -96,8 +102,18 @@ export function createProcessStreamSource(options: ProcessStreamOptions): Stream
         args: command.args,
         ...(command.cwd !== undefined ? { cwd: command.cwd } : {}),
         ...(command.env !== undefined ? { env: command.env } : {}),
+        ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
         onLine: (line) => {
           if (!aborted && !terminal) emit(options.handlers.onLine(line, started))
+        },
+        onOverCapLine: (skipped) => {
+          streamWarnings.push(skipped.warning)
+        },
+        // A bug in a line handler ends the turn as data (A9), never as an uncaught exception.
+        onLineError: (error) => {
+          if (aborted || terminal) return
+          emit([agentErrorChunk({ code: 'AGENT_ADAPTER_FAILED', message: `The agent adapter failed on a line of output: ${String(error)}` })])
+          void started.terminate(graceMs)
         },
       })
       child = started
@@ -170,6 +186,14 @@ export function createProcessStreamSource(options: ProcessStreamOptions): Stream
     },
     abort,
   }
+}
+
+/** The terminal chunk with the stream's own warnings appended to `metadata.warnings` (a copy). */
+function withStreamWarnings(chunk: StreamChunk, warnings: readonly string[]): StreamChunk {
+  if (warnings.length === 0) return chunk
+  const existing = chunk.metadata?.warnings
+  const before = Array.isArray(existing) ? existing.filter((warning): warning is string => typeof warning === 'string') : []
+  return { ...chunk, metadata: { ...chunk.metadata, warnings: [...before, ...warnings] } }
 }
 
 function iteratorOf(

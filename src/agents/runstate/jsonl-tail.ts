@@ -1,11 +1,14 @@
 import type { FileHandle } from 'node:fs/promises'
 import { TranscriptGoneError } from './errors.js'
 import { openRegularFile } from './regular-file.js'
+import { planFileWindow } from './file-window.js'
 import { DEFAULT_MAX_LINE_BYTES, JsonlLineReader } from './jsonl-lines.js'
 import type { JsonlLineHandlers, JsonlOverCapLine, JsonlRecord } from './jsonl-lines.js'
+import { resolveReadWindow, windowNote } from './read-window.js'
+import type { AppliedWindow, ReadWindowOptions } from './read-window.js'
 
 export { DEFAULT_MAX_LINE_BYTES }
-export type { JsonlOverCapLine, JsonlRecord }
+export type { AppliedWindow, JsonlOverCapLine, JsonlRecord }
 
 /**
  * An incremental reader for an append-only JSONL file (a Claude Code transcript, a Codex rollout).
@@ -21,6 +24,12 @@ export type { JsonlOverCapLine, JsonlRecord }
  * last 256 bytes read must be unchanged, and a file that did not grow must keep the mtime and
  * ctime it had (an append-only writer only changes them by growing it). A rewrite that keeps the
  * length, both ends and both times (within the file system's timestamp granularity) is not seen.
+ *
+ * A file at least `windowThresholdBytes` long when reading starts (the first read, or after a
+ * reset) is read through windows (read-window.ts, the policy every reader shares): its first line
+ * is delivered as line 1, then the lines of its last `tailWindowBytes`, numbered from the window;
+ * `warnings()` starts with the note that says so. A file that grows past the threshold while it is
+ * tailed goes on being tailed: only the appended bytes are read.
  */
 
 export type JsonlResetReason = 'truncated' | 'replaced' | 'rewritten'
@@ -46,19 +55,15 @@ export interface JsonlReadResult {
   pendingBytes: number
 }
 
-export interface JsonlTailOptions {
+export interface JsonlTailOptions extends ReadWindowOptions {
   /** A line longer than this is skipped and reported, never parsed or held (default 16 MiB). */
   maxLineBytes?: number
   /** Read size (default 1 MiB). */
   chunkBytes?: number
   /** Malformed lines described one by one before they are only counted (default 20). */
   maxDetailedWarnings?: number
-  /**
-   * Start reading at this byte offset instead of 0 (a window over the end of a very large file). It
-   * must be a line start (0 or just past a newline); line numbers count from it. A reset reads the
-   * new file from byte 0.
-   */
-  startOffset?: number
+  /** Names the file in the window note ("transcript", "rollout", "event log"; default "file"). */
+  what?: string
 }
 
 export interface JsonlTail {
@@ -76,6 +81,8 @@ export interface JsonlTail {
   malformedLines: () => number
   /** Count of over-cap lines skipped since the last reset. */
   overCapLines: () => number
+  /** The window this read went through, since the last reset; `undefined` for a whole read. */
+  window: () => AppliedWindow | undefined
 }
 
 const DEFAULT_CHUNK_BYTES = 1024 * 1024
@@ -91,19 +98,31 @@ interface TailState {
   end: Buffer
   /** The times the file had when it was last read (a file that did not grow must keep them). */
   times?: { mtimeMs: number; ctimeMs: number }
+  window?: AppliedWindow
 }
 
 export function createJsonlTail(path: string, options: JsonlTailOptions = {}): JsonlTail {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES
   const maxDetailedWarnings = options.maxDetailedWarnings ?? 20
+  const policy = resolveReadWindow(options)
   const freshState = (startOffset = 0): TailState => ({
     lines: new JsonlLineReader({ source: path, maxLineBytes, maxDetailedWarnings, startOffset }),
     readOffset: startOffset,
     head: Buffer.alloc(0),
     end: Buffer.alloc(0),
   })
-  let state = freshState(options.startOffset ?? 0)
+  let state = freshState()
+
+  /** A fresh state over a large file: start at its tail window and deliver its first line first. */
+  async function openWindow(handle: FileHandle, size: number, counting: JsonlLineHandlers): Promise<void> {
+    if (size < policy.thresholdBytes) return
+    const plan = await planFileWindow(handle, size, policy, maxLineBytes)
+    if (plan.from === 0) return
+    state = freshState(plan.from)
+    state.window = { from: plan.from, totalBytes: size, note: windowNote(path, options.what ?? 'file', { from: plan.from, totalBytes: size }) }
+    if (plan.firstLine !== undefined) counting.onRecord({ value: plan.firstLine, line: 1, offset: 0 })
+  }
 
   async function detectReset(handle: FileHandle, stat: { size: number; dev: number; ino: number; mtimeMs: number; ctimeMs: number }): Promise<JsonlResetReason | undefined> {
     if (state.identity === undefined) return undefined
@@ -130,8 +149,6 @@ export function createJsonlTail(path: string, options: JsonlTailOptions = {}): J
         state = freshState()
         handlers.onReset?.(reset)
       }
-      state.identity = { dev: stat.dev, ino: stat.ino }
-      state.times = { mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs }
       let records = 0
       const counting: JsonlLineHandlers = {
         onRecord: (record) => {
@@ -140,6 +157,9 @@ export function createJsonlTail(path: string, options: JsonlTailOptions = {}): J
         },
         ...(handlers.onOverCap === undefined ? {} : { onOverCap: handlers.onOverCap }),
       }
+      if (state.identity === undefined) await openWindow(handle, stat.size, counting)
+      state.identity = { dev: stat.dev, ino: stat.ino }
+      state.times = { mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs }
       // Read only up to the size seen now: bytes appended meanwhile belong to the next read.
       const end = stat.size
       const chunk = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, end - state.readOffset)))
@@ -175,9 +195,10 @@ export function createJsonlTail(path: string, options: JsonlTailOptions = {}): J
     path,
     read,
     cursor: () => cursorOf(state),
-    warnings: () => state.lines.warnings(),
+    warnings: () => (state.window === undefined ? state.lines.warnings() : [state.window.note, ...state.lines.warnings()]),
     malformedLines: () => state.lines.malformedLines(),
     overCapLines: () => state.lines.overCapLines(),
+    window: () => state.window,
   }
 }
 

@@ -73,6 +73,8 @@ export function runBounded(bin: string, args: readonly string[], options: Bounde
       pending += data
       const lines = pending.split('\n')
       pending = lines.pop() ?? ''
+      // A line that never ends is dropped past the cap: held whole it would outgrow a string (issue 28 item 7).
+      if (pending.length > outputCap) pending = ''
       if (lines.some((line) => options.until?.(line) === true)) settle({ code: null, ending: 'until' })
     })
     child.stderr.on('data', (data: string) => {

@@ -84,7 +84,9 @@ describe(`a generated ${BIG_MB} MB transcript`, () => {
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, process.memoryUsage().rss)
     }, 20)
-    const chat = await readChat({ runId: 'r', runtimeDir: '', transcriptPath: path })
+    // The whole file, streamed: the window a file this large gets by default is turned off here
+    // (read-window.test.ts tests the window; this tests that even a whole read never holds the file).
+    const chat = await readChat({ runId: 'r', runtimeDir: '', transcriptPath: path, windowThresholdBytes: Number.POSITIVE_INFINITY })
     clearInterval(sampler)
     collectGarbage()
     const retained = process.memoryUsage().heapUsed - baseline.heapUsed

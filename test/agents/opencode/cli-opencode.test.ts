@@ -133,12 +133,15 @@ describe('chatrail sessions --opencode-url, without a server', () => {
 
 describe('chatrail sessions: which OpenCode server and data folder', () => {
   it('by default the server at http://127.0.0.1:4096, optional (nothing listening is not a warning), and $XDG_DATA_HOME/opencode', () => {
-    expect(opencodeMonitorOptions({}, '/home/me', { XDG_DATA_HOME: '/xdg' })).toEqual({ opencodeUrl: 'http://127.0.0.1:4096', opencodeOptional: true, opencodeDataDir: '/xdg/opencode' })
-    expect(opencodeMonitorOptions({}, '/home/me', {})).toEqual({ opencodeUrl: 'http://127.0.0.1:4096', opencodeOptional: true, opencodeDataDir: '/home/me/.local/share/opencode' })
+    // No credentials for a default URL the user did not name, even with a password in the environment.
+    expect(opencodeMonitorOptions({}, '/home/me', { XDG_DATA_HOME: '/xdg', OPENCODE_SERVER_PASSWORD: 'pw' })).toEqual({ opencodeUrl: 'http://127.0.0.1:4096', opencodeOptional: true, opencodeDataDir: '/xdg/opencode', opencodeAuth: null })
+    expect(opencodeMonitorOptions({}, '/home/me', {})).toEqual({ opencodeUrl: 'http://127.0.0.1:4096', opencodeOptional: true, opencodeDataDir: '/home/me/.local/share/opencode', opencodeAuth: null })
   })
 
   it('a URL you name is expected (a failure to read it is a warning); --home reads that home\'s folder, not $XDG_DATA_HOME', () => {
-    expect(opencodeMonitorOptions({ 'opencode-url': 'http://127.0.0.1:5000', home: '/other' }, '/other', { XDG_DATA_HOME: '/xdg' })).toEqual({ opencodeUrl: 'http://127.0.0.1:5000', opencodeOptional: false, opencodeDataDir: '/other/.local/share/opencode' })
+    expect(opencodeMonitorOptions({ 'opencode-url': 'http://127.0.0.1:5000', home: '/other' }, '/other', { XDG_DATA_HOME: '/xdg' })).toEqual({ opencodeUrl: 'http://127.0.0.1:5000', opencodeOptional: false, opencodeDataDir: '/other/.local/share/opencode', opencodeAuth: null })
+    // A URL you name gets the command environment's credentials.
+    expect(opencodeMonitorOptions({ 'opencode-url': 'http://127.0.0.1:5000' }, '/home/me', { OPENCODE_SERVER_PASSWORD: 'pw', OPENCODE_SERVER_USERNAME: 'me' })).toMatchObject({ opencodeAuth: { username: 'me', password: 'pw' } })
   })
 
   it('--no-opencode-url: nothing of OpenCode', () => {

@@ -19,8 +19,8 @@ import type { OpencodeRig } from './opencode-scenarios.js'
 
 /**
  * The reader against the real `opencode serve` 1.18.33 and the scripted Anthropic server. One
- * server for the turn scenarios; a second one, password-protected, for the 401 and for being
- * killed mid-turn. Every wait is bounded.
+ * server for the turn scenarios; a second one for the 401 and for being killed mid-turn (each has
+ * its own random password, `rig.auth`). Every wait is bounded.
  */
 
 let rig: OpencodeRig
@@ -40,7 +40,7 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 45_000): 
   }
 }
 
-const read = (sessionId: string): Promise<AgentChat> => readChat({ baseUrl: rig.server.url, sessionId })
+const read = (sessionId: string): Promise<AgentChat> => readChat({ baseUrl: rig.server.url, sessionId, auth: rig.auth })
 const mainRequests = (): string[] => rig.model.requests.filter((request) => !request.side).map((request) => JSON.stringify(request.body.messages))
 
 describe('readChat on the real server', () => {
@@ -115,6 +115,7 @@ describe('readChat on the real server', () => {
       const watcher = watchChat({
         baseUrl: rig.server.url,
         sessionId: created.id,
+        auth: rig.auth,
         onChange: (chat) => {
           seen.push(`${chat.state}/${chat.status}`)
           if (chat.status === 'waiting_for_approval' && !replied) {
@@ -139,7 +140,13 @@ describe('readChat on the real server', () => {
   it('chatrail inspect --agent opencode --opencode-url <url> <session> reads it from the server', async () => {
     const turn = await driveTurn(rig, { prompt: `${TAGS.complete} Say hello.` })
     let out = ''
-    const code = await runInspect(['--agent', 'opencode', '--opencode-url', rig.server.url, turn.sessionId, '--json'], { stdout: (text) => (out += text), stderr: () => undefined })
+    // inspect takes the password from OPENCODE_SERVER_PASSWORD, like a user's shell would give it.
+    const saved = process.env.OPENCODE_SERVER_PASSWORD
+    process.env.OPENCODE_SERVER_PASSWORD = rig.auth.password
+    const code = await runInspect(['--agent', 'opencode', '--opencode-url', rig.server.url, turn.sessionId, '--json'], { stdout: (text) => (out += text), stderr: () => undefined }).finally(() => {
+      if (saved === undefined) delete process.env.OPENCODE_SERVER_PASSWORD
+      else process.env.OPENCODE_SERVER_PASSWORD = saved
+    })
     expect(code).toBe(0)
     expect(JSON.parse(out)).toMatchObject({ agent: 'opencode', sessionId: turn.sessionId, status: 'completed' })
   }, 90_000)
@@ -148,7 +155,7 @@ describe('readChat on the real server', () => {
     const emptyHome = mkdtempSync(join(tmpdir(), 'chatrail-oc-sessions-'))
     const list = async (): Promise<MonitorEntry[]> => {
       let out = ''
-      const code = await runSessions(['--home', emptyHome, '--json', '--all', '--opencode-url', rig.server.url], { stdout: (text) => (out += text), stderr: () => undefined, env: {} })
+      const code = await runSessions(['--home', emptyHome, '--json', '--all', '--opencode-url', rig.server.url], { stdout: (text) => (out += text), stderr: () => undefined, env: { OPENCODE_SERVER_PASSWORD: rig.auth.password } })
       expect(code).toBe(0)
       return (JSON.parse(out) as { entries: MonitorEntry[] }).entries
     }
@@ -165,7 +172,7 @@ describe('readChat on the real server', () => {
       const after = (await list()).find((entry) => entry.sessionId === turn.sessionId)
       expect(after).toMatchObject({ key: `opencode:${turn.sessionId}`, state: 'ended', status: 'completed', endedBy: 'turn', cwd: rig.home.cwd })
       let table = ''
-      await runSessions(['--home', emptyHome, '--all', '--opencode-url', rig.server.url], { stdout: (text) => (table += `${text}\n`), stderr: () => undefined, env: {} })
+      await runSessions(['--home', emptyHome, '--all', '--opencode-url', rig.server.url], { stdout: (text) => (table += `${text}\n`), stderr: () => undefined, env: { OPENCODE_SERVER_PASSWORD: rig.auth.password } })
       expect(table).toMatch(/opencode\s+proj/)
     } finally {
       rmSync(emptyHome, { recursive: true, force: true })
@@ -184,7 +191,7 @@ describe('readChat on the real server', () => {
 
   it('createMonitor({ opencodeUrl }) follows the server: a permission shows at the next tick, then the finished turn', async () => {
     const emptyHome = mkdtempSync(join(tmpdir(), 'chatrail-oc-monitor-'))
-    const monitor = createMonitor({ home: emptyHome, opencodeUrl: rig.server.url, watch: false, settleMs: 0 })
+    const monitor = createMonitor({ home: emptyHome, opencodeUrl: rig.server.url, opencodeAuth: rig.auth, watch: false, settleMs: 0 })
     try {
       let waiting: MonitorEntry | undefined
       const turn = await driveTurn(rig, {
@@ -217,7 +224,7 @@ describe('readChat on the real server', () => {
     const waitingId = ((await rig.client.post('/session', {})) as { id: string }).id
     await rig.client.post(`/session/${waitingId}/prompt_async`, { parts: [{ type: 'text', text: `${TAGS.bash} Run the marker command.` }] })
     const emptyHome = mkdtempSync(join(tmpdir(), 'chatrail-oc-monitor-'))
-    const monitor = createMonitor({ home: emptyHome, opencodeUrl: rig.server.url, opencodeDataDir: rig.home.dataDir, watch: false, pollIntervalMs: 200 })
+    const monitor = createMonitor({ home: emptyHome, opencodeUrl: rig.server.url, opencodeAuth: rig.auth, opencodeDataDir: rig.home.dataDir, watch: false, pollIntervalMs: 200 })
     const entry = (sessionId: string): MonitorEntry | undefined => monitor.getState().entries.find((candidate) => candidate.sessionId === sessionId)
     const port = Number(new URL(rig.server.url).port)
     let restarted: OpencodeServerProcess | undefined
@@ -235,7 +242,8 @@ describe('readChat on the real server', () => {
       expect(entry(done.sessionId)?.detail).toContain('is not reachable')
       expect(monitor.getState().warnings.join('\n')).toContain(`OpenCode at ${rig.server.url}: Nothing answers`)
 
-      restarted = await startOpencodeServer({ bin: OPENCODE_BIN, cwd: rig.home.cwd, env: rig.home.env, port, startTimeoutMs: 60_000, graceMs: 2000 })
+      // Started again under the same credentials, where the monitor looks for it.
+      restarted = await startOpencodeServer({ bin: OPENCODE_BIN, cwd: rig.home.cwd, env: rig.home.env, port, password: rig.auth.password, startTimeoutMs: 60_000, graceMs: 2000 })
       await waitFor('live states again', () => entry(done.sessionId)?.status === 'completed')
       expect(entry(done.sessionId)).toMatchObject({ state: 'ended', endedBy: 'turn', path: `${rig.server.url}/session/${done.sessionId}` })
       // The permission lived in the killed server's memory: the new server does not know it.
@@ -249,24 +257,26 @@ describe('readChat on the real server', () => {
   }, 150_000)
 })
 
-describe('a password-protected server, then killed mid-turn', () => {
+describe('the server\'s password, then the server killed mid-turn', () => {
   let locked: OpencodeRig
   beforeAll(async () => {
-    locked = await startRig({ password: 'right-horse-battery' })
+    locked = await startRig()
   }, 90_000)
   afterAll(async () => {
     await locked?.close()
   })
 
-  it('a wrong password is a clear 401 error; the right one (or OPENCODE_SERVER_PASSWORD) reads', async () => {
+  it('no or a wrong password is a clear 401 error; the server\'s own (or in OPENCODE_SERVER_PASSWORD) reads', async () => {
     const created = (await locked.client.post('/session', {})) as { id: string }
     const error = await readChat({ baseUrl: locked.server.url, sessionId: created.id, auth: { password: 'wrong' } }).catch((caught: unknown) => caught)
     expect(OpencodeServerError.isInstance(error) && error.code).toBe('OPENCODE_UNAUTHORIZED')
     expect(String((error as Error).message)).toContain('401')
     expect((error as OpencodeServerError).hint).toContain('OPENCODE_SERVER_PASSWORD')
-    expect(await readChat({ baseUrl: locked.server.url, sessionId: created.id, auth: { password: 'right-horse-battery' } })).toMatchObject({ state: 'idle' })
+    const none = await readChat({ baseUrl: locked.server.url, sessionId: created.id, auth: null }).catch((caught: unknown) => caught)
+    expect(OpencodeServerError.isInstance(none) && none.code).toBe('OPENCODE_UNAUTHORIZED')
+    expect(await readChat({ baseUrl: locked.server.url, sessionId: created.id, auth: locked.auth })).toMatchObject({ state: 'idle' })
     const saved = process.env.OPENCODE_SERVER_PASSWORD
-    process.env.OPENCODE_SERVER_PASSWORD = 'right-horse-battery'
+    process.env.OPENCODE_SERVER_PASSWORD = locked.auth.password
     try {
       expect(await readChat({ baseUrl: locked.server.url, sessionId: created.id })).toMatchObject({ state: 'idle' })
     } finally {
@@ -277,7 +287,7 @@ describe('a password-protected server, then killed mid-turn', () => {
 
   it('server killed mid-turn: the watcher reports the loss, readChat fails fast, nothing hangs', async () => {
     const created = (await locked.client.post('/session', {})) as { id: string }
-    const auth = { password: 'right-horse-battery' }
+    const auth = locked.auth
     const states: AgentChat[] = []
     let onLost: () => void = () => undefined
     const lostSeen = new Promise<void>((resolve) => (onLost = resolve))

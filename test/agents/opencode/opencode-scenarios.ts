@@ -3,7 +3,7 @@ import type { AnthropicServer, RecordedRequest, ScriptedTurn } from '../../suppo
 import { makeOpencodeHome, serveOpencode } from '../../support/opencode-cli.js'
 import type { OpencodeHome } from '../../support/opencode-cli.js'
 import { createOpencodeClient } from '../../../src/agents/opencode/http-client.js'
-import type { OpencodeClient } from '../../../src/agents/opencode/http-client.js'
+import type { OpencodeAuth, OpencodeClient } from '../../../src/agents/opencode/http-client.js'
 import type { OpencodeServerProcess } from '../../../src/agents/opencode/adapter/opencode-server.js'
 import type { OpencodeEvent } from '../../../src/agents/opencode/sse-parser.js'
 
@@ -59,19 +59,23 @@ export interface OpencodeRig {
   model: AnthropicServer
   home: OpencodeHome
   server: OpencodeServerProcess
+  /** The server's own random password (every server chatrail starts has one). */
+  auth: OpencodeAuth
   client: OpencodeClient
   close: () => Promise<void>
 }
 
-export async function startRig(options: { password?: string } = {}): Promise<OpencodeRig> {
+export async function startRig(): Promise<OpencodeRig> {
   const model = await startAnthropicServer({ turns: Array.from({ length: 200 }, () => scriptFor), sideText: 'Scripted title' })
-  const home = makeOpencodeHome({ modelUrl: model.url, permission: { bash: 'ask', question: 'allow' }, ...(options.password !== undefined ? { password: options.password } : {}) })
+  const home = makeOpencodeHome({ modelUrl: model.url, permission: { bash: 'ask', question: 'allow' } })
   const server = await serveOpencode(home)
-  const client = createOpencodeClient({ baseUrl: server.url, auth: options.password !== undefined ? { password: options.password } : null })
+  const auth = server.auth()
+  const client = createOpencodeClient({ baseUrl: server.url, auth })
   return {
     model,
     home,
     server,
+    auth,
     client,
     close: async () => {
       await server.stop()

@@ -57,6 +57,7 @@ interface Connection {
 export function opencodeAdapter(options: OpencodeAdapterOptions): OpencodeAdapter {
   validateOpencodeOptions(options)
   const env = childEnv({ OPENCODE_DISABLE_AUTOUPDATE: '1', ...options.env })
+  // Only for a server at `baseUrl`: a server the adapter starts has its own random password.
   const auth = options.auth ?? authFromEnv(env)
   const timeoutMs = options.requestTimeoutMs ?? 10_000
   let sessionId = options.sessionId
@@ -94,7 +95,7 @@ export function opencodeAdapter(options: OpencodeAdapterOptions): OpencodeAdapte
         if (connection === attempt) connection = undefined
       })
       if (disposed) await server.stop()
-      return { client: createOpencodeClient({ baseUrl: server.url, auth: auth ?? null, timeoutMs }), process: server }
+      return { client: createOpencodeClient({ baseUrl: server.url, auth: server.auth(), timeoutMs }), process: server }
     })()
     connection = attempt
     attempt.catch(() => {

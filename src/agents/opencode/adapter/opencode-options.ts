@@ -9,7 +9,7 @@ export interface OpencodeAdapterOptions {
   bin?: string
   /** Use this running server instead of starting one (`dispose()` then leaves it running). */
   baseUrl?: string
-  /** Basic auth for the server; default from `OPENCODE_SERVER_PASSWORD` / `OPENCODE_SERVER_USERNAME` (of `env` over `process.env`). */
+  /** Basic auth for the server at `baseUrl`; default from `OPENCODE_SERVER_PASSWORD` / `OPENCODE_SERVER_USERNAME` (of `env` over `process.env`). A server the adapter starts ignores it: it gets a fresh random password of its own. */
   auth?: OpencodeAuth
   /** An existing OpenCode session (`ses_…`) to continue; default a new session on the first turn. */
   sessionId?: string

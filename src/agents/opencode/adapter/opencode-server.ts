@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:net'
 import { startAgentProcess } from '../../process/agent-process.js'
 import type { AgentProcessExit } from '../../process/agent-process.js'
+import type { OpencodeAuth } from '../http-client.js'
 import { OpencodeServerError } from '../opencode-errors.js'
 
 /**
@@ -10,6 +12,15 @@ import { OpencodeServerError } from '../opencode-errors.js'
  * `opencode server listening on http://127.0.0.1:<port>`. `--port 0` is not "any port" to
  * OpenCode 1.18 (it means its default, 4096), so a free port is found first by binding port 0 here;
  * if another process takes it in between, the server exits and the start is tried again (3 times).
+ *
+ * Every server started here has a password of its own (issue 28): 32 random bytes
+ * (`crypto.randomBytes`, base64url), given to the child only in its environment
+ * (`OPENCODE_SERVER_PASSWORD`, user `opencode`), replacing any the caller's env carried, and never on
+ * its command line (which every local user can read in /proc) or in any message. 127.0.0.1 is
+ * shared by every user of the machine: without it, another user could read the project's files
+ * through the server (`GET /file/content`) and run the agent in it. `auth()` hands the password to
+ * chatrail's own client; the returned object holds it only in a closure, so printing the object
+ * shows no password.
  */
 
 export interface StartServerOptions {
@@ -24,11 +35,18 @@ export interface StartServerOptions {
   graceMs?: number
   /** Listen on this port instead of a free one (a server started again where its clients look for it); not retried when taken. */
   port?: number
+  /**
+   * Start it again under a previous server's credentials (its `auth().password`), for a server
+   * started again where its clients look for it (with `port`). Default: a fresh random password.
+   */
+  password?: string
 }
 
 export interface OpencodeServerProcess {
   readonly url: string
   readonly pid: number | undefined
+  /** The server's Basic-auth credentials (its own random password): for chatrail's client, never to print. */
+  auth: () => OpencodeAuth
   /** Resolves when the server process exited (by itself or stopped). */
   readonly exited: Promise<AgentProcessExit>
   /** Ends the server and every process it started. Idempotent; never throws. */
@@ -36,8 +54,18 @@ export interface OpencodeServerProcess {
 }
 
 const LISTENING = /listening on (https?:\/\/\S+)/
+const SERVER_USERNAME = 'opencode'
+
+/** A fresh password: 32 bytes from the OS's CSPRNG, 43 base64url characters. */
+function freshPassword(): string {
+  return randomBytes(32).toString('base64url')
+}
 
 export async function startOpencodeServer(options: StartServerOptions): Promise<OpencodeServerProcess> {
+  // An empty password leaves `opencode serve` open to every local user; a short one can be guessed.
+  if (options.password !== undefined && options.password.length < 32) {
+    throw new OpencodeServerError({ code: 'OPENCODE_INVALID_INPUT', message: `password must be at least 32 characters (got ${options.password.length}).`, hint: "Omit it for a fresh random one, or pass a previous server's auth().password.", url: '' })
+  }
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await startOnce(options, options.port ?? (await freePort()))
@@ -64,11 +92,12 @@ export function freePort(): Promise<number> {
 async function startOnce(options: StartServerOptions, port: number): Promise<OpencodeServerProcess> {
   let announce: (url: string) => void = () => undefined
   const announced = new Promise<string>((resolve) => (announce = resolve))
+  const password = options.password ?? freshPassword()
   const child = startAgentProcess({
     bin: options.bin,
     args: [...(options.extraArgs ?? []), 'serve', '--hostname', '127.0.0.1', '--port', String(port)],
     cwd: options.cwd,
-    env: options.env,
+    env: { ...options.env, OPENCODE_SERVER_PASSWORD: password, OPENCODE_SERVER_USERNAME: SERVER_USERNAME },
     onLine: (line) => {
       const match = LISTENING.exec(line)
       if (match?.[1]) announce(match[1].replace(/\/+$/, ''))
@@ -85,7 +114,7 @@ async function startOnce(options: StartServerOptions, port: number): Promise<Ope
   const stop = async (): Promise<void> => {
     await child.terminate(options.graceMs)
   }
-  if (outcome.kind === 'ready') return { url: outcome.url, pid: child.pid, exited: child.exited, stop }
+  if (outcome.kind === 'ready') return { url: outcome.url, pid: child.pid, auth: () => ({ username: SERVER_USERNAME, password }), exited: child.exited, stop }
   await stop()
   if (outcome.kind === 'timeout') {
     throw new OpencodeServerError({ code: 'OPENCODE_START_TIMEOUT', message: `\`${options.bin} serve\` did not start listening within ${timeoutMs} ms.`, hint: 'Raise startTimeoutMs, or start the server yourself and pass baseUrl.', url: '' })

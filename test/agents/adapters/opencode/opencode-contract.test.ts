@@ -29,7 +29,7 @@ afterAll(async () => {
 })
 
 const make = (baseUrl: string): OpencodeAdapter => {
-  const adapter = opencodeAdapter({ cwd: rig.home.cwd, baseUrl })
+  const adapter = opencodeAdapter({ cwd: rig.home.cwd, baseUrl, auth: rig.auth })
   made.push(adapter)
   return adapter
 }
