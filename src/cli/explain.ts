@@ -1,5 +1,6 @@
 import { closestName } from '../conversation/did-you-mean.js'
-import { explainRoutes, formatExplanation, type ExplainInput } from '../conversation/explain.js'
+import { formatTurnExplanation, type ExplainInput } from '../conversation/explain.js'
+import { explainTurn } from '../conversation/explain-turn.js'
 import type { JsonObject } from '../conversation/json.js'
 import { parseCommandArgs, usageErrorText } from './args.js'
 import { loadDefinitionArgument } from './definition-module.js'
@@ -15,10 +16,12 @@ import type { CommandIo } from './test-command.js'
 
 export const explainUsage = `usage: chatrail explain <definition module> "<text>" [options]
 
-Shows, for every route in order, whether it takes the text in the given state and why not:
-state (the route is restricted to other states), event (the state does not declare the route's
-event), no-match, guard (its guard or the transition's guard refused), or matched. Runs the
-routes' match functions and guards, never a response.
+Says what a turn with the text does in the given state, as the session decides it (a route, a
+re-prompt, a restart, the state's form taking a slot, a stale UI event, or the agent), then, for
+every route in order, whether it takes the text and why not: state (the route is restricted to
+other states), event (the state does not declare the route's event), no-match, guard (its guard
+or the transition's guard refused), or matched. Runs the routes' match functions and guards and a
+form's validate, never a route's response.
 
 options:
   --state <name>      the state to explain in (default: the definition's initial state)
@@ -86,7 +89,7 @@ export async function runExplainCommand(args: readonly string[], io: CommandIo =
     return 2
   }
   const input: ExplainInput = values.event === undefined ? (text ?? '') : { uiEvent: values.event, ...(text === undefined ? {} : { text }) }
-  const entries = await explainRoutes(definition, { state, context: { ...definition.conversation.context, ...patch } }, input)
-  io.stdout(values.json === true ? JSON.stringify({ definition: definition.id, state, input, routes: entries }, null, 2) : formatExplanation(entries, state, input))
+  const explanation = await explainTurn(definition, { state, context: { ...definition.conversation.context, ...patch } }, input)
+  io.stdout(values.json === true ? JSON.stringify({ definition: definition.id, state, input, outcome: explanation.outcome, routes: explanation.routes }, null, 2) : formatTurnExplanation(explanation))
   return 0
 }

@@ -141,9 +141,9 @@ export function within<T>(promise: Promise<T>, route: Pick<Route, 'routeTimeoutM
       onTimeout()
       stop()
     }, route.routeTimeoutMs ?? settings.routeTimeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS)
-    // In Node, a pending callback must not keep the process alive on the timer's account.
-    ;(timer as { unref?: () => void }).unref?.()
-    // A stopped turn no longer waits: drop the timer at once (it would keep a process alive).
+    // Ref'd on purpose: while a route is pending, its timeout is what answers the turn, so it must
+    // keep the process alive (unref'd, a script awaiting a hung route exited with code 13 and no
+    // answer). It never outlives the route: cleared below when the route settles or the turn stops.
     signal.addEventListener('abort', stop, { once: true })
   })
   return Promise.race([promise, limit]).finally(() => {

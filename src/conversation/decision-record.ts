@@ -23,6 +23,10 @@ export interface DecisionRecord {
   readonly fromState: string
   readonly toState: string
   readonly turnId: string
+  /** The trace outcome when not `ok` (a re-prompt, a stale UI event), so a resumed session's replay traces it as the turn did. */
+  readonly outcome?: 'refused' | 'unavailable'
+  /** The trace's fixed phrase (`guard-refused`, `slot-filled`, `restart`, …), for the same reason. */
+  readonly reason?: string
   /** The context patch's defined values. */
   readonly assign?: JsonObject
   /** Context keys the patch cleared (`undefined` does not survive JSON, so they are listed). */
@@ -74,6 +78,7 @@ export function readDecisionRecord(message: Message): DecisionRecord | undefined
   if (r.assign !== undefined && (typeof r.assign !== 'object' || r.assign === null || Array.isArray(r.assign) || findNonJson(r.assign))) return undefined
   if (r.unset !== undefined && (!Array.isArray(r.unset) || r.unset.some((key) => typeof key !== 'string'))) return undefined
   if (r.sig !== undefined && typeof r.sig !== 'string') return undefined
+  if ((r.outcome !== undefined && r.outcome !== 'refused' && r.outcome !== 'unavailable') || (r.reason !== undefined && !isIdentifier(r.reason))) return undefined
   return r as unknown as DecisionRecord
 }
 

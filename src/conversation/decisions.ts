@@ -44,8 +44,8 @@ export interface Decision<Ctx extends JsonObject = JsonObject> {
 
 interface Segment {
   answerIds: string[]
-  /** Decision records found on those answers (allocated only when there is one). */
-  records: { record: DecisionRecord; answerId: string }[] | undefined
+  /** Decision records found on those answers (allocated only when there is one), with the answer carrying each. */
+  records: { record: DecisionRecord; answer: Message }[] | undefined
   /** The answer carrying a record the session does not trust (unsigned or forged), if any. */
   untrustedAnswerId?: string
 }
@@ -257,8 +257,8 @@ export function createTimeline<Ctx extends JsonObject>(
     return undefined
   }
 
-  function adopt(key: string, before: MachineState<Ctx>, found: { record: DecisionRecord; answerId: string }): Decision<Ctx> | undefined {
-    const { record, answerId } = found
+  function adopt(key: string, before: MachineState<Ctx>, found: { record: DecisionRecord; answer: Message }): Decision<Ctx> | undefined {
+    const { record, answer } = found
     if (record.input !== fingerprint(key)) return undefined
     if (record.routeId !== undefined) {
       const position = routes.positions.get(record.routeId)
@@ -267,7 +267,12 @@ export function createTimeline<Ctx extends JsonObject>(
     }
     const after = replayRecord(machine, before, record)
     if (!after) return undefined
-    return { record, inputKey: key, before, after, chunks: undefined, answerId }
+    // The stored answer is the cache a resumed session replays (retry, regenerate: no route callback,
+    // seed 004), as a live session replays its chunks. Not with a recordKey: the record is signed,
+    // the text is not. Not an answer its text cannot reproduce (tool calls, an error).
+    const text = answer.content
+    const chunks = trusted || record.kind === 'agentic' || answer.toolCalls?.length || answer.status === 'error' || typeof text !== 'string' ? undefined : text === '' ? [] : [{ type: 'text' as const, content: text }]
+    return { record, inputKey: key, before, after, chunks, answerId: answer.id, outcome: record.outcome, reason: record.reason }
   }
 
   /**
@@ -283,7 +288,7 @@ export function createTimeline<Ctx extends JsonObject>(
       const staleAnswer = decision?.answerId
       decision = undefined
       for (const found of segment.records ?? []) {
-        if (found.record.messageId !== message.id || found.answerId === staleAnswer) continue
+        if (found.record.messageId !== message.id || found.answer.id === staleAnswer) continue
         decision = adopt(key, before, found)
         if (decision) break
       }
@@ -361,7 +366,7 @@ export function createTimeline<Ctx extends JsonObject>(
           if (segment === EMPTY_SEGMENT) segment = { answerIds: [], records: undefined }
           segment.answerIds.push(message.id)
           const record = readDecisionRecord(message)
-          if (record && (trusted === undefined || trusted(record))) (segment.records ??= []).push({ record, answerId: message.id })
+          if (record && (trusted === undefined || trusted(record))) (segment.records ??= []).push({ record, answer: message })
           else if (record) segment.untrustedAnswerId ??= message.id
         }
         continue

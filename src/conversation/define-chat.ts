@@ -16,9 +16,12 @@ export type DefineChatWithContext<Ctx extends JsonObject> = <const S extends str
  * Throws `ChatrailConfigError` listing every issue, each with its path and a fix.
  *
  * Types: the state, event and UI-event names are inferred from the literal, so a misspelt target,
- * route event or route state does not compile (docs/conversation.md § Typed names). TypeScript
- * infers no type argument once one is given, so `defineChat<Ctx>(definition)` keeps every name a
- * `string`; `defineChat<Ctx>()(definition)` fixes the context type and still infers the names.
+ * route event or route state does not compile (docs/conversation.md § Typed names).
+ *
+ * **`defineChat<Ctx>(definition)` checks no names**: TypeScript infers no type argument once one
+ * is given (and has no partial inference), so every name is then a `string` and a misspelt target,
+ * `initial` or route event compiles; only the run-time validation and `lintDefinition` catch it.
+ * Write `defineChat<Ctx>()(definition)`: it fixes the context type and still infers the names.
  */
 export function defineChat<Ctx extends JsonObject>(): DefineChatWithContext<Ctx>
 export function defineChat<Ctx extends JsonObject = JsonObject, const S extends string = string, const E extends string = string, const U extends string = string>(

@@ -34,7 +34,7 @@ export type {
 } from './definition.js'
 export { IDENTIFIER_PATTERN } from './identifier.js'
 export type { JsonObject, JsonPrimitive, JsonValue } from './json.js'
-export type { ExplainInput, ExplainReason, RouteExplanation } from './explain.js'
+export type { ExplainedKind, ExplainedTurn, Explanation, ExplainInput, ExplainReason, RouteExplanation } from './explain.js'
 export type { LintWarning } from './lint.js'
 export { step } from './machine.js'
 export type { Machine, MachineEffect, MachineState } from './machine.js'

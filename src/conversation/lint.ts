@@ -1,6 +1,7 @@
 import { TRANSITION_TOOL } from './agent-transitions.js'
 import { configIssue, type ConfigIssue } from './config-error.js'
 import type { ChatDefinition, ChatDefinitionInput } from './definition.js'
+import { didYouMean } from './did-you-mean.js'
 import type { JsonObject } from './json.js'
 import { compileMachine } from './machine.js'
 import { COMMAND_SPACES, commandKey, commandSpace, textKey } from './normalize.js'
@@ -98,7 +99,7 @@ export function lintDefinition<Ctx extends JsonObject>(definition: ChatDefinitio
     const event = route.event
     const declared = event === undefined ? everywhere : declaring.get(event)
     if (!declared) {
-      warnings.push(configIssue('dead_route', [...path, 'event'], `Route "${route.id}" fires event "${event}", which no state declares: it can never fire.`, `Declare "${event}" in a state's \`on\` (or the conversation's), or change the route's event.`))
+      warnings.push(configIssue('dead_route', [...path, 'event'], `Route "${route.id}" fires event "${event}", which no state declares: it can never fire.`, `Declare "${event}" in a state's \`on\` (or the conversation's), or change the route's event.${didYouMean(event as string, declaring.keys())}`))
       return
     }
     route.states?.forEach((state, i) => {

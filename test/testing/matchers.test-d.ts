@@ -16,9 +16,9 @@ describe('chatrail/testing/vitest types', () => {
     expect(turn).toHaveContext('tea')
   })
 
-  it('adds them as asymmetric matchers, except the snapshot one', () => {
+  it('adds them as asymmetric matchers, with the same types as on expect(...) (vitest\'s `Matchers` serves both)', () => {
     expectTypeOf(expect.toRoute).toBeFunction()
-    // @ts-expect-error snapshots are not asymmetric matchers
-    expect.toMatchTraceSnapshot()
+    expectTypeOf(expect.toRoute).toEqualTypeOf(expect(turn).toRoute)
+    expectTypeOf(expect.not.toBeInState).parameters.toEqualTypeOf<[state: string]>()
   })
 })

@@ -39,7 +39,7 @@ describe('chatrail matchers', () => {
       [
         'expected turn 2 (user "hi there") to be answered by route "help", but no route answered it (agentic)',
         '',
-        'no route matched: "hi there" in state "menu"',
+        'no route matched: "hi there" in state "menu"; the agent answers',
         '  · start    event     "menu" does not declare its event "START"',
         '  · help     no-match  the command is "/help"',
         '  · order    no-match  the pattern /^order (?<item>\\w+)$/i does not match',

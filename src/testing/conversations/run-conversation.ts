@@ -4,7 +4,8 @@ import { createChatController } from '../../controller/index.js'
 import { createChatSession } from '../../index.js'
 import type { ChatDefinition, ChatNames, CheckedName, JsonObject, TurnTrace } from '../../index.js'
 import type { ConversationRun, TurnExplanation, TurnResult } from './run-result.js'
-import { explainRoutes, type ExplainInput } from '../../conversation/explain.js'
+import type { ExplainInput } from '../../conversation/explain.js'
+import { explainTurn } from '../../conversation/explain-turn.js'
 import { describeStep, sendsUserMessage } from './step.js'
 import type { ConversationStep } from './step.js'
 import { checkConversationTurns } from './step-checks.js'
@@ -197,7 +198,8 @@ async function explainMiss<Ctx extends JsonObject>(
   const input: ExplainInput | undefined = 'user' in step ? step.user : 'event' in step ? { uiEvent: step.event, ...(step.label === undefined ? {} : { text: step.label }) } : undefined
   if (input === undefined) return undefined
   try {
-    return { state: before.state, input, routes: await explainRoutes(definition, before, input) }
+    const { outcome, routes } = await explainTurn(definition, before, input)
+    return { state: before.state, input, outcome, routes }
   } catch {
     return undefined
   }

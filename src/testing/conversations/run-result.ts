@@ -4,12 +4,16 @@ import type { ChatrailController } from '../../controller/index.js'
 import type { ChatNames, ChatSession, JsonObject, SessionSnapshot, TurnTrace } from '../../index.js'
 import type { ConversationStep } from './step.js'
 import type { AdapterCall } from '../recording-adapter.js'
-import type { ExplainInput, RouteExplanation } from '../../conversation/explain.js'
+import type { ExplainedTurn, ExplainInput, RouteExplanation } from '../../conversation/explain.js'
 
-/** Why no route took a turn's message: every route's reason, in the state the turn started in. */
+/**
+ * Why no route took a turn's message: what the session decided instead (`outcome`: a form slot, a
+ * stale UI event, the agent, …) and every route's reason, in the state the turn started in.
+ */
 export interface TurnExplanation {
   state: string
   input: ExplainInput
+  outcome: ExplainedTurn
   routes: RouteExplanation[]
 }
 
@@ -32,8 +36,9 @@ export interface TurnResult<Ctx extends JsonObject = JsonObject, N extends ChatN
   /** Calls this step made to the agentic adapter (model calls). */
   adapterCalls: AdapterCall[]
   /**
-   * For a `user` or `event` step that no route answered: why each route did not (`explainRoutes` in
-   * the state and context before the step). Matcher and conversation-file failures print it.
+   * For a `user` or `event` step that no route answered: what answered instead and why each route
+   * did not (`explainTurn` in the state and context before the step). Matcher and conversation-file
+   * failures print it.
    */
   explanation?: TurnExplanation
   /** The controller's status and error after the step. */
