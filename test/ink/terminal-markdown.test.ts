@@ -21,9 +21,9 @@ describe('terminal markdown', () => {
     ])
   })
 
-  it('shows raw HTML as typed and drops terminal control sequences', () => {
+  it('shows raw HTML as typed and terminal control sequences as symbols, never raw (src/contract/terminal-text.ts)', () => {
     expect(text(markdownLines('<b>bold?</b> hi'))).toEqual(['<b>bold?</b> hi'])
-    expect(text(markdownLines('safe\u001B]52;c;cGF5bG9hZA==\u0007 text\u001B[2J'))).toEqual(['safe]52;c;cGF5bG9hZA== text[2J'])
+    expect(text(markdownLines('safe\u001B]52;c;cGF5bG9hZA==\u0007 text\u001B[2J'))).toEqual(['safe␛]52;c;cGF5bG9hZA==␇ text␛[2J'])
   })
 
   it('wraps between words with a hanging indent, cutting only a word longer than the line', () => {
