@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { builtPackage } from '../support/built-package.js'
 
 /**
  * The package as it is published: tsup's ESM and CJS output, resolved through package.json's
@@ -30,11 +31,10 @@ beforeAll(async () => {
   mkdirSync(packageDir, { recursive: true })
   // The app's own package.json: without it, Node would resolve `chatrail` as a self-reference of the checkout.
   writeFileSync(join(appDir, 'package.json'), JSON.stringify({ name: 'chatrail-package-check', private: true }))
-  cpSync(join(root, 'package.json'), join(packageDir, 'package.json'))
-  cpSync(join(root, 'bin'), join(packageDir, 'bin'), { recursive: true })
-  // Declarations are checked by `tsc` in `npm test`; the runtime build is what this file tests.
-  await run(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--no-dts', '--no-sourcemap', '--out-dir', join(packageDir, 'dist'), '--silent'], { cwd: root, timeout: 180_000 })
-}, 200_000)
+  // The one build the package tests share (test/support/built-package.ts; the docs snippet check
+  // typechecks against its declarations), copied: the app without vitest below copies it again.
+  cpSync(await builtPackage(), packageDir, { recursive: true })
+}, 400_000)
 
 // A complete deterministic turn, written once and run from both module systems.
 const turn = (load: string): string => `
