@@ -3,14 +3,15 @@ import { defineConfig } from 'vitest/config'
 /**
  * The suites that need something beyond Node: the real agent CLIs (test/agents-e2e), Chromium, a
  * pseudo-terminal, a real Postgres, or a build of the whole package. `npm test` runs them all;
- * `npm run test:unit` (vitest.unit.config.ts) leaves them out for the inner loop.
+ * `npm run test:unit` (the `unit` project) leaves them out for the inner loop.
  */
 export const endToEndSuites = [
   // the real Claude Code, Codex and OpenCode CLIs
   'test/agents/adapters/claude-code/**',
   'test/agents/adapters/codex/**',
   'test/agents/adapters/opencode/**',
-  'test/agents/**/live-*.test.ts',
+  'test/agents/claude-code/live-cli.test.ts',
+  'test/agents/monitor/live-claude.test.ts',
   'test/agents/**/*-live.test.ts',
   'test/agents/opencode/opencode-probe.test.ts',
   'test/agents/claude-code/recorded-fixtures.test.ts',
@@ -26,24 +27,40 @@ export const endToEndSuites = [
   'test/store/crash.test.ts',
   // the built package
   'test/package/**',
+  'test/docs/doc-snippets.test.ts',
+  'test/testing/matcher-types-order.test.ts',
 ]
 
 const workers = Number(process.env.CHATRAIL_TEST_WORKERS ?? '')
 
+const shared = {
+  // Type-level tests (*.test-d.ts) are compiled by `npm run typecheck` (tsc covers test/), which fails on
+  // any broken expectTypeOf; running vitest's own typecheck pass as well only doubled the time.
+  testTimeout: 20_000,
+  hookTimeout: 60_000,
+  pool: 'forks',
+} as const
+const everything = ['test/**/*.test.ts', 'test/**/*.test.tsx', 'examples/**/*.test.ts', 'examples/**/*.test.tsx']
+const ignored = ['**/node_modules/**', '**/dist/**']
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx', 'examples/**/*.test.ts', 'examples/**/*.test.tsx'],
-    exclude: ['**/node_modules/**', '**/dist/**'],
-    // Type-level tests (*.test-d.ts) are compiled by `npm run typecheck` (tsc covers test/), which fails on
-    // any broken expectTypeOf; running vitest's own typecheck pass as well only doubled the time.
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
     // vitest's default is one worker per core less one: a single worker on a 2-core machine, which ran
     // the suite file by file although most of its time is spent waiting on child processes, servers
     // and timers. Three keep both cores busy (CHATRAIL_TEST_WORKERS overrides).
     maxWorkers: Number.isInteger(workers) && workers > 0 ? workers : 3,
-    globalSetup: ['test/support/global-setup.ts'],
     benchmark: { include: ['bench/**/*.bench.ts'] },
+    projects: [
+      {
+        // `npm run test:unit` runs this project alone. Its files share a worker's module graph
+        // (isolate: false): importing chatrail's sources once per worker instead of once per file
+        // took a third of the suite's CPU time. A file that leaves global state behind fails here.
+        test: { ...shared, name: 'unit', include: everything, exclude: [...ignored, ...endToEndSuites], isolate: false },
+      },
+      {
+        // A fresh module graph per file, and the agent CLIs installed before the first (test/agents-e2e).
+        test: { ...shared, name: 'e2e', include: endToEndSuites.filter((glob) => glob.endsWith('.ts') || glob.endsWith('**')).map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob)), exclude: ignored, globalSetup: ['test/support/global-setup.ts'] },
+      },
+    ],
   },
 })
