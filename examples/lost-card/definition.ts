@@ -25,7 +25,7 @@ export type CardLookup = (digits: string, signal: AbortSignal) => Promise<{ trac
 const lookupCardOffline: CardLookup = async (digits) => ({ tracking: `LC-${digits}` })
 
 export function createLostCard(lookupCard: CardLookup = lookupCardOffline): ChatDefinition<LostCardContext> {
-  return defineChat<LostCardContext>({
+  return defineChat<LostCardContext>()({
     id: 'lost-card',
     chat: {},
     conversation: {

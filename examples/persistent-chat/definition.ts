@@ -4,7 +4,7 @@ import { commandRoute, defineChat, patternRoute, type ChatDefinition } from '../
 export type DeliveryContext = { deliveryDate?: string }
 
 export function deliveryChat(revision = 1): ChatDefinition<DeliveryContext> {
-  return defineChat<DeliveryContext>({
+  return defineChat<DeliveryContext>()({
     id: 'delivery',
     revision,
     chat: {},

@@ -38,7 +38,7 @@ function fallbackAnswer(_input: string, ctx: FallbackContext<SupportContext>): s
 }
 
 export function createSupportBot(adapter?: AdapterFactory): ChatDefinition<SupportContext> {
-  return defineChat<SupportContext>({
+  return defineChat<SupportContext>()({
     id: 'support-bot',
     chat: adapter ? { adapter, systemPrompt: 'You are a concise support assistant for an online shop.' } : {},
     conversation: {
