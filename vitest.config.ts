@@ -22,9 +22,13 @@ export const endToEndSuites = [
   'test/serve/serve-command.test.ts',
   // pseudo-terminals
   '**/*-pty*.test.ts',
-  // real Postgres, many processes, crashes
+  // real Postgres, many processes, crashes, signals
   'test/server/many-instances.test.ts',
   'test/store/crash.test.ts',
+  'test/store/directory-lock.test.ts',
+  'test/serve/serve-store-open.test.ts',
+  'test/serve/serve-signals.test.ts',
+  'test/serve/favicon.test.ts',
   // the built package
   'test/package/**',
   'test/docs/doc-snippets.test.ts',

@@ -7,9 +7,12 @@ import { resolveDemoAgent } from './demo/resolve-demo-agent.js'
 import { loadServePage } from './serve/page-assets.js'
 import { pageConfigOf } from './serve/page-config.js'
 import { parseServeArgs, serveHelp, type ServeOptions } from './serve/serve-args.js'
-import { startServeHttp, API_PATH } from './serve/serve-http.js'
-import { describeStore, openStore } from './serve/open-store.js'
+import { bindServeHttp, API_PATH } from './serve/serve-http.js'
+import { describeStore, openWarmStore } from './serve/open-store.js'
+import type { ConversationStore } from '../store/index.js'
 import { bearerTokenAuth } from './serve/token-auth.js'
+import { readTokenFile } from './serve/token-file.js'
+import { watchParent } from './serve/parent-watch.js'
 
 /**
  * `chatrail serve <module>`: a chat definition behind `createChatHandler` at /api/chat, with the
@@ -47,15 +50,27 @@ export async function run(args: readonly string[]): Promise<number> {
     io.stderr(parsed.message)
     return 2
   }
+  let options = parsed.options
+  if (options.tokenOnCommandLine) {
+    io.stderr('chatrail serve: warning: --token puts the secret in the command line, which every local user can read (ps, /proc/<pid>/cmdline); pass it with --token-file <path> (mode 600) or CHATRAIL_TOKEN instead')
+  }
+  if (options.tokenFile !== undefined) {
+    const read = readTokenFile(resolve(io.cwd, options.tokenFile))
+    if ('error' in read) {
+      io.stderr(`chatrail serve: ${read.error}`)
+      return 2
+    }
+    options = { ...options, token: read.token }
+  }
   let started: StartedServe
   try {
-    started = await startServe(parsed.options, io)
+    started = await startServe(options, io)
   } catch (error) {
     io.stderr(`chatrail serve: ${ChatrailError.isInstance(error) ? error.toString() : error instanceof Error ? error.message : String(error)}`)
     return 1
   }
-  await untilSignal()
-  io.stdout('stopping…')
+  const why = await untilStopped(io.env)
+  io.stdout(why === 'parent' ? 'stopping… (the npm process that started it is gone)' : 'stopping…')
   await started.close()
   // A turn cut off by the stop may still hold a timer (an agent waiting on a dialog, the turn
   // timeout): once the server and store are closed nothing of it matters, so it must not keep the
@@ -64,7 +79,7 @@ export async function run(args: readonly string[]): Promise<number> {
   return 0
 }
 
-/** Loads the definition, opens the store, builds or reads the page, and listens. */
+/** Loads the definition, builds or reads the page, binds the port, opens the store (warm: connected and migrated), then serves. */
 export async function startServe(options: ServeOptions, io: ServeIo): Promise<StartedServe> {
   const { createChatHandler } = await import('../server/index.js')
   let definition = await loadServedDefinition(resolve(io.cwd, options.module))
@@ -76,8 +91,17 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
     agentLine = choice.reason
   }
   const page = await loadServePage()
-  const store = await openStore(options.store)
-  let server
+  // The port first: a port in use fails before the store is touched (no directory created, locked
+  // or migrated). Nothing is served until the store is open.
+  const bound = await bindServeHttp({ host: options.host, port: options.port })
+  let store: ConversationStore
+  try {
+    store = await openWarmStore(options.store)
+  } catch (error) {
+    await bound.close()
+    throw error
+  }
+  const server = bound
   try {
     const authenticate = options.token === undefined ? 'none' : bearerTokenAuth(options.token)
     const handler = createChatHandler({
@@ -87,8 +111,9 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
       // The operator's terminal gets what a response never carries: the internal error's text.
       onError: (error) => io.stderr(`chatrail serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     })
-    server = await startServeHttp({ handler, page: page.files, pageConfig: pageConfigOf(definition), authenticate, host: options.host, port: options.port })
+    server.serve({ handler, page: page.files, pageConfig: pageConfigOf(definition), authenticate })
   } catch (error) {
+    await server.close()
     await store.close().catch(() => undefined)
     throw error
   }
@@ -98,7 +123,7 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
   io.stdout(`page: ${page.source === 'prebuilt' ? 'prebuilt (dist/serve-page)' : 'built from renderers/serve-page with esbuild (a checkout)'}`)
   io.stdout(
     options.token === undefined
-      ? `auth: none (authenticate: 'none'): only this machine can reach ${options.host}; pass --token <secret> to require one`
+      ? `auth: none (authenticate: 'none'): only this machine can reach ${options.host}; pass --token-file <path> (or set CHATRAIL_TOKEN) to require a token`
       : `auth: Authorization: Bearer <token> on ${API_PATH}; open the page as ${server.url}/#token=<secret>`,
   )
   io.stdout(`listening on ${server.url}`)
@@ -137,14 +162,19 @@ function withAdapter(definition: ChatDefinition, adapter: NonNullable<ChatDefini
   return defineChat({ id: definition.id, revision: definition.revision, chat: { ...definition.chat, adapter }, conversation: definition.conversation })
 }
 
-function untilSignal(): Promise<void> {
+/** SIGINT, SIGTERM, or (started by npm: npx, npm run) the parent process gone, see parent-watch.ts. */
+function untilStopped(env: NodeJS.ProcessEnv): Promise<'signal' | 'parent'> {
   return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
+    const parent = env.npm_command ? watchParent() : undefined
+    const stop = (why: 'signal' | 'parent'): void => {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+      parent?.stop()
+      resolve(why)
     }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+    const onSignal = (): void => stop('signal')
+    process.on('SIGINT', onSignal)
+    process.on('SIGTERM', onSignal)
+    void parent?.gone.then(() => stop('parent'))
   })
 }

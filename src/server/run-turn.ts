@@ -4,8 +4,10 @@ import type { StreamChunk } from '../contract/stream.js'
 import type { JsonObject } from '../conversation/json.js'
 import type { ChatSession } from '../conversation/session.js'
 import type { ConversationStore, DefinitionRef, Lease } from '../store/conversation-store.js'
+import { isStoreMessageTooLargeError } from '../store/store-errors.js'
 import { createUiPartEncoder } from '../protocol/encode-parts.js'
 import type { ChatrailPartData } from '../protocol/ui-parts.js'
+import { fitAnswer } from './oversize-answer.js'
 import type { PartSink } from './part-stream.js'
 import type { TurnWrite } from './plan-turn.js'
 import { toolPartOf } from './tool-parts.js'
@@ -23,6 +25,8 @@ import { watchSignals } from './turn-signals.js'
  * - failed (the agent's error, a throwing adapter, `turnTimeoutMs`): an `error` part with a code,
  *   the answer so far with `status: 'error'` and `metadata.error.code`, lease released `failed`,
  *   `finish` (`error`). A retry of the same user message runs the turn again (see plan-turn).
+ * - an answer over the store's `maxMessageBytes`: stored cut to fit (`metadata.truncated`), still in
+ *   the one write with the user message, `finish` (`length`); a retry replays it.
  * `finish` is written only after the store answered, so a client that saw `finish` without an
  * error part knows the turn is stored.
  */
@@ -165,22 +169,34 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     createdAt: input.now(),
     ...(end.kind === 'failed' ? { metadata: { error: { code: end.code } } } : typeof record === 'object' && record !== null ? { metadata: { chatrail: record } } : {}),
   }
-  try {
-    await store.append(input.conversationId, {
-      expectedVersion: input.expectedVersion,
-      messages: input.write.includeUser ? [user, assistant] : [assistant],
-      definition: input.definition,
-      ...(input.write.truncateAfter === undefined ? {} : { truncateAfter: input.write.truncateAfter }),
-      ...(input.owner === undefined ? {} : { owner: input.owner }),
-      lease,
-      release: end.kind === 'failed' ? 'failed' : 'completed',
-    })
-    sink.write(encoder.finish(snapshotData(session, user.id), end.kind === 'failed' ? 'error' : 'stop'))
-  } catch (error) {
-    input.onError(error)
-    await store.release(lease, 'failed').catch(() => false)
-    // no snapshot: the session moved, but what is stored did not
-    sink.write([{ type: 'error', errorText: 'STORE_FAILED' }, ...encoder.finish(undefined, 'error')])
+  // an answer over the store's message limit is stored cut to fit (oversize-answer.ts), in the same
+  // one write as the user message: never the whole turn lost and the agent run again on retry
+  let stored = assistant
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await store.append(input.conversationId, {
+        expectedVersion: input.expectedVersion,
+        messages: input.write.includeUser ? [user, stored] : [stored],
+        definition: input.definition,
+        ...(input.write.truncateAfter === undefined ? {} : { truncateAfter: input.write.truncateAfter }),
+        ...(input.owner === undefined ? {} : { owner: input.owner }),
+        lease,
+        release: end.kind === 'failed' ? 'failed' : 'completed',
+      })
+      const cut = stored !== assistant
+      sink.write(encoder.finish(snapshotData(session, user.id), end.kind === 'failed' ? 'error' : cut ? 'length' : 'stop'))
+    } catch (error) {
+      input.onError(error)
+      const fitted = attempt === 0 && isStoreMessageTooLargeError(error) && error.messageId === assistant.id ? fitAnswer(assistant, error.bytes, error.maxBytes) : undefined
+      if (fitted) {
+        stored = fitted
+        continue
+      }
+      await store.release(lease, 'failed').catch(() => false)
+      // no snapshot: the session moved, but what is stored did not
+      sink.write([{ type: 'error', errorText: 'STORE_FAILED' }, ...encoder.finish(undefined, 'error')])
+    }
+    break
   }
   sink.close()
 }

@@ -146,6 +146,13 @@ export interface TurnSignals {
 export interface ConversationStore {
   /** Which implementation (`memory`, `pglite`, `postgres`, or a third party's). */
   readonly kind: string
+  /**
+   * Opens the store now (connects, takes a PGlite directory's lock, migrates) instead of on the
+   * first operation, and rejects as that operation would (`StoreUnavailableError`, a missing peer
+   * package's `ChatrailConfigError`). A failed open is not kept: the next call tries again.
+   * Optional in the port: a store without it opens on first use.
+   */
+  open?: () => Promise<void>
   load: (conversationId: string) => Promise<StoredConversation | undefined>
   append: (conversationId: string, input: AppendInput) => Promise<AppendResult>
   /**

@@ -32,16 +32,19 @@ export {
   isStoreConflictError,
   isStoreCorruptRowError,
   isStoreLeaseError,
+  isStoreMessageTooLargeError,
   isStoreUnavailableError,
   RevisionMismatchError,
   StoreConflictError,
   StoreCorruptRowError,
   StoreLeaseError,
+  StoreMessageTooLargeError,
   StoreUnavailableError,
 } from './store-errors.js'
 export { storeMemory } from './store-memory.js'
 export type { StoreMemory, StoreMemoryOptions } from './store-memory.js'
 export { openStoredChat } from './open-stored-chat.js'
+export type { StoreUnavailableDetails } from './store-errors.js'
 export type { ChatControllerLike, OpenStoredChatOptions, RevisionPolicy, StoredChat } from './open-stored-chat.js'
 export { rederive } from './rederive.js'
 export type { Rederivation } from './rederive.js'

@@ -56,6 +56,10 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
   return {
     kind: 'memory',
 
+    async open() {
+      open('open')
+    },
+
     async load(conversationId) {
       checkConversationId(conversationId, 'load')
       open('load')

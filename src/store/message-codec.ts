@@ -3,7 +3,7 @@ import { ChatrailError } from '../contract/errors.js'
 import type { Message } from '../contract/message.js'
 import { messageSchema, storedMessageSchema } from '../contract/schemas.js'
 import { isPlainMessageShape } from './message-shape.js'
-import { StoreCorruptRowError } from './store-errors.js'
+import { StoreCorruptRowError, StoreMessageTooLargeError } from './store-errors.js'
 
 /**
  * Messages ⇄ stored rows. Every store keeps a message as its JSON text (`createdAt` as an ISO
@@ -46,13 +46,7 @@ export function encodeMessages(conversationId: string, messages: readonly Messag
     const body = JSON.stringify(message)
     // String length is a lower bound on UTF-8 bytes; count exactly only when it could matter.
     const bytes = body.length * 3 <= maxBytes ? body.length : encoder.encode(body).byteLength
-    if (bytes > maxBytes) {
-      throw new ChatrailError({
-        code: 'STORE_MESSAGE_TOO_LARGE',
-        message: `append("${conversationId}"): message "${message.id}" is ${bytes} bytes of JSON, over the store's limit of ${maxBytes}. Nothing was written.`,
-        hint: 'Keep large payloads (files, images) outside the conversation and store a reference, or raise the limit with the store option maxMessageBytes.',
-      })
-    }
+    if (bytes > maxBytes) throw new StoreMessageTooLargeError(conversationId, message.id, bytes, maxBytes)
     return { id: message.id, body }
   })
 }

@@ -3,10 +3,15 @@ import { configIssue, ChatrailConfigError } from '../conversation/config-error.j
 import type { ConversationStore, StoreOptions } from './conversation-store.js'
 import { sqlStore } from './sql/sql-store.js'
 import { pgliteDriver } from './sql/pglite-driver.js'
+import type { LockMode } from './directory-lock.js'
 import { missingPeer, schemaOf } from './store-config.js'
 
 export interface PgliteStoreOptions extends StoreOptions {
-  /** A directory for the database files (created if missing; survives a restart). Omitted: in memory. */
+  /**
+   * A directory for the database files (created 0700 with its parents if missing; survives a
+   * restart). One process holds it at a time: another store opening it fails with
+   * `StoreUnavailableError` naming the holder. Omitted: in memory.
+   */
   dataDir?: string
   /** An open PGlite database to use instead (the store will not close it). */
   db?: PGlite
@@ -21,6 +26,11 @@ export interface PgliteStoreOptions extends StoreOptions {
  * `@electric-sql/pglite` is an optional peer dependency, loaded on first use.
  */
 export function pgliteStore(options: PgliteStoreOptions = {}): ConversationStore {
+  return pgliteStoreWith(options, undefined)
+}
+
+/** `pgliteStore` with the directory lock's kind chosen (tests run the portable socket-file lock on Linux). */
+export function pgliteStoreWith(options: PgliteStoreOptions, lockMode: LockMode | undefined): ConversationStore {
   if (options.dataDir !== undefined && options.db !== undefined) {
     throw new ChatrailConfigError([configIssue('conflicting_options', ['pgliteStore'], 'pgliteStore: pass either dataDir or db, not both.', 'Use dataDir to let the store open (and close) the database; db to share one you opened.')])
   }
@@ -40,7 +50,19 @@ export function pgliteStore(options: PgliteStoreOptions = {}): ConversationStore
       } catch (error) {
         throw missingPeer('pgliteStore', '@electric-sql/pglite', error)
       }
-      return pgliteDriver(await PGliteClass.create(options.dataDir), true)
+      // in memory, or PGlite's own storages (idb://, memory://, opfs-ahp://): no directory to hold
+      if (options.dataDir === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(options.dataDir)) return pgliteDriver(await PGliteClass.create(options.dataDir), true)
+      // the package first, then the directory: a missing package leaves no directory behind.
+      // Loaded here, not at the top: node:fs and node:net stay out of a browser's chatrail/store.
+      const [{ prepareDataDir }, { lockDirectory }] = await Promise.all([import('./pglite-data-dir.js'), import('./directory-lock.js')])
+      const dir = prepareDataDir(options.dataDir)
+      const lock = await lockDirectory(dir, lockMode)
+      try {
+        return pgliteDriver(await PGliteClass.create(dir), true, lock.release)
+      } catch (error) {
+        await lock.release()
+        throw error
+      }
     },
   })
 }

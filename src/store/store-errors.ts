@@ -159,20 +159,68 @@ export class RevisionMismatchError extends ChatrailError {
 }
 export const isRevisionMismatchError = markErrorClass(RevisionMismatchError, 'RevisionMismatchError')
 
-/** The store could not be reached or failed mid-operation (Postgres down, a closed store). The write did not happen. */
+/** A cause's text: its message (PGlite rejects with plain objects carrying one), never `[object Object]`. */
+function messageOf(cause: unknown): string {
+  if (cause instanceof Error) return cause.message
+  if (typeof cause === 'object' && cause !== null && typeof (cause as { message?: unknown }).message === 'string') return (cause as { message: string }).message
+  return String(cause)
+}
+
+/** A message of a write is over the store's `maxMessageBytes`. Nothing was written. */
+export class StoreMessageTooLargeError extends ChatrailError {
+  readonly conversationId: string
+  readonly messageId: string
+  /** The message's size: its JSON, in UTF-8 bytes. */
+  readonly bytes: number
+  readonly maxBytes: number
+
+  constructor(conversationId: string, messageId: string, bytes: number, maxBytes: number) {
+    super({
+      code: 'STORE_MESSAGE_TOO_LARGE',
+      message: `append("${conversationId}"): message "${messageId}" is ${bytes} bytes of JSON, over the store's limit of ${maxBytes}. Nothing was written.`,
+      hint: 'Keep large payloads (files, images) outside the conversation and store a reference, or raise the limit with the store option maxMessageBytes.',
+    })
+    this.name = 'StoreMessageTooLargeError'
+    this.conversationId = conversationId
+    this.messageId = messageId
+    this.bytes = bytes
+    this.maxBytes = maxBytes
+  }
+
+  static override isInstance(value: unknown): value is StoreMessageTooLargeError {
+    return isStoreMessageTooLargeError(value)
+  }
+}
+export const isStoreMessageTooLargeError = markErrorClass(StoreMessageTooLargeError, 'StoreMessageTooLargeError')
+
+/** What a `StoreUnavailableError` can say beyond its cause: a hint for this failure, the directory and the process holding it. */
+export interface StoreUnavailableDetails {
+  /** Replaces the default hint ("check that the database is running") when the fix is another one. */
+  readonly hint?: string
+  /** The data directory the failure is about (a PGlite directory that cannot be created or is in use). */
+  readonly directory?: string
+  /** The process holding that directory, when it said who it is. */
+  readonly holder?: { readonly pid: number; readonly command?: string }
+}
+
+/** The store could not be reached or failed mid-operation (Postgres down, a closed store, a PGlite directory in use). The write did not happen. */
 export class StoreUnavailableError extends ChatrailError {
   readonly operation: string
+  readonly directory: string | undefined
+  readonly holder: StoreUnavailableDetails['holder']
 
-  constructor(operation: string, cause: unknown) {
-    const detail = cause instanceof Error ? cause.message : String(cause)
+  constructor(operation: string, cause: unknown, details: StoreUnavailableDetails = {}) {
+    const detail = messageOf(cause)
     super({
       code: 'STORE_UNAVAILABLE',
       message: `The conversation store failed during ${operation}: ${detail}. The operation was not applied.`,
-      hint: 'Check that the database is running and reachable, then retry the turn.',
+      hint: details.hint ?? 'Check that the database is running and reachable, then retry the turn.',
       cause,
     })
     this.name = 'StoreUnavailableError'
     this.operation = operation
+    this.directory = details.directory
+    this.holder = details.holder
   }
 
   static override isInstance(value: unknown): value is StoreUnavailableError {

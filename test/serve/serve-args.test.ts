@@ -24,7 +24,7 @@ describe('chatrail serve arguments', () => {
 
   it('refuses a host other machines can reach unless a token is set', () => {
     const refused = parseServeArgs(['bot.ts', '--host', '0.0.0.0'], {})
-    expect(refused).toEqual({ kind: 'error', message: expect.stringContaining('--host 0.0.0.0 lets other machines reach the chat; pass --token <secret> (or set CHATRAIL_TOKEN)') })
+    expect(refused).toEqual({ kind: 'error', message: expect.stringContaining('--host 0.0.0.0 lets other machines reach the chat; pass --token-file <path> (or set CHATRAIL_TOKEN)') })
     expect(parseServeArgs(['bot.ts', '--host', '0.0.0.0', '--token', 's'], {})).toMatchObject({ kind: 'run', options: { host: '0.0.0.0', token: 's' } })
     expect(parseServeArgs(['bot.ts', '--host', '0.0.0.0'], { CHATRAIL_TOKEN: 's' })).toMatchObject({ kind: 'run' })
     expect([isLoopbackHost('127.0.0.1'), isLoopbackHost('127.1.2.3'), isLoopbackHost('::1'), isLoopbackHost('localhost')]).toEqual([true, true, true, true])

@@ -133,7 +133,7 @@ describe('chatrail serve', () => {
       cwd: repoRoot, encoding: 'utf8', timeout: 30_000, env: { ...process.env, CHATRAIL_TOKEN: '' },
     })
     expect(result.status).toBe(2)
-    expect(result.stderr).toContain('--host 0.0.0.0 lets other machines reach the chat; pass --token <secret>')
+    expect(result.stderr).toContain('--host 0.0.0.0 lets other machines reach the chat; pass --token-file <path> (or set CHATRAIL_TOKEN)')
   })
 
   it('a module without a chat definition fails with exit 1 and names the module', () => {

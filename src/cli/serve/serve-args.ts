@@ -19,6 +19,10 @@ export interface ServeOptions {
   agent?: DemoAgent
   /** The bearer secret every `/api/chat` request must carry; absent: no authentication (loopback only). */
   token?: string
+  /** `--token-file`: the file the secret is read from (token-file.ts) before the server starts. */
+  tokenFile?: string
+  /** The secret came as `--token` (visible to every local user in the process list): warned about. */
+  tokenOnCommandLine?: true
 }
 
 export type ServeArgs = { kind: 'help' } | { kind: 'run'; options: ServeOptions } | { kind: 'error'; message: string }
@@ -38,8 +42,12 @@ options:
   --host <host>     the interface to bind (default 127.0.0.1). Any other host needs --token.
   --agent <name>    answer unmatched input with claude-code, codex, opencode or offline instead
                     of the definition's own adapter
-  --token <secret>  require \`Authorization: Bearer <secret>\` on /api/chat (also CHATRAIL_TOKEN).
+  --token-file <path>
+                    require \`Authorization: Bearer <secret>\` on /api/chat, the secret read from
+                    <path> (mode 600: a file others can read is refused). Or set CHATRAIL_TOKEN.
                     The page reads it once from its address: http://host:port/#token=<secret>
+  --token <secret>  the same with the secret on the command line, where every local user can read
+                    it (ps, /proc/<pid>/cmdline): prefer --token-file or CHATRAIL_TOKEN
   -h, --help        show this help
 
 Once listening it prints \`listening on http://<host>:<port>\`. Ctrl-C stops it (the store is closed).`
@@ -73,6 +81,7 @@ const serveFlags = {
   host: { type: 'string' },
   agent: { type: 'string' },
   token: { type: 'string' },
+  'token-file': { type: 'string' },
 } as const
 
 /** Parses `argv` (after `serve`) with the CLI's shared parser; `env.CHATRAIL_TOKEN` is the default for `--token`. */
@@ -85,7 +94,7 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
   const [module, ...extra] = positionals
   if (module === undefined) return problem('name the definition module, e.g. chatrail serve examples/support-bot/definition.ts')
   if (extra.length > 0) return problem(`one definition module only, got ${[module, ...extra].join(', ')}`)
-  for (const flag of ['store', 'port', 'host', 'agent', 'token'] as const) {
+  for (const flag of ['store', 'port', 'host', 'agent', 'token', 'token-file'] as const) {
     if (values[flag] === '') return problem(`--${flag} needs a value`)
   }
   const store = parseStoreSpec(values.store ?? defaultStore)
@@ -95,9 +104,21 @@ export function parseServeArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
   const agent = values.agent
   if (agent !== undefined && !(demoAgents as readonly string[]).includes(agent)) return problem(`--agent ${agent} is not an agent${suggest(agent, demoAgents)}; use one of ${demoAgents.join(', ')}`)
   const host = values.host ?? '127.0.0.1'
-  const token = values.token ?? (env.CHATRAIL_TOKEN === '' ? undefined : env.CHATRAIL_TOKEN)
-  if (!isLoopbackHost(host) && token === undefined) {
-    return problem(`--host ${host} lets other machines reach the chat; pass --token <secret> (or set CHATRAIL_TOKEN) so only holders of the secret can use it`)
+  const tokenFile = values['token-file']
+  if (tokenFile !== undefined && values.token !== undefined) return problem('--token and --token-file both name the secret; pass one (--token-file keeps it out of the process list)')
+  // a flag wins over the environment
+  const token = values.token ?? (tokenFile !== undefined || env.CHATRAIL_TOKEN === '' ? undefined : env.CHATRAIL_TOKEN)
+  if (!isLoopbackHost(host) && token === undefined && tokenFile === undefined) {
+    return problem(`--host ${host} lets other machines reach the chat; pass --token-file <path> (or set CHATRAIL_TOKEN) so only holders of the secret can use it`)
   }
-  return { kind: 'run', options: { module, store, port, host, ...(agent === undefined ? {} : { agent: agent as DemoAgent }), ...(token === undefined ? {} : { token }) } }
+  return {
+    kind: 'run',
+    options: {
+      module, store, port, host,
+      ...(agent === undefined ? {} : { agent: agent as DemoAgent }),
+      ...(token === undefined ? {} : { token }),
+      ...(tokenFile === undefined ? {} : { tokenFile }),
+      ...(values.token === undefined ? {} : { tokenOnCommandLine: true as const }),
+    },
+  }
 }

@@ -3,12 +3,13 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { toNodeHandler, type Authenticate, type ChatHandler } from '../../server/index.js'
 import { PAGE_CONFIG_PATH, type ServePageConfig } from './page-config.js'
+import { FAVICON, FAVICON_PATHS } from './favicon.js'
 import type { PageFiles } from './page-files.js'
 
 /**
  * The `chatrail serve` HTTP server: the chat handler at `/api/chat` (useChat's default address,
  * every method the handler knows, including its sub-routes), the page's files at `/` and
- * `/assets/…` (GET and HEAD), the definition's page config at `/chatrail-serve.json`, 404 for
+ * `/assets/…` (GET and HEAD), its icon at `/favicon.ico` and `/favicon.svg`, the definition's page config at `/chatrail-serve.json`, 404 for
  * anything else. The page carries no conversation data, so it is served without the token; the data
  * is behind `/api/chat`, where the handler authenticates, and the config behind `authenticate` too.
  * Without authentication (`'none'`, loopback only) every request must name a loopback host and,
@@ -39,9 +40,69 @@ export interface RunningServer {
 
 export const API_PATH = '/api/chat'
 
-export async function startServeHttp(options: ServeHttpOptions): Promise<RunningServer> {
-  const api = toNodeHandler(options.handler)
+/** Where `bindServeHttp` listens, before it knows what it serves. */
+export interface ServeHttpAddress {
+  host: string
+  port: number
+  /** How long `close` waits for responses still streaming before it cuts them. Default 5 s. */
+  graceMs?: number
+}
+
+/** A bound port that answers `503 starting` until `serve` gives it the handler and the page. */
+export interface BoundServer extends RunningServer {
+  serve: (routes: Omit<ServeHttpOptions, keyof ServeHttpAddress>) => void
+}
+
+/**
+ * Binds the port first (a port in use fails here, before the caller opens its store: a failed
+ * start leaves the store's directory untouched), and serves once `serve` is called. A request
+ * before that (nobody was told the address yet) gets `503` with `Retry-After: 1`.
+ */
+export async function bindServeHttp(address: ServeHttpAddress): Promise<BoundServer> {
+  let listener: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
   const server = createServer((req, res) => {
+    if (listener) listener(req, res)
+    else res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '1' }).end('chatrail serve is starting; retry in a moment.')
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(address.port, address.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  const host = address.host.includes(':') && !address.host.startsWith('[') ? `[${address.host}]` : address.host
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    serve: (routes) => {
+      listener = routesOf({ ...routes, ...address })
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        // A turn still streaming gets `graceMs` to finish; then its connection is cut (the turn's
+        // lease expires and a retry runs it again), so a stop never waits on a held agent dialog.
+        const force = setTimeout(() => server.closeAllConnections(), address.graceMs ?? 5000)
+        server.close(() => {
+          clearTimeout(force)
+          resolve()
+        })
+        server.closeIdleConnections()
+      }),
+  }
+}
+
+/** Binds and serves at once (a server whose handler is ready before it listens). */
+export async function startServeHttp(options: ServeHttpOptions): Promise<RunningServer> {
+  const bound = await bindServeHttp(options)
+  bound.serve(options)
+  return bound
+}
+
+function routesOf(options: ServeHttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const api = toNodeHandler(options.handler)
+  return (req, res) => {
     if (options.authenticate === 'none' && !fromLoopback(req)) {
       res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8' }).end('This chatrail serve answers only http://127.0.0.1, http://localhost or http://[::1] (it runs without a token). Use one of those addresses, or start it with --token.')
       return
@@ -56,30 +117,6 @@ export async function startServeHttp(options: ServeHttpOptions): Promise<Running
       return
     }
     servePage(options.page, path, req, res)
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  const { port } = server.address() as AddressInfo
-  const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host
-  return {
-    url: `http://${host}:${port}`,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        // A turn still streaming gets `graceMs` to finish; then its connection is cut (the turn's
-        // lease expires and a retry runs it again), so a stop never waits on a held agent dialog.
-        const force = setTimeout(() => server.closeAllConnections(), options.graceMs ?? 5000)
-        server.close(() => {
-          clearTimeout(force)
-          resolve()
-        })
-        server.closeIdleConnections()
-      }),
   }
 }
 
@@ -102,7 +139,7 @@ export function fromLoopback(req: Pick<IncomingMessage, 'headers'>): boolean {
 }
 
 function servePage(page: PageFiles, path: string, req: IncomingMessage, res: ServerResponse): void {
-  const file = page.get(path === '/' ? '/index.html' : path)
+  const file = FAVICON_PATHS.has(path) ? (page.get(path) ?? FAVICON) : page.get(path === '/' ? '/index.html' : path)
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(file === undefined ? 404 : 405, { 'content-type': 'text/plain; charset=utf-8', ...(file === undefined ? {} : { allow: 'GET, HEAD' }) }).end()
     return

@@ -83,6 +83,10 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
   return {
     kind: config.kind,
 
+    async open() {
+      await guarded('open', db)
+    },
+
     async load(conversationId) {
       checkConversationId(conversationId, 'load')
       return guarded('load', async () => {
