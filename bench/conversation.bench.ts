@@ -6,6 +6,7 @@ import type { Message } from '../src/contract/message.js'
 import type { StreamChunk, StreamSource } from '../src/contract/stream.js'
 import type { ChatSession } from '../src/index.js'
 import { loadBundled } from './support/bundled.js'
+import { compare, median, ratioText, type Comparison } from './support/compare.js'
 
 // The conversation core against the peer's numbers (research/peer-bench.md), one process, ratios
 // only: (a) last of 10,000 command routes vs last of 10, (b) a turn at history 10,000 vs 10,
@@ -50,53 +51,6 @@ async function dispatch(session: ChatSession, messages: Message[]): Promise<stri
   let text = ''
   for await (const chunk of session.chat.adapter.createSource({ messages }).stream()) if (chunk.type === 'text') text += chunk.content
   return text
-}
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-
-interface Comparison {
-  /** µs per call, median over the repetitions. */
-  base: number
-  subject: number
-  /** Median of the per-repetition ratios subject/base: robust to load that drifts between batches. */
-  ratio: number
-}
-
-/**
- * Compares two rows. Times are this process's CPU time (`process.cpuUsage`), not wall time: the
- * machine is shared and other processes' load must not land in one row and not the other. Each
- * row is warmed up (~100 ms, the JIT settles), batches are calibrated to ~30 ms, then 41
- * repetitions run interleaved in ABBA order (so garbage one row leaves for the next batch's
- * collector falls on both rows alike); the median of the per-repetition ratios is reported.
- */
-async function compare(base: () => Promise<unknown>, subject: () => Promise<unknown>): Promise<Comparison> {
-  const run = async (fn: () => Promise<unknown>, n: number): Promise<number> => {
-    const start = process.cpuUsage()
-    for (let i = 0; i < n; i++) await fn()
-    const used = process.cpuUsage(start)
-    return (used.user + used.system) / 1000
-  }
-  const size = async (fn: () => Promise<unknown>): Promise<number> => {
-    for (let warm = performance.now(); performance.now() - warm < 100; ) await fn()
-    let n = 4
-    for (let ms = await run(fn, n); ms < 10 && n < 1 << 20; ms = await run(fn, n)) n *= 2
-    return Math.max(4, Math.round((n * 30) / Math.max(await run(fn, n), 0.001)))
-  }
-  const nBase = await size(base)
-  const nSubject = await size(subject)
-  const bases: number[] = []
-  const subjects: number[] = []
-  const ratios: number[] = []
-  for (let rep = 0; rep < 41; rep++) {
-    const baseFirst = rep % 2 === 0
-    const first = ((await run(baseFirst ? base : subject, baseFirst ? nBase : nSubject)) * 1000) / (baseFirst ? nBase : nSubject)
-    const second = ((await run(baseFirst ? subject : base, baseFirst ? nSubject : nBase)) * 1000) / (baseFirst ? nSubject : nBase)
-    const [b, t] = baseFirst ? [first, second] : [second, first]
-    bases.push(b)
-    subjects.push(t)
-    ratios.push(t / b)
-  }
-  return { base: median(bases), subject: median(subjects), ratio: median(ratios) }
 }
 
 async function history(session: ChatSession, turns: number): Promise<Message[]> {
@@ -226,10 +180,10 @@ const perTurn = await retainedPerTurn(sessionOf10000Turns)
 const perPush = await retainedPerTurn(pushOf10000Turns)
 const memoryRatio = perTurn / perPush
 
-const x = (c: Comparison): string => `${c.ratio.toFixed(2)}×`
+const x = (c: Comparison): string => ratioText(c)
 const us = (value: number): string => `${value.toFixed(2)} µs`
 const lines = [
-  'conversation core (CPU µs per turn, medians; ratios are medians of 41 interleaved ABBA pairs):',
+  'conversation core (CPU µs per turn, medians; ratios are medians of 41 interleaved ABBA pairs, (min–max) beside them):',
   `  (a) last of 10 routes ${us(routes.base)} · last of 10,000 ${us(routes.subject)} → ${x(routes)} (target ≤ 1.5×, peer 352×)`,
   `  (b) turn at history 10 ${us(historyTable.base)} · at 10,000 ${us(historyTable.subject)} → ${x(historyTable)} (target ≤ 2×, peer 818×); building 10,000 turns took ${built[10_000]!.ms.toFixed(0)} ms (peer ~98 s)`,
   `  (c) fresh turn ${us(replayTable.base)} · replay ${us(replayTable.subject)} at history 10,000 → ${x(replayTable)} (target ≤ 0.5×, peer 1.01×)`,

@@ -24,7 +24,11 @@ export interface RouteIndex<Ctx extends JsonObject = JsonObject> {
   candidates: (input: string, uiEvent: string | undefined) => readonly number[]
   /** Whether some event route takes this UI event (in some state). */
   knows: (uiEvent: string) => boolean
-  /** The UI event of the first restart event route allowed in `state` (the "Start over" button). */
+  /**
+   * The UI event of the first restart event route allowed in `state` (the "Start over" button).
+   * Worked out when the index is built: every snapshot asks, and a walk of the routes made each
+   * state change O(routes) (issue 32).
+   */
   restartEvent: (state: string) => string | undefined
 }
 
@@ -77,6 +81,9 @@ export function buildRouteIndex<Ctx extends JsonObject>(routes: readonly Route<C
   const eventScan: number[] = []
   const positions = new Map<string, number>()
   const stateSets: (ReadonlySet<string> | undefined)[] = []
+  // The first restart route for any state ends the search: a state named only by a later route never gets it.
+  const restarts = new Map<string, string>()
+  let restartAnywhere: string | undefined
 
   routes.forEach((route, position) => {
     positions.set(route.id, position)
@@ -93,6 +100,10 @@ export function buildRouteIndex<Ctx extends JsonObject>(routes: readonly Route<C
         break
       case 'event':
         push(events, route.uiEvent, position)
+        if (route.restart && restartAnywhere === undefined) {
+          if (!route.states) restartAnywhere = route.uiEvent
+          else for (const state of route.states) if (!restarts.has(state)) restarts.set(state, route.uiEvent)
+        }
         break
       case 'pattern':
         typedScan.push(position)
@@ -117,12 +128,7 @@ export function buildRouteIndex<Ctx extends JsonObject>(routes: readonly Route<C
     positions,
     stateSets,
     knows: (uiEvent) => events.has(uiEvent),
-    restartEvent(state) {
-      for (const [position, route] of routes.entries()) {
-        if (route.kind === 'event' && route.restart && (stateSets[position]?.has(state) ?? true)) return route.uiEvent
-      }
-      return undefined
-    },
+    restartEvent: (state) => restarts.get(state) ?? restartAnywhere,
     candidates(input, uiEvent) {
       if (uiEvent !== undefined) return merge([events.get(uiEvent), eventScan])
       // The common case, one list or none, returns it without building the list of lists.

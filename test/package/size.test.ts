@@ -60,9 +60,9 @@ describe('what the chatrail entry costs a page', () => {
     expect(rows.get('node_modules/zod/v4/locales') ?? 0).toBeLessThan(4_000)
   })
 
-  it('stays within its budget with dependencies inlined (23.6 kB gzip when first set, 29.4 kB after modeling v2 and the compact timeline, 29.69 kB after the soak fix, 30.09 kB after the turn-speed work, 30.96 kB after the fallthrough work; 113 kB with classic zod and the controller)', async () => {
+  it('stays within its budget with dependencies inlined (23.6 kB gzip when first set, 29.4 kB after modeling v2 and the compact timeline, 29.69 kB after the soak fix, 30.09 kB after the turn-speed work, 30.96 kB after the fallthrough work, 31.14 kB after explainTurn and resume replay; 113 kB with classic zod and the controller)', async () => {
     const withDependencies = await measureEntry('chatrail + deps', 'src/index.ts', { withDependencies: true })
     expect(withDependencies.imports).toEqual([])
-    expect(withDependencies.gzipBytes).toBeLessThan(31_060)
+    expect(withDependencies.gzipBytes).toBeLessThan(31_150)
   })
 })
