@@ -1,11 +1,10 @@
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { bench, describe } from 'vitest'
-import type { AdapterFactory } from '../src/contract/adapter.js'
 import type { Message } from '../src/contract/message.js'
-import type { StreamChunk, StreamSource } from '../src/contract/stream.js'
 import type { ChatSession } from '../src/index.js'
 import { loadBundled } from './support/bundled.js'
+import { scripted } from './support/scripted-adapter.js'
 import { compare, median, ratioText, type Comparison } from './support/compare.js'
 
 // The conversation core against the peer's numbers (research/peer-bench.md), one process, ratios
@@ -21,16 +20,6 @@ const { commandRoute, createChatController, createChatSession, defineChat, lintD
 
 v8.setFlagsFromString('--expose-gc')
 const gc = vm.runInNewContext('gc') as () => void
-
-const scripted: AdapterFactory = {
-  createSource: (): StreamSource => ({
-    stream: async function* (): AsyncGenerator<StreamChunk> {
-      yield { type: 'text', content: 'scripted' }
-      yield { type: 'done' }
-    },
-    abort: () => undefined,
-  }),
-}
 
 function definition(routes: number) {
   return defineChat({

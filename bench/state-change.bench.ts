@@ -1,11 +1,10 @@
 import { fileURLToPath } from 'node:url'
 import { bench, describe } from 'vitest'
-import type { AdapterFactory } from '../src/contract/adapter.js'
 import type { Message } from '../src/contract/message.js'
-import type { StreamChunk, StreamSource } from '../src/contract/stream.js'
 import type * as Chatrail from '../src/index.js'
 import type { ChatSession } from '../src/index.js'
 import { loadBundled } from './support/bundled.js'
+import { scripted } from './support/scripted-adapter.js'
 import { compare, ratioText } from './support/compare.js'
 
 // Issue 32 (1): what a state change costs against the number of routes. Every row of
@@ -17,16 +16,6 @@ import { compare, ratioText } from './support/compare.js'
 
 // The `chatrail` entry alone, bundled as apps run it (support/bundled.ts).
 const { commandRoute, createChatSession, defineChat } = await loadBundled<typeof Chatrail>(fileURLToPath(new URL('../src/index.ts', import.meta.url)))
-
-const scripted: AdapterFactory = {
-  createSource: (): StreamSource => ({
-    stream: async function* (): AsyncGenerator<StreamChunk> {
-      yield { type: 'text', content: 'scripted' }
-      yield { type: 'done' }
-    },
-    abort: () => undefined,
-  }),
-}
 
 /** A ring of two states, `a ⇄ b` on `go`, and `routes` command routes that fire it. */
 function ring(routes: number) {
