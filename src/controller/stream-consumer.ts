@@ -14,7 +14,13 @@ export interface ChunkHandlers {
   reasoning: (delta: string) => void
   tool_result: (content: string) => void
   /** Awaited before the next chunk is pulled; a throw ends the turn with that error. */
-  toolCall: (payload: StreamToolCallPayload) => Promise<void>
+  toolCall: (payload: StreamToolCallPayload, metadata: Record<string, unknown> | undefined) => Promise<void>
+  /**
+   * chatrail addition: a `tool_result` chunk that names its call (`toolCall`), empty content
+   * included. Upstream links a result to no call; an agent that runs its own tools reports the
+   * result of a call it started earlier this way (docs/agents.md § Tools the agent runs).
+   */
+  toolResultOf: (payload: StreamToolCallPayload, content: string | undefined, metadata: Record<string, unknown> | undefined) => void
   usage: (usage: TokenUsage) => void
   /**
    * The `metadata.chatrail` record of a `done` chunk. chatrail's own session puts its decision record
@@ -78,14 +84,17 @@ export async function consumeStream(source: StreamSource, turn: Turn, handlers: 
       switch (chunk?.type) {
         case 'text':
         case 'reasoning':
-        case 'tool_result':
           if (hasText(content)) handlers[chunk.type](content)
+          break
+        case 'tool_result':
+          if (hasText(content)) handlers.tool_result(content)
+          if (chunk.toolCall) handlers.toolResultOf(chunk.toolCall, content, chunk.metadata)
           break
         case 'usage':
           if (chunk.usage) handlers.usage(chunk.usage)
           break
         case 'tool_call':
-          if (chunk.toolCall) await handlers.toolCall(chunk.toolCall)
+          if (chunk.toolCall) await handlers.toolCall(chunk.toolCall, chunk.metadata)
           if (!turn.isCurrent()) break pulling
           break
         case 'error':

@@ -1,5 +1,6 @@
 import type { ToolCall } from '../contract/message.js'
 import type { StreamToolCallPayload } from '../contract/stream.js'
+import { findMessage } from './chat-state.js'
 import type { ControllerContext } from './controller-context.js'
 import { describeThrown, ErrorCodes, ToolError } from './errors.js'
 import { safeParseArgs } from './safe-parse-args.js'
@@ -20,21 +21,33 @@ export const toolCallPatcher =
  * (a denial throws a `ToolError`, which ends the turn), append the call, `onToolCall`, then either
  * wait for confirmation or execute. Everything after an await is dropped if the turn was stopped.
  *
- * chatrail addition: a call that arrives with a `result` for a tool chatrail cannot execute was
- * run by the provider itself (an agent CLI); it is recorded `complete` and needs no follow-up.
+ * chatrail additions for tools the provider runs itself (an agent CLI; docs/agents.md § Tools the
+ * agent runs), none of which needs a follow-up: a call that arrives with a `result` for a tool
+ * chatrail cannot execute is recorded `complete` (or the `metadata.toolStatus` it states); one
+ * marked `metadata.providerExecuted` without a result is recorded `running` and never executed;
+ * a call id this message already has updates that call instead of adding it twice.
  */
 export async function handleToolCallChunk(
   ctx: ControllerContext,
   turn: Turn,
   messageId: string,
   payload: StreamToolCallPayload,
+  metadata?: Record<string, unknown>,
 ): Promise<void> {
   const tool = ctx.tools.find(payload.name)
+  const existing = findCall(ctx, messageId, payload.id)
+  if (existing) {
+    if (payload.result !== undefined && ctx.providerResolved.has(existing.id)) {
+      toolCallPatcher(ctx, messageId, existing.id)({ result: payload.result, status: statedStatus(metadata) ?? 'complete' })
+    }
+    return
+  }
+  const providerRunning = payload.result === undefined && metadata?.providerExecuted === true && !tool?.execute
   const call: ToolCall = {
     id: payload.id,
     name: payload.name,
     args: safeParseArgs(payload.args),
-    status: tool?.requiresConfirmation ? 'requires_confirmation' : 'pending',
+    status: tool?.requiresConfirmation ? 'requires_confirmation' : providerRunning ? 'running' : 'pending',
   }
   if (payload.result !== undefined) call.result = payload.result
 
@@ -64,9 +77,13 @@ export async function handleToolCallChunk(
     if (payload.result !== undefined) patch({ status: 'complete' })
     return
   }
+  if (providerRunning) {
+    ctx.providerResolved.add(call.id)
+    return
+  }
   if (payload.result !== undefined && !tool?.execute) {
     ctx.providerResolved.add(call.id)
-    patch({ status: 'complete' })
+    patch({ status: statedStatus(metadata) ?? 'complete' })
     return
   }
   if (tool?.execute) patch({ status: 'running' })
@@ -77,4 +94,37 @@ export async function handleToolCallChunk(
   )
   if (outcome === SUPERSEDED || !turn.isCurrent()) return
   patch(outcome)
+}
+
+/** The call `callId` of message `messageId`, if it has one. */
+function findCall(ctx: ControllerContext, messageId: string, callId: string): ToolCall | undefined {
+  return findMessage(ctx.store.snapshot(), messageId)?.toolCalls?.find((call) => call.id === callId)
+}
+
+/** The status a provider-run tool's chunk states in `metadata.toolStatus`, when it is one of these. */
+function statedStatus(metadata: Record<string, unknown> | undefined): 'running' | 'complete' | 'error' | undefined {
+  const stated = metadata?.toolStatus
+  return stated === 'running' || stated === 'complete' || stated === 'error' ? stated : undefined
+}
+
+/**
+ * chatrail addition: a `tool_result` chunk naming a provider-run call of this message settles it
+ * — its `result` (the payload's, else the content) and the status the chunk states (`complete`
+ * when it states none; `running` keeps it open, e.g. a background command's launch). Results of
+ * calls chatrail executes itself, and of unknown ids, change nothing (upstream links a result to
+ * no call).
+ */
+export function settleProviderToolCall(
+  ctx: ControllerContext,
+  messageId: string,
+  payload: StreamToolCallPayload,
+  content: string | undefined,
+  metadata: Record<string, unknown> | undefined,
+): void {
+  const call = findCall(ctx, messageId, payload.id)
+  if (!call || !ctx.providerResolved.has(call.id)) return
+  const result = payload.result ?? content ?? ''
+  const status = statedStatus(metadata) ?? (call.status === 'running' ? 'complete' : call.status)
+  if (call.result === result && call.status === status) return
+  toolCallPatcher(ctx, messageId, call.id)({ result, status })
 }

@@ -7,7 +7,7 @@ import { describeThrown, ErrorCodes, RuntimeError } from './errors.js'
 import { invokeCallback } from './event-emitter.js'
 import { elapsedMs } from './ids.js'
 import { consumeStream, errorFromThrown } from './stream-consumer.js'
-import { handleToolCallChunk } from './tool-calls.js'
+import { handleToolCallChunk, settleProviderToolCall } from './tool-calls.js'
 import { SUPERSEDED } from './turn-tracker.js'
 import type { Turn } from './turn-tracker.js'
 
@@ -95,7 +95,8 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
       patch({}, { usage })
       ctx.store.dispatch({ type: 'usage-added', usage })
     },
-    toolCall: (payload) => handleToolCallChunk(ctx, turn, assistantId, payload),
+    toolCall: (payload, metadata) => handleToolCallChunk(ctx, turn, assistantId, payload, metadata),
+    toolResultOf: (payload, content, metadata) => settleProviderToolCall(ctx, assistantId, payload, content, metadata),
     doneRecord: (record) => void (ctx.doneRecord = { assistantId, record }),
   })
 

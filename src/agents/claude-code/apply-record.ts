@@ -5,7 +5,7 @@ import { dialogFromToolUse, isDialogTool } from './dialog-mapping.js'
 import { DISMISSED, outcomeFor } from './dialog-outcome.js'
 import type { DialogResolution } from './dialog-outcome.js'
 import type { FoldKey, FoldStore } from './fold-store.js'
-import { heldWorkId, releasedWorkId, stoppedWorkId } from './pending-work.js'
+import { backgroundTaskId, heldWorkId, notificationStatus, releasedWorkId, stoppedWorkId } from './pending-work.js'
 import type { JsonObject } from './record-fields.js'
 import { arr, asObject, epochMs, num, str } from './record-fields.js'
 import { classifyUserLine } from './user-line.js'
@@ -132,6 +132,7 @@ function isCaveat(record: JsonObject): boolean {
 function taskNotification(store: FoldStore, text: string, record: JsonObject, render: boolean): void {
   const released = releasedWorkId(text)
   if (released !== undefined) store.pendingWork.delete(released)
+  if (released !== undefined) settleBackground(store, released, notificationStatus(text))
   if (render) store.push({ kind: 'lifecycle', role: 'system', text, ...timestamp(record) })
   key(store, 'task-notification', record)
 }
@@ -183,7 +184,22 @@ function settle(store: FoldStore, index: number, message: AgentMessage, resoluti
   if (message.tool === undefined) return
   store.openTools.delete(message.tool.id)
   const output = resolution.content.length > options.maxToolOutputChars ? cut(resolution.content, options.maxToolOutputChars) : resolution.content
-  store.replace(index, { ...message, tool: { ...message.tool, status: resolution.isError ? 'error' : 'ok', output } })
+  // A background Bash launch is the command's start, not its result: it runs on (issue 35), past
+  // prompts and interrupts, until its task notification says how it ended.
+  const taskId = resolution.isError ? undefined : backgroundTaskId(resolution.toolUseResult)
+  if (taskId !== undefined) store.mapSet(store.backgroundTools, taskId, message.tool.id)
+  store.replace(index, { ...message, tool: { ...message.tool, status: taskId !== undefined ? 'running' : resolution.isError ? 'error' : 'ok', output } })
+}
+
+/** A background command's notification: `completed` settles its chip `ok`, any other status `error`. */
+function settleBackground(store: FoldStore, taskId: string, status: string | undefined): void {
+  const toolId = store.backgroundTools.get(taskId)
+  if (toolId === undefined || status === undefined) return
+  store.mapDelete(store.backgroundTools, taskId)
+  const index = store.tools.get(toolId)
+  const message = index === undefined ? undefined : store.get(index)
+  if (index === undefined || message?.tool === undefined || message.tool.status !== 'running') return
+  store.replace(index, { ...message, tool: { ...message.tool, status: status === 'completed' ? 'ok' : 'error' } })
 }
 
 function applyAssistant(store: FoldStore, record: JsonObject, options: ApplyOptions): void {

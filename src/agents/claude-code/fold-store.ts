@@ -86,6 +86,8 @@ export class FoldStore {
   readonly toolIds = new Set<string>()
   /** tool_results whose tool_use has not appeared (yet). */
   readonly early = new Map<string, EarlyResult>()
+  /** Background Bash task id (`backgroundTaskId`) → its tool_use id, until a notification settles it. */
+  readonly backgroundTools = new Map<string, string>()
   pendingWork = new Set<string>()
   openTools = new Set<string>()
   openDialogs = new Set<string>()

@@ -30,6 +30,16 @@ export function releasedWorkId(notification: string): string | undefined {
   return id !== undefined && id !== '' && status !== undefined && status !== '' ? id : undefined
 }
 
+/** A background Bash launch's task id (`toolUseResult.backgroundTaskId`): the command runs on. */
+export function backgroundTaskId(toolUseResult: unknown): string | undefined {
+  return nonEmpty(str(asObject(toolUseResult)?.backgroundTaskId))
+}
+
+/** A task notification's `<status>` (`completed`, `failed`, `killed`, …), if it has one. */
+export function notificationStatus(notification: string): string | undefined {
+  return nonEmpty(between(notification, 'status'))
+}
+
 /** The id a TaskStop tool_use releases. */
 export function stoppedWorkId(toolName: string, input: unknown): string | undefined {
   if (toolName !== 'TaskStop' && toolName !== 'KillShell') return undefined

@@ -13,20 +13,29 @@ import type { Json } from './rollout-line.js'
 export interface ToolPatch {
   status?: 'ok' | 'error'
   output?: string
+  /**
+   * The output is what a command printed so far, not its result: unified exec yielded while the
+   * process still ran (`Process running with session ID N` in the header). The chip stays running
+   * until an item or end event settles it.
+   */
+  stillRunning?: true
 }
 
 const FAILED_STATUSES = new Set(['failed', 'declined', 'rejected', 'error'])
 
 /**
  * Merges a patch into a chip. `error` is sticky (a later plain output cannot clear it); `ok` only
- * settles a running chip; the first non-empty output is kept (the item events that carry the
- * clean command output come before the model-facing `function_call_output`).
+ * settles a running chip, and a `stillRunning` output never does; the first non-empty output of a
+ * settled chip is kept (the item events that carry the clean command output come before the
+ * model-facing `function_call_output`).
  */
 export function applyToolPatch(tool: AgentTool, patch: ToolPatch): AgentTool {
   let status = tool.status
   if (patch.status === 'error') status = 'error'
-  else if (status === 'running' && (patch.status === 'ok' || patch.output !== undefined)) status = 'ok'
-  const output = tool.output === undefined || tool.output === '' ? (patch.output ?? tool.output) : tool.output
+  else if (status === 'running' && patch.stillRunning !== true && (patch.status === 'ok' || patch.output !== undefined)) status = 'ok'
+  // A running chip's output can only be a yielded partial one: the settling output replaces it.
+  const settles = tool.status === 'running' && status !== 'running' && patch.output !== undefined && patch.output !== ''
+  const output = settles || tool.output === undefined || tool.output === '' ? (patch.output ?? tool.output) : tool.output
   if (status === tool.status && output === tool.output) return tool
   return output === undefined ? { ...tool, status } : { ...tool, status, output }
 }
@@ -45,6 +54,7 @@ function patchFromOutputText(raw: string): ToolPatch {
   if (wrapped) return withExit(wrapped.output, wrapped.exitCode)
   const { header, body } = splitHeader(raw)
   const match = /^(?:Exit code: |Process exited with code )(-?\d+)\s*$/m.exec(header)
+  if (!match && header.split('\n').some((line) => RUNNING_LINE.test(line))) return { output: body, stillRunning: true }
   return withExit(body, match ? Number(match[1]) : undefined)
 }
 
@@ -61,16 +71,19 @@ function parseWrapped(raw: string): { output: string; exitCode?: number } | unde
   }
 }
 
+/** Unified exec's header line when it yielded while the command still ran (0.171.0). */
+const RUNNING_LINE = /^Process running with session ID \S+$/
+
 /**
  * Shell outputs start with a `Key: value` header (`Chunk ID`, `Wall time`, `Process exited with
- * code N`, `Original token count`) and an `Output:` line; the exit code is read from the header
+ * code N` or `Process running with session ID N`, `Original token count`) and an `Output:` line; the exit code is read from the header
  * only, so a command that prints "Exit code: 1" cannot fake a failure.
  */
 function splitHeader(raw: string): { header: string; body: string } {
   const marker = raw.indexOf('Output:\n')
   if (marker === -1) return { header: '', body: raw }
   const header = raw.slice(0, marker)
-  const looksLikeHeader = header.split('\n').every((line) => line === '' || /^[A-Z][\w ]*?(?::| code) /.test(line))
+  const looksLikeHeader = header.split('\n').every((line) => line === '' || /^[A-Z][\w ]*?(?::| code) /.test(line) || RUNNING_LINE.test(line))
   return looksLikeHeader ? { header, body: raw.slice(marker + 'Output:\n'.length) } : { header: '', body: raw }
 }
 

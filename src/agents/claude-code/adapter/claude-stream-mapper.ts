@@ -1,5 +1,7 @@
 import type { StreamChunk, TokenUsage } from '../../../contract/stream.js'
 import { agentErrorChunk } from '../../process/agent-error-chunk.js'
+import { createProviderTools } from '../../process/provider-tools.js'
+import { DIALOG_TOOLS } from '../dialog-mapping.js'
 import { isAgentId } from '../../runstate/agent-id.js'
 import { arrayField, isRecord, numberField, recordField, stringField } from '../../process/json-value.js'
 import type { JsonRecord } from '../../process/json-value.js'
@@ -12,10 +14,14 @@ import type { JsonRecord } from '../../process/json-value.js'
  *   as they arrive. The complete `assistant` frame of a block that was streamed only adds what the
  *   deltas missed, so the final text is never counted twice; without partials the frame's blocks
  *   are the text.
- * - A `tool_use` block and its `tool_result` → a `tool_call` (complete args, A5) carrying the result,
- *   then a `tool_result`. Both wait for the result: Claude Code runs its own tools, and a call that
- *   arrives with its `result` is recorded by the controller as provider-run (no tool loop, no
- *   follow-up model call). Progress while a tool runs shows in the live run state.
+ * - Tools (Claude Code runs its own; `createProviderTools`): a `tool_use` block → a running
+ *   `tool_call` (complete args, A5) when its frame arrives; its `tool_result` → the `tool_result`
+ *   (`metadata.isError`). A background Bash (`run_in_background`: the result carries
+ *   `backgroundTaskId`) stays running after its launch result until its `task_notification`; a tool
+ *   still open at `result` ends with a `tool_result` saying it was still running and its result is
+ *   unknown (`claude -p` stops background commands when it exits; the transcript keeps no record of
+ *   that, so the reader shows it running too). Dialog tools (AskUserQuestion, ExitPlanMode) show as
+ *   dialogs: their `tool_call` comes with the answer, carrying it.
  * - `result` → `usage` then `done`; with `is_error` or an `error_*` subtype → one `error` chunk
  *   carrying the message (the synthetic "API Error: …" assistant frame before it is not text).
  * - `system`/`init` gives the session id used to resume. Frames of sub-agents
@@ -40,6 +46,19 @@ export function createClaudeStreamMapper(): ClaudeStreamMapper {
   /** Streamed blocks by `messageId:index`, in arrival order; `confirmed` once their frame arrived. */
   const blocks = new Map<string, { messageId: string; index: number; kind: BlockKind; streamed: string; confirmed: boolean }>()
   const tools = new Map<string, { name: string; args: string }>()
+  const provider = createProviderTools('claude-code')
+  /** Background task id → its tool_use id. */
+  const background = new Map<string, string>()
+
+  const callOf = (id: string) => ({ id, name: tools.get(id)?.name ?? 'unknown', args: tools.get(id)?.args ?? '{}' })
+
+  function unfinished(): StreamChunk[] {
+    return provider.unfinished((tool) => ({
+      status: 'running',
+      content: `${tool.lastResult === undefined ? '' : `${tool.lastResult}\n\n`}Still running when the turn ended; \`claude -p\` stops background commands when it exits, so the result is unknown.`,
+      metadata: { status: 'unfinished' },
+    }))
+  }
 
   function text(content: string, newBlock: boolean): StreamChunk[] {
     if (content === '') return []
@@ -120,6 +139,7 @@ export function createClaudeStreamMapper(): ClaudeStreamMapper {
         const name = stringField(block, 'name')
         if (id === undefined || name === undefined) continue
         tools.set(id, { name, args: JSON.stringify(isRecord(block.input) ? block.input : {}) })
+        if (!DIALOG_TOOLS.has(name)) chunks.push(...provider.started(callOf(id)))
       }
     }
     return chunks
@@ -128,17 +148,29 @@ export function createClaudeStreamMapper(): ClaudeStreamMapper {
   function mapUser(event: JsonRecord): StreamChunk[] {
     if (event.isReplay === true) return []
     const chunks: StreamChunk[] = []
-    for (const block of arrayField(recordField(event, 'message'), 'content') ?? []) {
-      if (!isRecord(block) || block.type !== 'tool_result') continue
+    const results = (arrayField(recordField(event, 'message'), 'content') ?? []).filter((block): block is JsonRecord => isRecord(block) && block.type === 'tool_result')
+    // `tool_use_result` describes the event's result: only attributable when there is one.
+    const taskId = results.length === 1 ? stringField(recordField(event, 'tool_use_result'), 'backgroundTaskId') : undefined
+    for (const block of results) {
       const id = stringField(block, 'tool_use_id')
       if (id === undefined) continue
-      const tool = tools.get(id)
-      const result = toolResultText(block.content)
-      const toolCall = { id, name: tool?.name ?? 'unknown', args: tool?.args ?? '{}', result }
-      const metadata = { isError: block.is_error === true, executedBy: 'claude-code' }
-      chunks.push({ type: 'tool_call', toolCall, metadata }, { type: 'tool_result', content: result, toolCall, metadata })
+      const isError = block.is_error === true
+      const launched = !isError && taskId !== undefined && taskId !== ''
+      if (launched) background.set(taskId, id)
+      chunks.push(...provider.result(callOf(id), toolResultText(block.content), isError ? 'error' : launched ? 'running' : 'complete', launched ? { background: true, taskId } : {}))
     }
     return chunks
+  }
+
+  /** A background command's `task_notification`: how it ended (`completed`, `failed`, `killed`, `stopped`). */
+  function mapTaskNotification(event: JsonRecord): StreamChunk[] {
+    const taskId = stringField(event, 'task_id')
+    const id = stringField(event, 'tool_use_id') ?? (taskId === undefined ? undefined : background.get(taskId))
+    const status = stringField(event, 'status')
+    if (id === undefined || status === undefined || !provider.isOpen(id)) return []
+    const summary = stringField(event, 'summary')
+    const content = `The background command ${status === 'completed' ? 'completed' : `ended: ${status}`}${summary ? ` (${summary})` : ''}.`
+    return provider.result(callOf(id), content, status === 'completed' ? 'complete' : 'error', { background: true, taskId, taskStatus: status })
   }
 
   function mapResult(event: JsonRecord): StreamChunk[] {
@@ -157,6 +189,7 @@ export function createClaudeStreamMapper(): ClaudeStreamMapper {
       const status = numberField(event, 'api_error_status')
       const message = resultText || errors.join('; ') || `Claude Code ended the turn with "${subtype}".`
       return [
+        ...unfinished(),
         agentErrorChunk({
           code: subtype === 'success' ? 'CLAUDE_CODE_API_ERROR' : `CLAUDE_CODE_${subtype.toUpperCase()}`,
           message,
@@ -167,6 +200,7 @@ export function createClaudeStreamMapper(): ClaudeStreamMapper {
     const chunks: StreamChunk[] = []
     // No text came through frames or deltas (an unusual CLI build): the result still carries it.
     if (!textEmitted) chunks.push(...text(resultText, true))
+    chunks.push(...unfinished())
     const usage = tokenUsage(recordField(event, 'usage'))
     if (usage) chunks.push({ type: 'usage', usage })
     chunks.push({
@@ -197,6 +231,8 @@ export function createClaudeStreamMapper(): ClaudeStreamMapper {
           return mapAssistant(event)
         case 'user':
           return mapUser(event)
+        case 'system':
+          return event.subtype === 'task_notification' ? mapTaskNotification(event) : []
         case 'result':
           return mapResult(event)
         default:

@@ -1,5 +1,6 @@
 import type { StreamChunk, TokenUsage } from '../../../contract/stream.js'
 import { agentErrorChunk } from '../../process/agent-error-chunk.js'
+import { createProviderTools } from '../../process/provider-tools.js'
 import { isAgentId } from '../../runstate/agent-id.js'
 import { arrayField, isRecord, numberField, recordField, stringField } from '../../process/json-value.js'
 import type { JsonRecord } from '../../process/json-value.js'
@@ -10,10 +11,14 @@ import type { JsonRecord } from '../../process/json-value.js'
  *
  * - `thread.started` → the thread id (kept for `codex exec resume`); no chunk.
  * - `item.completed`: `agent_message` → `text` (messages of one turn separated by a blank line);
- *   `reasoning` → `reasoning`; `command_execution` / `file_change` / `mcp_tool_call` / `web_search`
- *   → `tool_call` carrying its result, then `tool_result` (Codex runs its own tools; a call that
- *   arrives with its result is recorded as provider-run, so no tool loop follows); `todo_list`
- *   (started / updated / completed) → the latest list, in the `done` chunk's `metadata.todoList`.
+ *   `reasoning` → `reasoning`; `todo_list` (started / updated / completed) → the latest list, in the
+ *   `done` chunk's `metadata.todoList`.
+ * - Tools (`command_execution` / `file_change` / `mcp_tool_call` / `web_search`; Codex runs them
+ *   itself), through `createProviderTools`: `item.started` → a running `tool_call`; its
+ *   `item.completed` → the `tool_result` (an item completed without a start: the `tool_call`
+ *   carrying its result, then the `tool_result`). A tool still open at `turn.completed` /
+ *   `turn.failed` (a command that outlived the model's step: Codex yields after its wait and the
+ *   model goes on) ends with a `tool_result` saying its result is unknown, before the terminal chunk.
  * - `error` *items* are warnings (e.g. unknown model metadata) and a top-level `error` event alone
  *   is a reconnect notice: neither fails the turn; both land in `metadata.warnings`.
  * - `turn.completed` → `usage` then `done`; `turn.failed` → one `error` chunk with its message.
@@ -36,6 +41,16 @@ export interface CodexStreamMapperOptions {
   resumed?: boolean
 }
 
+/** A tool item's call and result, before it becomes chunks. */
+interface ToolItem {
+  id: string
+  name: string
+  args: unknown
+  result: string
+  isError: boolean
+  metadata: Record<string, unknown>
+}
+
 export interface CodexStreamMapper {
   map: (event: JsonRecord) => StreamChunk[]
   threadId: () => string | undefined
@@ -51,20 +66,71 @@ export function createCodexStreamMapper(options: CodexStreamMapperOptions = {}):
   let todoList: { text: string; completed: boolean }[] | undefined
   let threadUsage: TokenUsage | undefined
   const warnings: string[] = []
+  const tools = createProviderTools('codex')
 
   const callId = (itemId: string): string => `${threadId ?? 'codex'}:${options.turn ?? 1}:${itemId}`
 
-  function toolChunks(item: JsonRecord, name: string, args: unknown, result: string, metadata: Record<string, unknown>): StreamChunk[] {
-    const itemId = stringField(item, 'id') ?? 'item'
-    const toolCall = { id: callId(itemId), name, args: typeof args === 'string' ? args : JSON.stringify(args ?? {}), result }
-    const meta = { ...metadata, itemType: item.type, executedBy: 'codex' }
-    return [
-      { type: 'tool_call', toolCall, metadata: meta },
-      { type: 'tool_result', content: result, toolCall, metadata: meta },
-    ]
+  /** A tool item (`command_execution`, `file_change`, `mcp_tool_call`, `web_search`) as a call; else undefined. */
+  function toolOf(item: JsonRecord): ToolItem | undefined {
+    const id = callId(stringField(item, 'id') ?? 'item')
+    const status = stringField(item, 'status')
+    switch (item.type) {
+      case 'command_execution': {
+        const exitCode = numberField(item, 'exit_code')
+        const isError = status === 'failed' || status === 'declined' || (exitCode !== undefined && exitCode !== 0)
+        return { id, name: 'command_execution', args: { command: stringField(item, 'command') ?? '' }, result: stringField(item, 'aggregated_output') ?? '', isError, metadata: { exitCode: exitCode ?? null, status } }
+      }
+      case 'file_change': {
+        const changes = (arrayField(item, 'changes') ?? []).filter(isRecord)
+        const summary = changes.map((change) => `${stringField(change, 'kind') ?? 'update'} ${stringField(change, 'path') ?? ''}`).join('\n')
+        return { id, name: 'file_change', args: { changes }, result: summary, isError: status === 'failed', metadata: { status } }
+      }
+      case 'mcp_tool_call': {
+        const error = stringField(recordField(item, 'error'), 'message')
+        const name = `${stringField(item, 'server') ?? 'mcp'}.${stringField(item, 'tool') ?? 'tool'}`
+        return { id, name, args: item.arguments, result: error ?? mcpResultText(recordField(item, 'result')), isError: error !== undefined || status === 'failed', metadata: { status } }
+      }
+      case 'web_search': {
+        const query = stringField(item, 'query') ?? ''
+        return { id, name: 'web_search', args: { query }, result: `Searched the web for: ${query}`, isError: false, metadata: {} }
+      }
+      default:
+        return undefined
+    }
+  }
+
+  const callOf = (tool: ToolItem, item: JsonRecord) => ({
+    call: { id: tool.id, name: tool.name, args: typeof tool.args === 'string' ? tool.args : JSON.stringify(tool.args ?? {}) },
+    meta: { ...tool.metadata, itemType: item.type },
+  })
+
+  function mapStartedItem(item: JsonRecord): StreamChunk[] {
+    if (item.type === 'todo_list') todoList = todoItems(item)
+    const tool = toolOf(item)
+    if (!tool) return []
+    const { call, meta } = callOf(tool, item)
+    return tools.started(call, { ...meta, exitCode: null })
+  }
+
+  /**
+   * The tools that started and never completed: `codex exec` stops what it started when it exits
+   * (0.171.0 records the command `failed`, exit -1, in the rollout), so each ends `error` with its
+   * result unknown, as the rollout reader will show it.
+   */
+  function unfinishedTools(): StreamChunk[] {
+    return tools.unfinished((tool) => ({
+      status: 'error',
+      content: `${tool.name === 'command_execution' ? 'The command' : 'The tool'} was still running when the turn ended; \`codex exec\` stops what it started when it exits, so the result is unknown.`,
+      metadata: { status: 'unfinished', ...(tool.name === 'command_execution' ? { exitCode: null } : {}) },
+    }))
   }
 
   function mapCompletedItem(item: JsonRecord): StreamChunk[] {
+    const tool = toolOf(item)
+    if (tool) {
+      const { call, meta } = callOf(tool, item)
+      return tools.result(call, tool.result, tool.isError ? 'error' : 'complete', meta)
+    }
     switch (item.type) {
       case 'agent_message': {
         const text = stringField(item, 'text') ?? ''
@@ -76,35 +142,6 @@ export function createCodexStreamMapper(options: CodexStreamMapperOptions = {}):
       case 'reasoning': {
         const text = stringField(item, 'text') ?? ''
         return text.trim() === '' ? [] : [{ type: 'reasoning', content: text }]
-      }
-      case 'command_execution': {
-        const exitCode = numberField(item, 'exit_code')
-        const status = stringField(item, 'status')
-        const isError = status === 'failed' || status === 'declined' || (exitCode !== undefined && exitCode !== 0)
-        return toolChunks(item, 'command_execution', { command: stringField(item, 'command') ?? '' }, stringField(item, 'aggregated_output') ?? '', {
-          exitCode: exitCode ?? null,
-          status,
-          isError,
-        })
-      }
-      case 'file_change': {
-        const changes = (arrayField(item, 'changes') ?? []).filter(isRecord)
-        const summary = changes.map((change) => `${stringField(change, 'kind') ?? 'update'} ${stringField(change, 'path') ?? ''}`).join('\n')
-        const status = stringField(item, 'status')
-        return toolChunks(item, 'file_change', { changes }, summary, { status, isError: status === 'failed' })
-      }
-      case 'mcp_tool_call': {
-        const error = stringField(recordField(item, 'error'), 'message')
-        const status = stringField(item, 'status')
-        const name = `${stringField(item, 'server') ?? 'mcp'}.${stringField(item, 'tool') ?? 'tool'}`
-        return toolChunks(item, name, item.arguments, error ?? mcpResultText(recordField(item, 'result')), {
-          status,
-          isError: error !== undefined || status === 'failed',
-        })
-      }
-      case 'web_search': {
-        const query = stringField(item, 'query') ?? ''
-        return toolChunks(item, 'web_search', { query }, `Searched the web for: ${query}`, { isError: false })
       }
       case 'todo_list':
         todoList = todoItems(item)
@@ -123,7 +160,7 @@ export function createCodexStreamMapper(options: CodexStreamMapperOptions = {}):
     finished = true
     const totals = tokenUsage(recordField(event, 'usage'))
     threadUsage = totals
-    const chunks: StreamChunk[] = []
+    const chunks: StreamChunk[] = unfinishedTools()
     const base = options.usageBaseline
     if (totals && base && totals.promptTokens >= base.promptTokens && totals.completionTokens >= base.completionTokens) {
       const promptTokens = totals.promptTokens - base.promptTokens
@@ -144,6 +181,7 @@ export function createCodexStreamMapper(options: CodexStreamMapperOptions = {}):
     finished = true
     const raw = stringField(recordField(event, 'error'), 'message') ?? 'The turn failed.'
     return [
+      ...unfinishedTools(),
       agentErrorChunk({
         code: 'CODEX_TURN_FAILED',
         message: `Codex turn failed: ${readableError(raw)}`,
@@ -166,8 +204,7 @@ export function createCodexStreamMapper(options: CodexStreamMapperOptions = {}):
         case 'item.started':
         case 'item.updated': {
           const item = recordField(event, 'item')
-          if (item?.type === 'todo_list') todoList = todoItems(item)
-          return []
+          return item ? mapStartedItem(item) : []
         }
         case 'item.completed': {
           const item = recordField(event, 'item')

@@ -1,5 +1,7 @@
 import type { StreamChunk, TokenUsage } from '../../../contract/stream.js'
 import { numberField, recordField, stringField } from '../../process/json-value.js'
+import { createProviderTools } from '../../process/provider-tools.js'
+import type { ProviderTools } from '../../process/provider-tools.js'
 import type { JsonRecord } from '../../process/json-value.js'
 import type { OpencodeEvent } from '../sse-parser.js'
 
@@ -10,12 +12,14 @@ import type { OpencodeEvent } from '../sse-parser.js'
  * |---|---|
  * | `message.part.delta` of an assistant text / reasoning part | `text` / `reasoning` as it arrives |
  * | `message.part.updated` text / reasoning | only what the deltas missed (never counted twice) |
- * | a `tool` part reaching `completed` / `error` | `tool_call` carrying the result, then `tool_result` (`metadata.isError`) |
+ * | a `tool` part reaching `running` | a running `tool_call` (`metadata.providerExecuted`) |
+ * | a `tool` part reaching `completed` / `error` | its `tool_result` (`metadata.isError`; the `tool_call` carrying the result first when it was never seen running) |
+ * | the session going idle with a tool part still `running` | a `tool_result` saying so, result unknown (`metadata.resultUnknown`), before the terminal chunk |
  * | `message.updated` of a finished assistant message | its tokens, summed into the turn's `usage` |
  * | `session.status` idle after busy | `usage`, then `done` (`metadata`: `agent`, `sessionId`, `finish`) — or one `error` chunk when the last reply carries an error |
  *
- * Text parts of one turn are separated by a blank line. OpenCode runs its own tools, so a tool
- * call arrives with its result (provider-run, no tool loop).
+ * Text parts of one turn are separated by a blank line. OpenCode runs its own tools (provider-run,
+ * no tool loop; `createProviderTools`).
  */
 export interface TurnMapper {
   map: (event: OpencodeEvent) => StreamChunk[]
@@ -26,7 +30,7 @@ export interface TurnMapper {
 export function createTurnMapper(sessionId: string): TurnMapper {
   const partTypes = new Map<string, string>()
   const emitted = new Map<string, number>()
-  const toolsDone = new Set<string>()
+  const tools = createProviderTools('opencode')
   const messages = new Map<string, JsonRecord>()
   let textEmitted = false
   let lastTextPart: string | undefined
@@ -49,16 +53,23 @@ export function createTurnMapper(sessionId: string): TurnMapper {
 
   function terminal(): StreamChunk[] {
     finished = true
+    // OpenCode's own record keeps such a part `running` (the reader shows it so): it never reported a result.
+    const open = tools.unfinished((tool) => ({
+      status: 'running',
+      content: `${tool.lastResult === undefined ? '' : `${tool.lastResult}\n\n`}Still running when the session went idle; OpenCode reported no result for it, so the result is unknown.`,
+      metadata: { status: 'unfinished' },
+    }))
     const assistants = [...messages.values()].filter((info) => info.role === 'assistant').sort((a, b) => ((stringField(a, 'id') ?? '') < (stringField(b, 'id') ?? '') ? -1 : 1))
     const last = assistants.at(-1)
     const error = recordField(last, 'error') ?? sessionError
     if (error) {
       const name = stringField(error, 'name') ?? 'UnknownError'
       const message = stringField(recordField(error, 'data'), 'message') ?? stringField(error, 'message') ?? name
-      return [{ type: 'error', content: `OpenCode turn failed: ${message}`, metadata: { code: name === 'MessageAbortedError' ? 'OPENCODE_ABORTED' : 'OPENCODE_TURN_FAILED', errorName: name, error: new Error(`OpenCode turn failed: ${message}`) } }]
+      return [...open, { type: 'error', content: `OpenCode turn failed: ${message}`, metadata: { code: name === 'MessageAbortedError' ? 'OPENCODE_ABORTED' : 'OPENCODE_TURN_FAILED', errorName: name, error: new Error(`OpenCode turn failed: ${message}`) } }]
     }
     const usage = assistants.reduce<TokenUsage | undefined>((total, info) => addTokens(total, recordField(info, 'tokens')), undefined)
     return [
+      ...open,
       ...(usage ? [{ type: 'usage' as const, usage }] : []),
       { type: 'done', metadata: { agent: 'opencode', sessionId, finish: stringField(last, 'finish') ?? 'unknown' } },
     ]
@@ -89,7 +100,7 @@ export function createTurnMapper(sessionId: string): TurnMapper {
             emitted.set(id, text.length)
             return textChunk(id, type, text.slice(done))
           }
-          if (type === 'tool') return toolChunks(part, toolsDone)
+          if (type === 'tool') return toolChunks(part, tools)
           return []
         }
         case 'message.part.delta': {
@@ -117,20 +128,15 @@ export function createTurnMapper(sessionId: string): TurnMapper {
   }
 }
 
-function toolChunks(part: JsonRecord, done: Set<string>): StreamChunk[] {
+function toolChunks(part: JsonRecord, tools: ProviderTools): StreamChunk[] {
   const state = recordField(part, 'state')
   const status = stringField(state, 'status')
+  const call = { id: stringField(part, 'callID') ?? stringField(part, 'id') ?? 'tool', name: stringField(part, 'tool') ?? 'tool', args: JSON.stringify(recordField(state, 'input') ?? {}) }
+  // `pending` has no complete input yet; `running` does.
+  if (status === 'running') return tools.started(call)
   if (status !== 'completed' && status !== 'error') return []
-  const id = stringField(part, 'callID') ?? stringField(part, 'id') ?? 'tool'
-  if (done.has(id)) return []
-  done.add(id)
   const result = (status === 'completed' ? stringField(state, 'output') : stringField(state, 'error')) ?? ''
-  const toolCall = { id, name: stringField(part, 'tool') ?? 'tool', args: JSON.stringify(recordField(state, 'input') ?? {}), result }
-  const metadata = { isError: status === 'error', executedBy: 'opencode' }
-  return [
-    { type: 'tool_call', toolCall, metadata },
-    { type: 'tool_result', content: result, toolCall, metadata },
-  ]
+  return tools.result(call, result, status === 'error' ? 'error' : 'complete')
 }
 
 function addTokens(total: TokenUsage | undefined, tokens: JsonRecord | undefined): TokenUsage | undefined {

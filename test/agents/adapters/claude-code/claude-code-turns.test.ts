@@ -24,7 +24,7 @@ describe('claudeCodeAdapter turns (real CLI)', () => {
     expect(lastUserText(rig.server.requests.filter((request) => !request.side)[0]?.body ?? {})).toBe('Say hello')
   }, 60_000)
 
-  it('a tool turn: Claude Code runs Bash itself; the call arrives with its result, then the closing text', async () => {
+  it('a tool turn: Claude Code runs Bash itself; the call shows at its start, its result follows, then the closing text', async () => {
     rig = await startClaudeRig(
       [
         { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'printf chatrail > made-by-agent.txt && cat made-by-agent.txt', description: 'Write a file' } }] },
@@ -34,7 +34,9 @@ describe('claudeCodeAdapter turns (real CLI)', () => {
     )
     const chunks = await collect(rig.adapter.createSource({ messages: [userMessage('Write a file')] }))
     expect(typesOf(chunks)).toEqual(['tool_call', 'tool_result', 'text', 'text', 'usage', 'done'])
-    expect(chunks[0]?.toolCall).toMatchObject({ name: 'Bash', result: 'chatrail' })
+    expect(chunks[0]?.toolCall).toMatchObject({ name: 'Bash' })
+    expect(chunks[0]?.metadata).toMatchObject({ providerExecuted: true, toolStatus: 'running' })
+    expect(chunks[1]?.toolCall).toMatchObject({ id: chunks[0]?.toolCall?.id, result: 'chatrail' })
     expect(JSON.parse(chunks[0]?.toolCall?.args ?? '{}')).toMatchObject({ command: expect.stringContaining('made-by-agent.txt') })
     expect(chunks[1]).toMatchObject({ content: 'chatrail', metadata: { isError: false } })
     expect(readFileSync(join(rig.home.cwd, 'made-by-agent.txt'), 'utf8')).toBe('chatrail')

@@ -41,16 +41,18 @@ describe('claude stream mapper on our captures (CLI 2.1.197)', () => {
     expect(texts(chunks)).toBe('Hello without partials.')
   })
 
-  it('maps a Bash tool_use and its result to tool_call (carrying the result) + tool_result, between the texts', () => {
+  it('maps a Bash tool_use to a running tool_call when its frame arrives, then its tool_result with the output, between the texts', () => {
     const chunks = mapClaudeStream(own('tool-bash-then-text'))
     expectWellFormed(chunks)
     expect(texts(chunks)).toBe('I will write it.\n\nWrote note.txt.')
     const call = chunks.find((chunk) => chunk.type === 'tool_call')
     expect(call?.toolCall?.name).toBe('Bash')
     expect(JSON.parse(call?.toolCall?.args ?? '{}')).toEqual({ command: 'echo chatrail > note.txt && cat note.txt', description: 'Write note.txt' })
-    expect(call?.toolCall?.result).toBe('chatrail')
+    expect(call?.toolCall?.result).toBeUndefined()
+    expect(call?.metadata).toMatchObject({ providerExecuted: true, toolStatus: 'running' })
     const result = chunks.find((chunk) => chunk.type === 'tool_result')
-    expect(result).toMatchObject({ content: 'chatrail', metadata: { isError: false } })
+    expect(result).toMatchObject({ content: 'chatrail', toolCall: { id: call?.toolCall?.id, result: 'chatrail' }, metadata: { isError: false, toolStatus: 'complete' } })
+    expect(chunks.filter((chunk) => chunk.type === 'tool_call')).toHaveLength(1)
     const order = types(chunks)
     expect(order.indexOf('tool_call')).toBeLessThan(order.indexOf('tool_result'))
     expect(order.indexOf('tool_result')).toBeLessThan(order.lastIndexOf('text'))

@@ -33,16 +33,19 @@ describe('codex stream mapper on our captures (CLI 0.171.0)', () => {
     expect(chunks[3]?.metadata?.threadId).toBe(events[0]?.thread_id)
   })
 
-  it('maps a command to a tool_call carrying its output, then a tool_result, with turn-unique ids', () => {
+  it('maps a command to a running tool_call at item.started, then its tool_result with the output, with turn-unique ids', () => {
     const chunks = mapCodexStream(own('command-then-text'), { turn: 2 })
     expectWellFormed(chunks)
     expect(types(chunks)).toEqual(['tool_call', 'tool_result', 'text', 'usage', 'done'])
     const call = chunks[0]?.toolCall
     expect(call?.name).toBe('command_execution')
     expect(JSON.parse(call?.args ?? '{}').command).toContain('echo chatrail-tool')
-    expect(call?.result).toContain('chatrail-tool')
+    expect(call?.result).toBeUndefined()
+    expect(chunks[0]?.metadata).toMatchObject({ providerExecuted: true, toolStatus: 'running', status: 'in_progress' })
     expect(call?.id).toMatch(/^[0-9a-f-]{36}:2:item_0$/)
-    expect(chunks[1]?.metadata).toMatchObject({ exitCode: 0, isError: false })
+    expect(chunks[1]?.toolCall).toMatchObject({ id: call?.id, name: 'command_execution' })
+    expect(chunks[1]?.toolCall?.result).toContain('chatrail-tool')
+    expect(chunks[1]?.metadata).toMatchObject({ exitCode: 0, isError: false, toolStatus: 'complete' })
   })
 
   it('marks a failing command as an error result with its exit code; the turn still completes', () => {

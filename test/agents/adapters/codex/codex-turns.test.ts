@@ -25,12 +25,14 @@ describe('codexAdapter turns (real CLI)', () => {
     expect(lastUserInput(rig.server.requests[0]?.body)).toBe('Say hello')
   }, 60_000)
 
-  it('a tool turn: Codex runs the command itself; the call arrives with its output', async () => {
+  it('a tool turn: Codex runs the command itself; the call shows at its start, its output follows', async () => {
     rig = await startCodexRig([respond(run('printf chatrail > made-by-codex.txt && cat made-by-codex.txt')), respond(say('Wrote it.'))])
     const chunks = await collect(rig.adapter.createSource({ messages: [userMessage('Write a file')] }))
     expect(typesOf(chunks)).toEqual(['tool_call', 'tool_result', 'text', 'usage', 'done'])
     expect(chunks[0]?.toolCall?.name).toBe('command_execution')
-    expect(chunks[0]?.toolCall?.result).toContain('chatrail')
+    expect(chunks[0]?.metadata).toMatchObject({ providerExecuted: true, toolStatus: 'running' })
+    expect(chunks[1]?.toolCall).toMatchObject({ id: chunks[0]?.toolCall?.id })
+    expect(chunks[1]?.toolCall?.result).toContain('chatrail')
     expect(chunks[1]?.metadata).toMatchObject({ exitCode: 0, isError: false })
     expect(readFileSync(join(rig.workspace.cwd, 'made-by-codex.txt'), 'utf8')).toBe('chatrail')
     expect(functionOutputs(rig.server.requests[1] ?? { method: '', path: '', body: undefined, scriptIndex: -1 })[0]?.output).toContain('chatrail')

@@ -95,7 +95,8 @@ describe('opencodeAdapter with a server it starts', () => {
     const all = await chunks
     const call = all.find((chunk) => chunk.type === 'tool_call')
     expect(call?.toolCall).toMatchObject({ name: 'bash', args: JSON.stringify({ command: `echo ${BASH_MARKER}`, description: 'Print a marker' }) })
-    expect(call?.toolCall?.result).toContain(BASH_MARKER)
+    expect(call?.metadata).toMatchObject({ providerExecuted: true, toolStatus: 'running' })
+    expect(all.find((chunk) => chunk.type === 'tool_result' && chunk.toolCall?.id === call?.toolCall?.id)?.toolCall?.result).toContain(BASH_MARKER)
     expect(all.at(-1)?.type).toBe('done')
   }, 120_000)
 

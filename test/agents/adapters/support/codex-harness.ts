@@ -24,7 +24,9 @@ export async function startCodexRig(responses: ScriptedResponse[], options: Part
       cwd: workspace.cwd,
       bin: codexBin,
       codexHome: workspace.codexHome,
-      env: { SCRIPTED_API_KEY: 'scripted-key', NO_COLOR: '1' },
+      // Its own HOME: Codex runs every command as `bash -lc`, and a login profile of the machine's
+      // user could slow or change it (issue 35 was found behind one that waited 60 s on a lock).
+      env: { SCRIPTED_API_KEY: 'scripted-key', NO_COLOR: '1', HOME: workspace.home },
       graceMs: 1500,
       pollMs: 100,
       ...options,
