@@ -62,14 +62,19 @@ export async function run(args: readonly string[]): Promise<number> {
     }
     options = { ...options, token: read.token }
   }
+  // Listening for SIGTERM/SIGINT from before the start: a signal that arrives while the store opens,
+  // or right after "listening on", must stop the server cleanly (without a listener its default
+  // action kills the process on the spot).
+  const stop = untilStopped(io.env)
   let started: StartedServe
   try {
     started = await startServe(options, io)
   } catch (error) {
+    stop.cancel()
     io.stderr(`chatrail serve: ${ChatrailError.isInstance(error) ? error.toString() : error instanceof Error ? error.message : String(error)}`)
     return 1
   }
-  const why = await untilStopped(io.env)
+  const why = await stop.stopped
   io.stdout(why === 'parent' ? 'stopping… (the npm process that started it is gone)' : 'stopping…')
   await started.close()
   // A turn cut off by the stop may still hold a timer (an agent waiting on a dialog, the turn
@@ -163,18 +168,24 @@ function withAdapter(definition: ChatDefinition, adapter: NonNullable<ChatDefini
 }
 
 /** SIGINT, SIGTERM, or (started by npm: npx, npm run) the parent process gone, see parent-watch.ts. */
-function untilStopped(env: NodeJS.ProcessEnv): Promise<'signal' | 'parent'> {
-  return new Promise((resolve) => {
+function untilStopped(env: NodeJS.ProcessEnv): { stopped: Promise<'signal' | 'parent'>; cancel: () => void } {
+  let cancel = (): void => undefined
+  const stopped = new Promise<'signal' | 'parent'>((resolve) => {
     const parent = env.npm_command ? watchParent() : undefined
-    const stop = (why: 'signal' | 'parent'): void => {
+    const detach = (): void => {
       process.off('SIGINT', onSignal)
       process.off('SIGTERM', onSignal)
       parent?.stop()
+    }
+    const stop = (why: 'signal' | 'parent'): void => {
+      detach()
       resolve(why)
     }
     const onSignal = (): void => stop('signal')
     process.on('SIGINT', onSignal)
     process.on('SIGTERM', onSignal)
     void parent?.gone.then(() => stop('parent'))
+    cancel = detach
   })
+  return { stopped, cancel }
 }
