@@ -48,7 +48,7 @@ function bestOfEach(runs: number, first: () => void, second: () => void): [numbe
 }
 
 describe('createSseParser on a long line (linear time, bounded memory)', () => {
-  it('a line 4× longer costs under 8× the time, and the event arrives whole', () => {
+  it('a line 4× longer costs under 12× the time (linear: 4×; the old quadratic parser: 16× and more), and the event arrives whole', () => {
     const cap = 64 * MiB
     const lengths: number[] = []
     const deliver = (bytes: number) => (): void => {
@@ -58,7 +58,8 @@ describe('createSseParser on a long line (linear time, bounded memory)', () => {
     }
     const [small, large] = bestOfEach(5, deliver(4 * MiB), deliver(16 * MiB))
     expect(new Set(lengths)).toEqual(new Set([4 * MiB, 16 * MiB]))
-    expect(large / small).toBeLessThan(8)
+    // 12, not 8: a CI run with four busy workers measured 8.7× for this linear parser; quadratic is 16×.
+    expect(large / small).toBeLessThan(12)
   }, 120_000)
 
   it('a 64 MiB line over the default 16 MiB cap is skipped with a warning in linear time, and the next event arrives', () => {
