@@ -7,7 +7,7 @@ import type { OpencodeEvent, SseParser } from '../../../src/agents/opencode/sse-
  * Issue 28 item 8: the `GET /event` parser is linear in time and bounded in memory whatever a
  * hostile server sends. The old parser appended each chunk to one string and searched it again
  * from the start: the last quarter of a 16 MiB line took 13.9 s and a 64 MiB line did not finish
- * in 200 s. Timings here are relative (4× the bytes must cost under 8× the time, best of several
+ * in 200 s. Timings here are relative (4× the bytes must cost under 12× the time, best of several
  * runs), never absolute milliseconds, and memory is the heap's peak growth compared between sizes.
  */
 
