@@ -55,7 +55,9 @@ describe('codexAdapter: a command that outlives the turn (real CLI)', () => {
     // After the exit the rollout holds Codex's own last word on it (0.171.0: `failed`, exit -1,
     // written after `task_complete`): the reader and the live run state show the same tool with the
     // stream's final status, error.
-    await waitUntil(() => rig?.adapter.agentChat()?.state === 'needs_input', 15_000, 'the last read after the exit')
+    // Codex writes that record after task_complete, so the live state is needs_input a read before
+    // it shows the command's end: wait for the read after the exit (a loaded CI run caught it between).
+    await waitUntil(() => rig?.adapter.agentChat()?.state === 'needs_input' && commandChip(rig.adapter.agentChat())?.status !== 'running', 15_000, 'the last read after the exit')
     const chat = await rolloutChat(rig)
     expect(commandChip(chat)).toMatchObject({ name: 'exec_command', status: 'error' })
     expect(commandChip(rig.adapter.agentChat())).toMatchObject({ status: 'error' })
