@@ -35,6 +35,21 @@ export const endToEndSuites = [
   'test/testing/matcher-types-order.test.ts',
 ]
 
+/**
+ * Unit suites that need a fresh module graph of their own: they mock modules (vi.mock) or watch a
+ * lazily loaded chunk load for the first time, which a graph shared with other files has already
+ * done (dialog-ui-lazy failed that way in the shared project).
+ */
+export const isolatedUnitSuites = [
+  'test/react/dialog-ui-lazy.test.tsx',
+  'test/react/dialog-ui-prefetch.test.tsx',
+  'test/react/dialog-ui-failure.test.tsx',
+  'test/react/message-ui-lazy.test.tsx',
+  'test/react/entry-isolation.test.ts',
+  'test/contract/random-uuid.test.ts',
+  'test/conversation/definition.test.ts',
+]
+
 const workers = Number(process.env.CHATRAIL_TEST_WORKERS ?? '')
 
 const shared = {
@@ -59,8 +74,9 @@ export default defineConfig({
         // `npm run test:unit` runs this project alone. Its files share a worker's module graph
         // (isolate: false): importing chatrail's sources once per worker instead of once per file
         // took a third of the suite's CPU time. A file that leaves global state behind fails here.
-        test: { ...shared, name: 'unit', include: everything, exclude: [...ignored, ...endToEndSuites], isolate: false },
+        test: { ...shared, name: 'unit', include: everything, exclude: [...ignored, ...endToEndSuites, ...isolatedUnitSuites], isolate: false },
       },
+      { test: { ...shared, name: 'unit-isolated', include: isolatedUnitSuites, exclude: ignored } },
       {
         // A fresh module graph per file, and the agent CLIs installed before the first (test/agents-e2e).
         test: { ...shared, name: 'e2e', include: endToEndSuites.filter((glob) => glob.endsWith('.ts') || glob.endsWith('**')).map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob)), exclude: ignored, globalSetup: ['test/support/global-setup.ts'] },

@@ -22,4 +22,4 @@ exec faketime -f "$CHATRAIL_CLOCK_AHEAD" node_modules/.bin/vitest run \
   --reporter=default --reporter=json --outputFile.json=test-output/vitest-clock-ahead.json \
   test/clock test/agents test/cli test/testing test/conversation test/controller test/contract test/store \
   test/server test/protocol test/client test/ai-sdk test/tools examples \
-  --project unit "$@"
+  --project unit --project unit-isolated "$@"
