@@ -3,8 +3,8 @@ import type { ChildProcess } from 'node:child_process'
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import type { OtherUser } from '../../support/other-user.js'
+import { JsonlLineReader } from '../../../src/agents/runstate/jsonl-lines.js'
 
 /**
  * A tiny HTTP server posing as `opencode serve`, run as its own process, optionally as another
@@ -55,17 +55,22 @@ export async function startOpencodeListener(as?: OtherUser): Promise<OpencodeLis
   writeFileSync(script, SCRIPT, { mode: 0o644 })
   const child: ChildProcess = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'], cwd: '/', ...(as ? { uid: as.uid, gid: as.gid } : {}) })
   const seen: SeenByListener[] = []
-  const lines = createInterface({ input: child.stdout! })
+  // The project's capped line reader, not readline: a line is bounded even from a test's own child.
+  const lines = new JsonlLineReader({ source: 'the listener', maxLineBytes: 1024 * 1024, maxDetailedWarnings: 1 })
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the listener did not start within 20 s')), 20_000)
     child.once('exit', (code) => reject(new Error(`the listener exited (${String(code)}) before listening`)))
-    lines.on('line', (line) => {
-      const record = JSON.parse(line) as { port?: number } & SeenByListener
-      if (record.port !== undefined) {
-        clearTimeout(timer)
-        resolve(record.port)
-      } else seen.push({ path: record.path, authorization: record.authorization })
-    })
+    child.stdout?.on('data', (chunk: Buffer) =>
+      lines.push(chunk, {
+        onRecord: ({ value }) => {
+          const record = value as { port?: number } & SeenByListener
+          if (record.port !== undefined) {
+            clearTimeout(timer)
+            resolve(record.port)
+          } else seen.push({ path: record.path, authorization: record.authorization })
+        },
+      }),
+    )
   })
   return {
     url: `http://127.0.0.1:${port}`,
