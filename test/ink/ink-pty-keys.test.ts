@@ -30,7 +30,9 @@ describe('<InkChat> keys in a real pseudo-terminal', () => {
   it('applies every key of a burst, sends text written with its Enter, and never sends a paste’s line breaks', async () => {
     const terminal = fixtureApp()
     await terminal.waitFor('state start · last turn none', 45_000)
-    expect(terminal.raw()).toContain('\u001B[?2004h')
+    // The mode is asked for in an effect, after the first frame: wait for it rather than expect
+    // it in the same read as the frame (a loaded machine delivered them apart).
+    await terminal.waitFor(() => terminal.raw().includes('\u001B[?2004h'), 10_000)
     // One write: three characters too many, then three backspaces, one character each.
     terminal.write('/startxyz')
     await terminal.waitFor('› /startxyz')
