@@ -33,19 +33,14 @@ type Style = Omit<Span, 'text'>
 
 const CODE_COLOR = 'yellow'
 
+export { markdownTitle } from '../../src/contract/markdown-title.js'
+
 /** The markdown source as logical lines (not yet wrapped), blocks separated by a blank line. */
 export function markdownLines(source: string): StyledLine[] {
   // Control characters an agent's text could carry (ESC starts terminal commands: colours, cursor
   // moves, window titles, clipboard writes) are shown as symbols; only line breaks and tabs stay.
   const nodes = parser(terminalText(source), { disableParsingRawHTML: true, disableFrontmatter: true })
   return trimBlank(blocks(nodes, 0))
-}
-
-/** The first heading's text, else the first non-blank line: what names a plan in one line. */
-export function markdownTitle(source: string): string {
-  const heading = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/m.exec(source)?.[1]
-  const line = heading ?? source.split('\n').find((candidate) => candidate.trim() !== '') ?? ''
-  return line.replace(/[*_`~]/g, '').replace(/^\s*(?:[-+*]|\d+[.)])\s+/, '').trim()
 }
 
 function blocks(nodes: readonly Node[], indent: number): StyledLine[] {

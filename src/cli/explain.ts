@@ -3,6 +3,8 @@ import { formatTurnExplanation, type ExplainInput } from '../conversation/explai
 import { explainTurn } from '../conversation/explain-turn.js'
 import type { JsonObject } from '../conversation/json.js'
 import { parseCommandArgs, usageErrorText } from './args.js'
+import { colorEnabled, palette } from './color.js'
+import { paintReport } from './paint-report.js'
 import { loadDefinitionArgument } from './definition-module.js'
 import type { CommandIo } from './test-command.js'
 
@@ -41,7 +43,7 @@ const defaultIo: CommandIo = {
 }
 
 export function run(args: readonly string[]): Promise<number> {
-  return runExplainCommand(args, { ...defaultIo, cwd: process.cwd() })
+  return runExplainCommand(args, { ...defaultIo, cwd: process.cwd(), color: colorEnabled(process.stdout, process.env) })
 }
 
 export async function runExplainCommand(args: readonly string[], io: CommandIo = defaultIo): Promise<number> {
@@ -90,6 +92,6 @@ export async function runExplainCommand(args: readonly string[], io: CommandIo =
   }
   const input: ExplainInput = values.event === undefined ? (text ?? '') : { uiEvent: values.event, ...(text === undefined ? {} : { text }) }
   const explanation = await explainTurn(definition, { state, context: { ...definition.conversation.context, ...patch } }, input)
-  io.stdout(values.json === true ? JSON.stringify({ definition: definition.id, state, input, outcome: explanation.outcome, routes: explanation.routes }, null, 2) : formatTurnExplanation(explanation))
+  io.stdout(values.json === true ? JSON.stringify({ definition: definition.id, state, input, outcome: explanation.outcome, routes: explanation.routes }, null, 2) : paintReport(formatTurnExplanation(explanation), palette(io.color === true), { heading: true }))
   return 0
 }

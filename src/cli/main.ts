@@ -1,12 +1,13 @@
 import { closestName } from '../conversation/did-you-mean.js'
 import { suggestOption, usageErrorText } from './args.js'
+import { applyColorPolicyToInk } from './color.js'
 
 /**
  * The `chatrail` command. Each command is one line in `commands`: a name, a one-line summary, and
  * a lazy `load` (so `chatrail demo` never loads what `chatrail test` needs). A command module
  * exports `run(args)` resolving to the exit code; it parses its flags with `parseCommandArgs`
  * (src/cli/args.ts), so every command answers a mistake the same way. `--help` prints usage
- * (exit 0), `--version` the package's version; an unknown command (with a "did you mean" for a
+ * (exit 0), as does `help <command>`; `--version` the package's version; an unknown command (with a "did you mean" for a
  * likely typo) is one error line and a pointer to `--help` on stderr, exit 2. No command at all
  * prints the usage to stderr (exit 2).
  */
@@ -34,11 +35,22 @@ export const commands: readonly CommandEntry[] = [
 export function usage(): string {
   const width = Math.max(...commands.map((command) => command.name.length))
   const rows = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`)
-  return `usage: chatrail <command> [args…]\n\ncommands:\n${rows.join('\n')}\n\noptions:\n  -h, --help     show this help\n  -v, --version  print chatrail's version\n\nexamples:\n  chatrail sessions --watch\n  chatrail inspect ~/.codex/sessions/2026/11/30/rollout-….jsonl\n\nRun \`chatrail <command> --help\` for a command's options and examples.`
+  return `usage: chatrail <command> [args…]\n\ncommands:\n${rows.join('\n')}\n\noptions:\n  -h, --help     show this help\n  -v, --version  print chatrail's version\n\nexamples:\n  chatrail sessions --watch\n  chatrail inspect ~/.codex/sessions/2026/11/30/rollout-….jsonl\n\nRun \`chatrail help <command>\` (or \`chatrail <command> --help\`) for a command's options and examples.`
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...args] = argv
+  applyColorPolicyToInk(process.env)
+  if (name === 'help' && args[0] !== undefined) {
+    // `chatrail help serve` is `chatrail serve --help`
+    const topic = args[0]
+    const command = commands.find((candidate) => candidate.name === topic)
+    if (!command) {
+      process.stderr.write(`${usageErrorText('', `no help for ${JSON.stringify(topic)}: not a command${suggestion(closestName(topic, commands.map((candidate) => candidate.name)))}`)}\n`)
+      return 2
+    }
+    return (await command.load()).run(['--help'])
+  }
   if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${usage()}\n`)
     return 0

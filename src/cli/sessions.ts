@@ -5,12 +5,13 @@ import { createMonitor } from '../agents/monitor/create-monitor.js'
 import type { Monitor } from '../agents/monitor/create-monitor.js'
 import type { MonitorEvent } from '../agents/monitor/monitor-events.js'
 import { DEFAULT_ENDED_WINDOW_MS } from '../agents/monitor/monitor-options.js'
-import { sessionRows, sortByAttention, splitRecent } from '../agents/monitor/session-rows.js'
+import { sessionRows, sortByAttention, splitRecent, type SessionRow } from '../agents/monitor/session-rows.js'
 import { sessionTableLines } from '../agents/monitor/session-table-text.js'
 import { ChatrailError } from '../contract/errors.js'
 import { terminalJson, terminalText } from '../contract/terminal-text.js'
 import { opencodeMonitorOptions } from './sessions-opencode.js'
 import { parseCommandArgs, usageErrorText } from './args.js'
+import { colorEnabled, palette, type Palette } from './color.js'
 
 /**
  * `chatrail sessions`: every local Claude Code and Codex session (chatrail/monitor), the ones that
@@ -51,6 +52,8 @@ export interface SessionsIo {
   env: NodeJS.ProcessEnv
   /** The terminal's width when stdout is one; else `$COLUMNS` when set; else lines are not cut. */
   columns?: number
+  /** Colour the table's rows by what they ask of you (src/cli/color.ts decides it for the process). Default: no colour. */
+  color?: boolean
 }
 
 const processIo: SessionsIo = {
@@ -58,6 +61,7 @@ const processIo: SessionsIo = {
   stderr: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
   ...(process.stdout.isTTY && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
+  color: colorEnabled(process.stdout, process.env),
 }
 
 /** The command-table entry point (src/cli/main.ts). */
@@ -134,14 +138,20 @@ export async function runSessions(args: readonly string[], io: SessionsIo = proc
     io.stdout(terminalJson(JSON.stringify({ entries: sortByAttention(recent), warnings }, null, 2)))
     return 0
   }
+  const paint = palette(io.color === true)
   if (recent.length === 0 && older.length === 0) {
     io.stdout(terminalText(`No Claude Code or Codex sessions under ${join(home, '.claude')} or ${join(codexHome, 'sessions')}.`))
+  } else if (recent.length === 0) {
+    // every session ended long ago: an empty table would read as "nothing found"
+    io.stdout(`No session active in the last day; ${older.length === 1 ? '1 older session is' : `${older.length} older sessions are`} hidden (--all shows ${older.length === 1 ? 'it' : 'them'}).`)
   } else {
     const width = terminalWidth(io)
-    io.stdout(sessionTableLines(sessionRows(recent, now), width === undefined ? {} : { width }).join('\n'))
-    if (older.length > 0) io.stdout(`(${older.length === 1 ? '1 session that ended more than a day ago is' : `${older.length} sessions that ended more than a day ago are`} hidden; --all shows them)`)
+    const rows = sessionRows(recent, now)
+    const [header = '', ...lines] = sessionTableLines(rows, width === undefined ? {} : { width })
+    io.stdout([paint.dim(header), ...lines.map((line, index) => paintRow(line, rows[index], paint))].join('\n'))
+    if (older.length > 0) io.stdout(paint.dim(`(${older.length === 1 ? '1 session that ended more than a day ago is' : `${older.length} sessions that ended more than a day ago are`} hidden; --all shows them)`))
   }
-  for (const warning of warnings) io.stdout(`warning: ${terminalText(warning, { singleLine: true })}`)
+  for (const warning of warnings) io.stdout(`${paint.yellow('warning:')} ${terminalText(warning, { singleLine: true })}`)
   return 0
 }
 
@@ -169,6 +179,22 @@ async function watch(monitor: Monitor, options: { json: boolean; hideOlderThanMs
   return 0
 }
 
+
+/** A table row coloured as the `--watch` view colours it: needs-you bold yellow, failed red, finished green, active cyan, quiet dim. */
+function paintRow(line: string, row: SessionRow | undefined, paint: Palette): string {
+  if (row === undefined) return line
+  if (row.state === 'failed') return paint.red(line)
+  switch (row.attention) {
+    case 'needs_you':
+      return paint.bold(paint.yellow(line))
+    case 'finished':
+      return paint.green(line)
+    case 'active':
+      return paint.cyan(line)
+    case 'quiet':
+      return paint.dim(line)
+  }
+}
 
 /** The width the table must fit: the terminal's, else `$COLUMNS` (as `ls` and `ps` read it), else none. */
 function terminalWidth(io: SessionsIo): number | undefined {

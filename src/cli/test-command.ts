@@ -4,6 +4,8 @@ import { runConversationSuite } from '../testing/conversations/run-suite.js'
 import type { ConversationSuiteResult } from '../testing/conversations/run-suite.js'
 import { formatSuiteReport } from '../testing/conversations/suite-report.js'
 import { parseCommandArgs, usageErrorText } from './args.js'
+import { colorEnabled, palette } from './color.js'
+import { paintReport } from './paint-report.js'
 
 /**
  * `chatrail test [files…]`: runs conversation files and reports per conversation. Exit codes:
@@ -35,6 +37,8 @@ export interface CommandIo {
   stdout: (text: string) => void
   stderr: (text: string) => void
   cwd: string
+  /** Colour the human report (src/cli/color.ts decides it for the process's stdout). Default: no colour. */
+  color?: boolean
 }
 
 const defaultIo: CommandIo = {
@@ -45,7 +49,7 @@ const defaultIo: CommandIo = {
 
 /** The command-table entry point (`src/cli/main.ts`): runs with the process's stdout, stderr and cwd. */
 export function run(args: readonly string[]): Promise<number> {
-  return runTestCommand(args, { stdout: defaultIo.stdout, stderr: defaultIo.stderr, cwd: process.cwd() })
+  return runTestCommand(args, { stdout: defaultIo.stdout, stderr: defaultIo.stderr, cwd: process.cwd(), color: colorEnabled(process.stdout, process.env) })
 }
 
 /** Runs the command and resolves with its exit code; never calls `process.exit` itself. */
@@ -93,6 +97,6 @@ export async function runTestCommand(args: readonly string[], io: CommandIo = de
     ...(minCoverage === undefined ? {} : { minCoverage }),
   })
   if (values.json === true) io.stdout(JSON.stringify(result, null, 2))
-  else io.stdout(formatSuiteReport(result, { cwd: io.cwd, ...(minCoverage === undefined ? {} : { minCoverage }) }))
+  else io.stdout(paintReport(formatSuiteReport(result, { cwd: io.cwd, ...(minCoverage === undefined ? {} : { minCoverage }) }), palette(io.color === true)))
   return result.passed ? 0 : 1
 }

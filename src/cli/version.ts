@@ -15,9 +15,15 @@ export function packageVersion(script: string | undefined = process.argv[1]): st
   } catch {
     dir = dirname(script)
   }
+  const root = packageRoot(dir)
+  const version = root === undefined ? undefined : readPackage(join(root, 'package.json'))?.version
+  return typeof version === 'string' ? version : undefined
+}
+
+/** The first directory at or above `dir` whose package.json is named `chatrail`, or `undefined`. */
+export function packageRoot(dir: string): string | undefined {
   for (;;) {
-    const found = readPackage(join(dir, 'package.json'))
-    if (found?.name === 'chatrail' && typeof found.version === 'string') return found.version
+    if (readPackage(join(dir, 'package.json'))?.name === 'chatrail') return dir
     const parent = dirname(dir)
     if (parent === dir) return undefined
     dir = parent

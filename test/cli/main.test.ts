@@ -32,6 +32,17 @@ describe('chatrail command dispatcher', () => {
     }
   }, 30_000)
 
+  it('`help <command>` prints that command\'s help and exits 0; help for something that is not a command exits 2 with a guess', () => {
+    const help = chatrail('help', 'test')
+    expect(help.status).toBe(0)
+    expect(help.stdout).toMatch(/^usage: chatrail test /)
+    expect(help.stdout).toContain('--replay-check')
+    const typo = chatrail('help', 'tset')
+    expect(typo.status).toBe(2)
+    expect(typo.stdout).toBe('')
+    expect(typo.stderr).toContain('no help for "tset": not a command (did you mean "test"?)')
+  }, 30_000)
+
   it('an unknown command is one error line and a pointer to --help on stderr, exit 2; no command prints the usage', () => {
     const unknown = chatrail('frobnicate')
     expect(unknown.status).toBe(2)

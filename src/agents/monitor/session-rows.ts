@@ -1,4 +1,5 @@
 import { basename } from 'node:path'
+import { markdownTitle } from '../../contract/markdown-title.js'
 import { attentionOf } from './monitor-entry.js'
 import type { Attention, MonitorEntry } from './monitor-entry.js'
 import { shorten } from './session-activity.js'
@@ -55,9 +56,19 @@ export function stateLabel(entry: Pick<MonitorEntry, 'state' | 'status' | 'ended
   return entry.status.replace(/_/g, ' ')
 }
 
-/** Only what is awaited: an error is never something a session waits for (it goes in `detail`). */
+/**
+ * Only what is awaited: an error is never something a session waits for (it goes in `detail`).
+ * A plan is named by its title (`plan: Reship the order`), not its raw markdown; a question by its
+ * first line, with how many more questions the dialog asks.
+ */
 function waitingFor(entry: MonitorEntry): string {
-  return attentionOf(entry) === 'needs_you' ? (entry.pendingDialog?.prompt ?? entry.detail ?? '') : ''
+  if (attentionOf(entry) !== 'needs_you') return ''
+  const dialog = entry.pendingDialog
+  if (dialog === undefined) return entry.detail ?? ''
+  if (dialog.kind === 'plan') return `plan: ${markdownTitle(dialog.prompt) || 'untitled'}`
+  const question = dialog.prompt.split('\n').find((line) => line.trim() !== '')?.trim() ?? ''
+  const more = (dialog.questions?.length ?? 1) - 1
+  return more > 0 ? `${question} (+${more} more)` : question
 }
 
 function detailOf(entry: MonitorEntry): string {
