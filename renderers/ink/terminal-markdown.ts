@@ -26,6 +26,11 @@ export interface StyledLine {
   spans: Span[]
   /** Columns a wrapped continuation of this line is indented by (a list item's text column). */
   indent: number
+  /**
+   * A table row: its cells, and the table's natural column widths (one array shared by every row
+   * of the table, so `wrapLines` fits each row to the same columns). `spans` is the row unfitted.
+   */
+  table?: { cells: Span[][]; widths: readonly number[]; rule?: boolean }
 }
 
 type Node = MarkdownToJSX.ASTNode
@@ -34,6 +39,27 @@ type Style = Omit<Span, 'text'>
 const CODE_COLOR = 'yellow'
 
 export { markdownTitle } from '../../src/contract/markdown-title.js'
+
+/**
+ * A markdown source cut at the blank lines between its blocks (never inside a fenced code block),
+ * so a streaming reply lays out only its last, growing block again: the blocks before it are
+ * final. Joining the pieces with blank lines gives the source back, up to blank-line runs. Pure.
+ */
+export function markdownBlocks(source: string): string[] {
+  const blocks: string[] = []
+  let current: string[] = []
+  let fence: string | undefined
+  for (const line of source.split('\n')) {
+    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1]
+    if (marker !== undefined && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length))) fence = fence === undefined ? marker : undefined
+    if (fence === undefined && line.trim() === '') {
+      if (current.length > 0) blocks.push(current.join('\n'))
+      current = []
+    } else current.push(line)
+  }
+  if (current.length > 0) blocks.push(current.join('\n'))
+  return blocks
+}
 
 /** The markdown source as logical lines (not yet wrapped), blocks separated by a blank line. */
 export function markdownLines(source: string): StyledLine[] {
@@ -76,10 +102,7 @@ function blockLines(node: Node, indent: number): StyledLine[] {
     case RuleType.breakThematic:
       return [{ spans: [{ text: '────────', dim: true }], indent }]
     case RuleType.table:
-      return [
-        { spans: tableRow(node.header, { bold: true }), indent },
-        ...node.cells.map((row) => ({ spans: tableRow(row, {}), indent })),
-      ]
+      return tableLines(node.header, node.cells, indent)
     case RuleType.htmlBlock:
     case RuleType.htmlSelfClosing:
       return 'children' in node && node.children !== undefined ? blocks(node.children, indent) : []
@@ -129,13 +152,72 @@ function isBlock(node: Node): boolean {
     || node.type === RuleType.table || node.type === RuleType.breakThematic
 }
 
-function tableRow(cells: readonly Node[][], style: Style): Span[] {
-  const spans: Span[] = []
-  cells.forEach((cell, index) => {
-    if (index > 0) spans.push({ text: ' │ ', dim: true })
-    spans.push(...inline(cell, style))
-  })
-  return spans
+const CELL_GAP = ' │ '
+
+/** A table as rows of cells padded to shared column widths (fitted to the room by `wrapLines`), a rule under the header. */
+function tableLines(header: readonly Node[][], rows: readonly Node[][][], indent: number): StyledLine[] {
+  const cellRows = [header.map((cell) => inline(cell, { bold: true })), ...rows.map((row) => row.map((cell) => inline(cell, {})))]
+  const columns = Math.max(...cellRows.map((row) => row.length))
+  const widths = Array.from({ length: columns }, (_, column) => Math.max(1, ...cellRows.map((row) => spansWidth(row[column] ?? []))))
+  const line = (cells: Span[][], rule = false): StyledLine => ({ spans: joinCells(cells.map((cell, column) => padSpans(cell, widths[column] ?? 0))), indent, table: { cells, widths, rule } })
+  const [head = [], ...body] = cellRows
+  return [line(head), line(widths.map((w) => [{ text: '─'.repeat(w), dim: true }]), true), ...body.map((cells) => line(cells))]
+}
+
+function joinCells(cells: readonly Span[][]): Span[] {
+  return cells.flatMap((cell, index) => (index === 0 ? cell : [{ text: CELL_GAP, dim: true }, ...cell]))
+}
+
+/**
+ * Column widths that fit `room` (the cells and the gaps between them): the widest column gives up
+ * a cell at a time, down to 3, so narrow columns (ids, numbers) stay whole. Pure.
+ */
+function fitWidths(widths: readonly number[], room: number): number[] {
+  const fitted = [...widths]
+  let total = fitted.reduce((sum, w) => sum + w, 0) + CELL_GAP.length * Math.max(0, fitted.length - 1)
+  while (total > room) {
+    let widest = 0
+    fitted.forEach((w, column) => {
+      if (w > (fitted[widest] ?? 0)) widest = column
+    })
+    if ((fitted[widest] ?? 0) <= 3) break
+    fitted[widest] = (fitted[widest] ?? 0) - 1
+    total -= 1
+  }
+  return fitted
+}
+
+function fitTableRow(line: StyledLine, columns: number): StyledLine {
+  const table = line.table
+  if (table === undefined) return line
+  const widths = fitWidths(table.widths, columns - line.indent)
+  const cells = table.rule === true ? widths.map((w) => [{ text: '─'.repeat(w), dim: true }]) : widths.map((w, column) => padSpans(cutSpans(table.cells[column] ?? [], w), w))
+  const gap: Span = { text: table.rule === true ? '─┼─' : CELL_GAP, dim: true }
+  const spans = cells.flatMap((cell, index) => (index === 0 ? cell : [gap, ...cell]))
+  return { spans: line.indent > 0 ? [{ text: ' '.repeat(line.indent) }, ...spans] : spans, indent: line.indent }
+}
+
+function spansWidth(spans: readonly Span[]): number {
+  return spans.reduce((sum, span) => sum + width(span.text), 0)
+}
+
+function padSpans(spans: Span[], to: number): Span[] {
+  const missing = to - spansWidth(spans)
+  return missing > 0 ? [...spans, { text: ' '.repeat(missing) }] : spans
+}
+
+/** The spans in at most `to` columns, ending in `…` when cut. */
+function cutSpans(spans: readonly Span[], to: number): Span[] {
+  if (spansWidth(spans) <= to) return [...spans]
+  const kept: Span[] = []
+  let room = Math.max(0, to - 1)
+  for (const span of spans) {
+    if (room === 0) break
+    const text = [...span.text].slice(0, room).join('')
+    kept.push({ ...span, text })
+    room -= width(text)
+  }
+  return [...kept, { text: '…', dim: true }]
 }
 
 /** Inline nodes as lines: a hard line break starts a new one. Indented by `indent` spaces. */
@@ -198,7 +280,7 @@ function trimBlank(lines: StyledLine[]): StyledLine[] {
   return lines
 }
 
-/** A span's width in columns: one per code point (wide characters are rare in plans). */
+/** A span's width in columns: one per code point (wide characters are rare in agent replies). */
 function width(text: string): number {
   return [...text].length
 }
@@ -209,7 +291,8 @@ function width(text: string): number {
  */
 export function wrapLines(lines: readonly StyledLine[], columns: number): StyledLine[] {
   const room = Math.max(columns, 8)
-  return lines.flatMap((line) => wrapLine(line, room))
+  // a table row is fitted to the width as a row (its columns shrink), never wrapped word by word
+  return lines.flatMap((line) => (line.table === undefined ? wrapLine(line, room) : [fitTableRow(line, room)]))
 }
 
 function wrapLine(line: StyledLine, columns: number): StyledLine[] {

@@ -21,12 +21,14 @@ describe('offline demo adapter', () => {
   it('says plainly that no agent is connected and lists every route by how to reach it', () => {
     expect(offlineReply(routes, 'where is my parcel?').split('\n')).toEqual([
       'No agent is connected (offline demo adapter), so nothing here can answer "where is my parcel?" freely.',
+      '',
       'This workflow understands:',
-      '  /start - Begin a support conversation',
-      '  "thanks" or "thank you" - thanks',
-      '  Look up an order [in collecting]',
-      '  the escalate event (Alt+number) - Talk to a person',
-      '  (custom) - custom',
+      '- /start - Begin a support conversation',
+      '- "thanks" or "thank you" - thanks',
+      '- Look up an order [in collecting]',
+      '- the escalate event (Alt+number) - Talk to a person',
+      '- (custom) - custom',
+      '',
       'For real answers, sign in to Claude Code or Codex, or set up OpenCode, and restart the demo.',
     ])
   })

@@ -67,7 +67,8 @@ describe('`npm start` (chatrail demo, offline agent) in a real pseudo-terminal',
     terminal.write('what can you do?')
     await terminal.waitFor('› what can you do?')
     terminal.write(keys.enter)
-    screen = await terminal.waitFor((text) => text.includes('For real answers, sign in to Claude Code or Codex, or set up OpenCode, and restart the demo.\n'))
+    // the offline reply streams ~190 word chunks 12 ms apart, each laid out as markdown: give a loaded machine room
+    screen = await terminal.waitFor((text) => text.includes('For real answers, sign in to Claude Code or Codex, or set up OpenCode, and restart the demo.\n'), 30_000)
     expect(screen).toContain('bot · agentic\nNo agent is connected (offline demo adapter)')
     expect(screen).toContain('last turn agentic')
 

@@ -40,14 +40,14 @@ export function offlineReply<Ctx extends JsonObject>(routes: readonly Route<Ctx>
     // A pattern or a custom matcher reads better as its description alone than as code.
     const free = route.kind === 'pattern' || route.kind === 'custom'
     const line = free && route.description !== undefined ? route.description : `${describeTrigger(route)} - ${route.description ?? route.id}`
-    return `  ${line}${where}`
+    return `- ${line}${where}`
   })
+  // Markdown, as every reply is rendered: paragraphs apart, the routes a list.
   return [
     `No agent is connected (offline demo adapter), so nothing here can answer "${quoted}" freely.`,
-    lines.length === 0 ? 'This workflow declares no routes.' : 'This workflow understands:',
-    ...lines,
+    lines.length === 0 ? 'This workflow declares no routes.' : ['This workflow understands:', ...lines].join('\n'),
     'For real answers, sign in to Claude Code or Codex, or set up OpenCode, and restart the demo.',
-  ].join('\n')
+  ].join('\n\n')
 }
 
 function lastUserText(request: AdapterRequest): string {
