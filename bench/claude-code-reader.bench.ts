@@ -4,13 +4,15 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, bench, describe } from 'vitest'
 import { createTranscriptTail, readChat } from '../src/agents/claude-code/index.js'
+import { compare, ratioText } from './support/compare.js'
 
 // Claude Code transcript reading. The file is the recorded real-CLI snapshots
 // (test/fixtures/claude-code: prompts, attachments, split API messages, tools, dialogs, errors)
 // repeated with fresh uuids, tool ids and message ids to ~100 MB. The baseline is the least any
-// reader must do: read the file, split it into lines and JSON.parse each one. Pairs are
-// interleaved so a shared machine slows both sides alike; medians of the per-pair ratios are
-// printed after the run and in the bench names (only the ratios mean anything).
+// reader must do: read the file, split it into lines and JSON.parse each one. Ratios by
+// support/compare.ts (ABBA pairs, CPU time, the median of the per-pair ratios and their spread),
+// printed after the run and in the bench names (only the ratios mean anything). A full read takes
+// about a second, so its batches are one call and the pairs few.
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../test/fixtures/claude-code')
 const template: string[] = []
 for (const name of readdirSync(fixtures).sort()) {
@@ -57,34 +59,26 @@ const appendOne = async (): Promise<void> => {
   await tail.read()
 }
 
-const time = async (fn: () => unknown): Promise<number> => {
-  const started = performance.now()
-  await fn()
-  return performance.now() - started
-}
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-await fullRead() // warm up the JIT for the fold
-const pairs: Array<{ base: number; full: number }> = []
-for (let index = 0; index < 3; index += 1) pairs.push({ base: await time(baseline), full: await time(fullRead) })
-const appends: number[] = []
-for (let index = 0; index < 100; index += 1) appends.push(await time(appendOne))
-const fullRatio = median(pairs.map((pair) => pair.full / pair.base))
-const baseMs = median(pairs.map((pair) => pair.base))
-const fullMs = median(pairs.map((pair) => pair.full))
-const appendMs = median(appends)
+// One call a batch (batchMs 1): a full read is ~1 s. The appends' batches are ~30 ms of appends
+// against one full read; they grow the file by ~2 % over the run.
+const full = await compare(baseline, fullRead, { repetitions: 7, batchMs: 1, minBatch: 1, warmUpMs: 1 })
+const append = await compare(fullRead, appendOne, { repetitions: 5, batchMs: 30, minBatch: 1, warmUpMs: 1 })
+const baseMs = full.base / 1000
+const fullMs = full.subject / 1000
+const appendMs = append.subject / 1000
 const rate = (ms: number): string => `${(megabytes / (ms / 1000)).toFixed(0)} MB/s`
 console.log(
   [
     `claude-code transcript, ${megabytes.toFixed(1)} MB:`,
     `  baseline split+parse  ${baseMs.toFixed(0)} ms (${rate(baseMs)})`,
-    `  readChat full read    ${fullMs.toFixed(0)} ms (${rate(fullMs)})  → ${fullRatio.toFixed(2)}× the baseline`,
-    `  tail, 1 KB append     ${appendMs.toFixed(2)} ms  → ${(appendMs / fullMs).toFixed(5)}× a full read`,
+    `  readChat full read    ${fullMs.toFixed(0)} ms (${rate(fullMs)})  → ${ratioText(full)} the baseline (CPU time, median of 7 ABBA pairs (min–max))`,
+    `  tail, 1 KB append     ${appendMs.toFixed(2)} ms  → ${ratioText(append, 5)} a full read (median of 5 ABBA pairs)`,
   ].join('\n'),
 )
 
-describe(`claude-code transcript read (${megabytes.toFixed(0)} MB): readChat = ${fullRatio.toFixed(2)}× split+JSON.parse`, () => {
+describe(`claude-code transcript read (${megabytes.toFixed(0)} MB): readChat = ${ratioText(full)} split+JSON.parse`, () => {
   bench(`baseline readFileSync + split + JSON.parse (${rate(baseMs)})`, baseline, { iterations: 1 })
-  bench(`readChat full read: ${fullRatio.toFixed(2)}× the baseline (${rate(fullMs)})`, fullRead, { iterations: 1 })
-  bench(`tail, fold a 1 KB append to ${megabytes.toFixed(0)} MB: ${(appendMs / fullMs).toFixed(5)}× a full read`, appendOne, { iterations: 20 })
+  bench(`readChat full read: ${ratioText(full)} the baseline (${rate(fullMs)})`, fullRead, { iterations: 1 })
+  bench(`tail, fold a 1 KB append to ${megabytes.toFixed(0)} MB: ${ratioText(append, 5)} a full read`, appendOne, { iterations: 20 })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 })

@@ -4,11 +4,13 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, bench, describe } from 'vitest'
 import { createRolloutTail, readChat } from '../src/agents/codex/index.js'
+import { compare, ratioText } from './support/compare.js'
 
 // Codex rollout reading. The file is the real CLI's tool-run recording (test/fixtures/codex),
 // its turn repeated with fresh ids to ~12 MB. The baseline is the least any reader must do: read
-// the file, split it into lines and JSON.parse each one. Ratios are printed after the run (times
-// are machine-dependent; only the ratios mean anything).
+// the file, split it into lines and JSON.parse each one. Ratios by support/compare.ts (ABBA pairs,
+// CPU time, the median of the per-pair ratios and their spread), printed after the run (times are
+// machine-dependent; only the ratios mean anything).
 const fixture = resolve(dirname(fileURLToPath(import.meta.url)), '../test/fixtures/codex/tool-run.rollout.jsonl')
 const [meta = '', ...turn] = readFileSync(fixture, 'utf8').split('\n').filter((line) => line !== '')
 const turnId = (JSON.parse(turn[0] ?? '{}') as { payload?: { turn_id?: string } }).payload?.turn_id ?? 'no-turn-id'
@@ -38,36 +40,25 @@ const appendOne = async (): Promise<void> => {
   await appendTail.read()
 }
 
-// Measured here, interleaved pair by pair so a noisy (shared) machine slows both sides alike; the
-// median of the per-pair ratios is reported, in the bench names below and on stdout.
-const time = async (fn: () => unknown): Promise<number> => {
-  const started = performance.now()
-  await fn()
-  return performance.now() - started
-}
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-const pairs: { base: number; full: number }[] = []
-await fullRead() // warm up the JIT for the fold
-for (let index = 0; index < 7; index += 1) pairs.push({ base: await time(baseline), full: await time(fullRead) })
-const appends: number[] = []
-for (let index = 0; index < 200; index += 1) appends.push(await time(appendOne))
-const fullRatio = median(pairs.map((pair) => pair.full / pair.base))
-const baseMs = median(pairs.map((pair) => pair.base))
-const fullMs = median(pairs.map((pair) => pair.full))
-const appendMs = median(appends)
+// A full read takes ~0.1 s: batches of ~0.2 s; the appends' batches are ~30 ms against one full read.
+const full = await compare(baseline, fullRead, { repetitions: 11, batchMs: 200, minBatch: 1, warmUpMs: 1 })
+const append = await compare(fullRead, appendOne, { repetitions: 11, batchMs: 30, minBatch: 1, warmUpMs: 1 })
+const baseMs = full.base / 1000
+const fullMs = full.subject / 1000
+const appendMs = append.subject / 1000
 const rate = (ms: number): string => `${(megabytes / (ms / 1000)).toFixed(0)} MB/s`
 console.log(
   [
     `codex rollout, ${megabytes.toFixed(1)} MB (${copies.length} lines):`,
     `  baseline split+parse  ${baseMs.toFixed(1)} ms (${rate(baseMs)})`,
-    `  readChat full read    ${fullMs.toFixed(1)} ms (${rate(fullMs)})  → ${fullRatio.toFixed(2)}× the baseline`,
-    `  tail, 1 KB append     ${appendMs.toFixed(2)} ms  → ${(appendMs / fullMs).toFixed(4)}× a full read`,
+    `  readChat full read    ${fullMs.toFixed(1)} ms (${rate(fullMs)})  → ${ratioText(full)} the baseline (CPU time, median of 11 ABBA pairs (min–max))`,
+    `  tail, 1 KB append     ${appendMs.toFixed(2)} ms  → ${ratioText(append, 4)} a full read`,
   ].join('\n'),
 )
 
-describe(`codex rollout read (${megabytes.toFixed(1)} MB): readChat = ${fullRatio.toFixed(2)}× split+JSON.parse`, () => {
+describe(`codex rollout read (${megabytes.toFixed(1)} MB): readChat = ${ratioText(full)} split+JSON.parse`, () => {
   bench(`baseline readFileSync + split + JSON.parse (${rate(baseMs)})`, baseline, { iterations: 5 })
-  bench(`readChat full read: ${fullRatio.toFixed(2)}× the baseline (${rate(fullMs)})`, fullRead, { iterations: 5 })
-  bench(`tail, fold a 1 KB append: ${(appendMs / fullMs).toFixed(4)}× a full read`, appendOne, { iterations: 50 })
+  bench(`readChat full read: ${ratioText(full)} the baseline (${rate(fullMs)})`, fullRead, { iterations: 5 })
+  bench(`tail, fold a 1 KB append: ${ratioText(append, 4)} a full read`, appendOne, { iterations: 50 })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 })

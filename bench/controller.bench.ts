@@ -4,14 +4,12 @@ import type { Message } from '../src/contract/message.js'
 import type { StreamChunk } from '../src/contract/stream.js'
 import { createChatController } from '../src/controller/index.js'
 import { commandRoute, createChatSession, defineChat } from '../src/index.js'
-import { scriptedAdapter } from '../src/testing/scripted-adapter.js'
+import { compare, ratioText, type Comparison } from './support/compare.js'
 
 // The controller's per-turn overhead as a ratio to iterating the same scripted stream directly
 // (same adapter, same chunks). Three shapes: a short reply (10 chunks), a long one (1,000 chunks),
 // and a short reply at a history of 1,000 messages (the history is shared between states; the
 // model request's array is built only if the adapter reads it).
-// Rows are interleaved batch by batch and the median of 7 batches is reported, on stdout and in
-// the bench names; absolute times are machine-dependent, only the ratios mean anything.
 //
 // Issue 20 adds two scaling rows, each a ratio of two rows measured in the same run: the cost of a
 // streamed chunk at a history of 1,000 messages vs 10 (a 200-chunk reply; target ≤ 1.5×: the
@@ -21,6 +19,10 @@ import { scriptedAdapter } from '../src/testing/scripted-adapter.js'
 // the same history. The soak runs with the bare adapter, with the same adapter behind a session
 // (which reads the newest messages through the request's history view, never its array), behind a
 // session with a recordKey (which verifies only the records it has not seen), and with a systemPrompt.
+//
+// Every ratio is measured by support/compare.ts (warm-up, batches sized by time per repetition,
+// ABBA pairs, CPU time, the median of the per-pair ratios with their spread); absolute times are
+// machine-dependent, only the ratios mean anything.
 
 const reply = (chunks: number): StreamChunk[] => [
   ...Array.from({ length: chunks }, (_, index): StreamChunk => ({ type: 'text', content: `w${index} ` })),
@@ -30,6 +32,16 @@ const at = new Date(0)
 const history = (size: number): Message[] =>
   Array.from({ length: size }, (_, index): Message => ({ id: `h${index}`, role: index % 2 ? 'assistant' : 'user', content: `message ${index}`, status: 'complete', createdAt: at }))
 
+/** A bare scripted adapter that keeps no requests (a recorder would retain every history copy over thousands of batched turns). */
+const bare = (chunks: StreamChunk[]): AdapterFactory => ({
+  createSource: () => ({
+    stream: async function* () {
+      yield* chunks
+    },
+    abort: () => undefined,
+  }),
+})
+
 interface Shape {
   name: string
   direct: () => Promise<void>
@@ -37,7 +49,7 @@ interface Shape {
 }
 
 function shape(name: string, chunks: number, historySize: number): Shape {
-  const adapter = scriptedAdapter([reply(chunks)])
+  const adapter = bare(reply(chunks))
   const past = history(historySize)
   const request: AdapterRequest = { messages: past }
   let id = 0
@@ -59,90 +71,17 @@ function shape(name: string, chunks: number, historySize: number): Shape {
 
 const shapes = [shape('short reply (10 chunks)', 10, 0), shape('long reply (1,000 chunks)', 1000, 0), shape('short reply at history 1,000', 10, 1000)]
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-async function perOp(fn: () => Promise<void>, repeat: number): Promise<number> {
-  const started = performance.now()
-  for (let index = 0; index < repeat; index += 1) await fn()
-  return ((performance.now() - started) * 1000) / repeat
-}
-
-const results = new Map<string, { direct: number; controller: number; ratio: number }>()
-for (const { name, direct, controller } of shapes) {
-  const repeat = name.startsWith('long') ? 20 : 300
-  await perOp(direct, repeat) // warm up both paths before measuring
-  await perOp(controller, repeat)
-  const ratios: number[] = []
-  const directs: number[] = []
-  const controllers: number[] = []
-  for (let batch = 0; batch < 7; batch += 1) {
-    const d = await perOp(direct, repeat)
-    const c = await perOp(controller, repeat)
-    directs.push(d)
-    controllers.push(c)
-    ratios.push(c / d)
-  }
-  results.set(name, { direct: median(directs), controller: median(controllers), ratio: median(ratios) })
-}
+const results = new Map<string, Comparison>()
+for (const { name, direct, controller } of shapes) results.set(name, await compare(direct, controller))
 
 console.log(
   [
-    'controller per-turn overhead (median of 7 interleaved batches):',
-    ...[...results].map(([name, r]) => `  ${name}: direct ${r.direct.toFixed(1)} µs, controller ${r.controller.toFixed(1)} µs → ${r.ratio.toFixed(2)}× the direct iteration`),
+    'controller per-turn overhead (CPU µs, medians; ratios: median of 41 interleaved ABBA pairs (min–max)):',
+    ...[...results].map(([name, r]) => `  ${name}: direct ${r.base.toFixed(1)} µs, controller ${r.subject.toFixed(1)} µs → ${ratioText(r)} the direct iteration`),
   ].join('\n'),
 )
 
 // ── Issue 20: per-chunk cost and turn cost against history length ────────────────────────────
-
-/** A bare scripted adapter that keeps no requests (the recorder would retain every history copy). */
-const bare = (chunks: StreamChunk[]): AdapterFactory => ({
-  createSource: () => ({
-    stream: async function* () {
-      yield* chunks
-    },
-    abort: () => undefined,
-  }),
-})
-
-interface Comparison {
-  /** CPU µs per call, medians over the repetitions. */
-  base: number
-  subject: number
-  /** Median of the per-repetition ratios subject/base: robust to load that drifts between batches. */
-  ratio: number
-}
-
-/**
- * Compares two rows by this process's CPU time (the machine is shared: other processes' load must
- * not land in one row only). Each row is warmed up, batches are sized to ~20 ms, then 21
- * repetitions run interleaved in ABBA order; the median of the per-repetition ratios is reported.
- */
-async function compare(base: () => Promise<unknown>, subject: () => Promise<unknown>): Promise<Comparison> {
-  const run = async (fn: () => Promise<unknown>, n: number): Promise<number> => {
-    const start = process.cpuUsage()
-    for (let i = 0; i < n; i++) await fn()
-    const used = process.cpuUsage(start)
-    return (used.user + used.system) / n
-  }
-  const size = async (fn: () => Promise<unknown>): Promise<number> => {
-    for (let warm = performance.now(); performance.now() - warm < 200; ) await fn()
-    return Math.max(2, Math.round(20_000 / Math.max(await run(fn, 8), 1)))
-  }
-  const nBase = await size(base)
-  const nSubject = await size(subject)
-  const bases: number[] = []
-  const subjects: number[] = []
-  const ratios: number[] = []
-  for (let rep = 0; rep < 21; rep++) {
-    const baseFirst = rep % 2 === 0
-    const first = await run(baseFirst ? base : subject, baseFirst ? nBase : nSubject)
-    const second = await run(baseFirst ? subject : base, baseFirst ? nSubject : nBase)
-    const [b, t] = baseFirst ? [first, second] : [second, first]
-    bases.push(b)
-    subjects.push(t)
-    ratios.push(t / b)
-  }
-  return { base: median(bases), subject: median(subjects), ratio: median(ratios) }
-}
 
 /** A session over the bare adapter: every turn passes its routes (none matches) and reaches the adapter. */
 const sessionOver = (adapter: AdapterFactory, options: { recordKey?: string } = {}): AdapterFactory =>
@@ -178,26 +117,26 @@ const signedSoak = await compare(turnAt(history(2 * 1000), 10, signedOver), turn
 const promptSoak = await compare(turnAt(history(2 * 1000), 10, undefined, 'Be brief.'), turnAt(history(2 * 100_000), 10, undefined, 'Be brief.'))
 console.log(
   [
-    'controller scaling (CPU time, medians of 21 interleaved ABBA pairs):',
-    `  per chunk: history 10 ${(perChunk.base / CHUNKS).toFixed(2)} µs · history 1,000 ${(perChunk.subject / CHUNKS).toFixed(2)} µs → ${perChunk.ratio.toFixed(2)}× (target ≤ 1.5×)`,
-    `  per chunk: history 10 ${(perChunkLong.base / CHUNKS).toFixed(2)} µs · history 10,000 ${(perChunkLong.subject / CHUNKS).toFixed(2)} µs → ${perChunkLong.ratio.toFixed(2)}×`,
-    `  soak, a 10-chunk turn: at 1,000 turns ${soak.base.toFixed(1)} µs · at 100,000 turns ${soak.subject.toFixed(1)} µs → ${soak.ratio.toFixed(2)}× (target: flat; the request's array is built only if the adapter reads it)`,
-    `  soak through a session (routes tried, the turn falls through): at 1,000 turns ${sessionSoak.base.toFixed(1)} µs · at 100,000 turns ${sessionSoak.subject.toFixed(1)} µs → ${sessionSoak.ratio.toFixed(2)}× (the session reads the newest messages through the request's history view)`,
-    `  soak through a session with a recordKey: at 1,000 turns ${signedSoak.base.toFixed(1)} µs · at 100,000 turns ${signedSoak.subject.toFixed(1)} µs → ${signedSoak.ratio.toFixed(2)}× (records are verified from the newest message verified before)`,
-    `  soak with a systemPrompt: at 1,000 turns ${promptSoak.base.toFixed(1)} µs · at 100,000 turns ${promptSoak.subject.toFixed(1)} µs → ${promptSoak.ratio.toFixed(2)}× (whether history holds the prompt comes from an index, not a scan)`,
+    'controller scaling (CPU µs, medians; ratios: median of 41 interleaved ABBA pairs (min–max)):',
+    `  per chunk: history 10 ${(perChunk.base / CHUNKS).toFixed(2)} µs · history 1,000 ${(perChunk.subject / CHUNKS).toFixed(2)} µs → ${ratioText(perChunk)} (target ≤ 1.5×)`,
+    `  per chunk: history 10 ${(perChunkLong.base / CHUNKS).toFixed(2)} µs · history 10,000 ${(perChunkLong.subject / CHUNKS).toFixed(2)} µs → ${ratioText(perChunkLong)}`,
+    `  soak, a 10-chunk turn: at 1,000 turns ${soak.base.toFixed(1)} µs · at 100,000 turns ${soak.subject.toFixed(1)} µs → ${ratioText(soak)} (target: flat; the request's array is built only if the adapter reads it)`,
+    `  soak through a session (routes tried, the turn falls through): at 1,000 turns ${sessionSoak.base.toFixed(1)} µs · at 100,000 turns ${sessionSoak.subject.toFixed(1)} µs → ${ratioText(sessionSoak)} (the session reads the newest messages through the request's history view)`,
+    `  soak through a session with a recordKey: at 1,000 turns ${signedSoak.base.toFixed(1)} µs · at 100,000 turns ${signedSoak.subject.toFixed(1)} µs → ${ratioText(signedSoak)} (records are verified from the newest message verified before)`,
+    `  soak with a systemPrompt: at 1,000 turns ${promptSoak.base.toFixed(1)} µs · at 100,000 turns ${promptSoak.subject.toFixed(1)} µs → ${ratioText(promptSoak)} (whether history holds the prompt comes from an index, not a scan)`,
   ].join('\n'),
 )
 
 describe('controller turn vs iterating the scripted stream directly', () => {
   for (const { name, direct, controller } of shapes) {
-    const ratio = results.get(name)?.ratio.toFixed(2) ?? '?'
+    const result = results.get(name)
     bench(`${name}: direct iteration (baseline)`, direct)
-    bench(`${name}: controller turn [${ratio}× the baseline]`, controller)
+    bench(`${name}: controller turn [${result ? ratioText(result) : '?'} the baseline]`, controller)
   }
 })
 
 describe('controller scaling with history (issue 20)', () => {
-  bench(`a streamed chunk at history 1,000 [${perChunk.ratio.toFixed(2)}× of history 10, per chunk]`, turnAt(history(1000), CHUNKS), { time: 200 })
-  bench(`a turn at 100,000 turns [${soak.ratio.toFixed(2)}× of a turn at 1,000 turns]`, turnAt(history(2 * 100_000), 10), { time: 200 })
-  bench(`a session turn at 100,000 turns [${sessionSoak.ratio.toFixed(2)}× of one at 1,000 turns]`, turnAt(history(2 * 100_000), 10, sessionOver), { time: 200 })
+  bench(`a streamed chunk at history 1,000 [${ratioText(perChunk)} of history 10, per chunk]`, turnAt(history(1000), CHUNKS), { time: 200 })
+  bench(`a turn at 100,000 turns [${ratioText(soak)} of a turn at 1,000 turns]`, turnAt(history(2 * 100_000), 10), { time: 200 })
+  bench(`a session turn at 100,000 turns [${ratioText(sessionSoak)} of one at 1,000 turns]`, turnAt(history(2 * 100_000), 10, sessionOver), { time: 200 })
 })

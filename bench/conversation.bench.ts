@@ -5,7 +5,7 @@ import type { Message } from '../src/contract/message.js'
 import type { ChatSession } from '../src/index.js'
 import { loadBundled } from './support/bundled.js'
 import { scripted } from './support/scripted-adapter.js'
-import { compare, median, ratioText, type Comparison } from './support/compare.js'
+import { compare, ratioText, spreadOf, type Comparison, type Spread } from './support/compare.js'
 
 // The conversation core against the peer's numbers (research/peer-bench.md), one process, ratios
 // only: (a) last of 10,000 command routes vs last of 10, (b) a turn at history 10,000 vs 10,
@@ -154,7 +154,7 @@ async function pushOf10000Turns(): Promise<unknown[]> {
   for (let i = 0; i < 10_000; i++) pushed.push({ messageId: memoryMessages[2 * i]!.id, turn: i })
   return pushed
 }
-async function retainedPerTurn(build: () => Promise<unknown>): Promise<number> {
+async function retainedPerTurn(build: () => Promise<unknown>): Promise<Spread> {
   const kept: unknown[] = [await build()] // the warm-up build: code compiled, caches filled
   const sizes: number[] = []
   for (let run = 0; run < 3; run++) {
@@ -163,10 +163,12 @@ async function retainedPerTurn(build: () => Promise<unknown>): Promise<number> {
     sizes.push((heap() - before) / 10_000)
   }
   if (kept.length !== 4) throw new Error('builds lost')
-  return median(sizes)
+  return spreadOf(sizes)
 }
-const perTurn = await retainedPerTurn(sessionOf10000Turns)
-const perPush = await retainedPerTurn(pushOf10000Turns)
+const perTurnSpread = await retainedPerTurn(sessionOf10000Turns)
+const perPushSpread = await retainedPerTurn(pushOf10000Turns)
+const perTurn = perTurnSpread.median
+const perPush = perPushSpread.median
 const memoryRatio = perTurn / perPush
 
 const x = (c: Comparison): string => ratioText(c)
@@ -181,7 +183,7 @@ const lines = [
   `  (e) lint of 10,000 routes ${(lintTable.subject / 1000).toFixed(1)} ms → ${x(lintTable)} of 1,000 lints of 10 routes (target < 200 ms; linear ≈ 1×, the pairwise lint was 18–26 s)`,
   `  (f) validation of 10,000 routes ${(validateTable.subject / 1000).toFixed(1)} ms → ${x(validateTable)} of 1,000 validations of 10 routes (target < 10 ms)`,
   `      first createChatSession of a new 10,000-route definition, lint on: ${firstSessionMs.toFixed(0)} ms (defineChat, compile, lint)`,
-  `  memory: session ${perTurn.toFixed(0)} B per turn over 10,000 turns → ${memoryRatio.toFixed(2)}× a plain array push (${perPush.toFixed(0)} B per turn) (target ≤ 140 B, peer 145–149 B)`,
+  `  memory: session ${perTurn.toFixed(0)} B (${perTurnSpread.min.toFixed(0)}–${perTurnSpread.max.toFixed(0)}) per turn over 10,000 turns → ${memoryRatio.toFixed(2)}× a plain array push (${perPush.toFixed(0)} B (${perPushSpread.min.toFixed(0)}–${perPushSpread.max.toFixed(0)}) per turn) (medians of 3 builds (min–max); target ≤ 140 B, peer 145–149 B)`,
 ]
 console.log(lines.join('\n'))
 

@@ -5,6 +5,7 @@ import { afterAll, bench, describe } from 'vitest'
 import { createMonitor } from '../src/agents/monitor/index.js'
 import { makeFakeHome, placeClaude, placeCodex } from '../test/agents/monitor/fake-home.js'
 import type { PlacedSession } from '../test/agents/monitor/fake-home.js'
+import { compare, ratioText } from './support/compare.js'
 
 // The session monitor over 1,000 sessions (500 Claude Code transcripts, 500 Codex rollouts, from
 // the recorded fixtures under fresh ids). Two baselines measured in the same run:
@@ -12,7 +13,9 @@ import type { PlacedSession } from '../test/agents/monitor/fake-home.js'
 //   must do to notice a change; an idle tick and a one-append tick are reported as ratios to it;
 // - "read + parse": readFileSync + split + JSON.parse of every file, the least a cold start must do;
 //   the first tick is reported as a ratio to it.
-// Times are machine-dependent; only the ratios mean anything.
+// Ratios by support/compare.ts (warm-up, batches sized by time, ABBA pairs, CPU time of this process
+// and its I/O threads, the median of the per-pair ratios with their spread). Times are
+// machine-dependent; only the ratios mean anything.
 const home = makeFakeHome()
 const sessions: PlacedSession[] = []
 for (let index = 0; index < 500; index += 1) {
@@ -42,37 +45,23 @@ const appendTick = async (): Promise<void> => {
   await monitor.tick()
 }
 
-const time = async (fn: () => unknown): Promise<number> => {
-  const started = performance.now()
-  await fn()
-  return performance.now() - started
-}
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-// Interleaved pair by pair, so a noisy shared machine slows both sides alike.
-const idle: number[] = []
-const append: number[] = []
-const cold: number[] = []
-for (let index = 0; index < 9; index += 1) {
-  const base = await time(listAndStat)
-  idle.push((await time(idleTick)) / base)
-  append.push((await time(appendTick)) / base)
-}
-for (let index = 0; index < 3; index += 1) {
-  const base = await time(readAndParse)
-  cold.push((await time(coldTick)) / base)
-}
+// The idle and append ticks against list + stat in ~30 ms batches; the cold tick (~1,000 files read)
+// against read + parse one call a batch.
+const idle = await compare(listAndStat, idleTick, { repetitions: 15, minBatch: 1 })
+const append = await compare(listAndStat, appendTick, { repetitions: 15, minBatch: 1 })
+const cold = await compare(readAndParse, coldTick, { repetitions: 7, batchMs: 1, minBatch: 1, warmUpMs: 1 })
 const bytesBefore = monitor.stats().bytesRead
 await appendTick()
 const appendBytes = monitor.stats().bytesRead - bytesBefore
-const idleRatio = median(idle)
-const appendRatio = median(append)
-const coldRatio = median(cold)
+const idleRatio = idle.ratio
+const appendRatio = append.ratio
+const coldRatio = cold.ratio
 console.log(
   [
     'monitor over 1,000 sessions:',
-    `  idle tick          ${idleRatio.toFixed(2)}× list + stat`,
-    `  tick after 1 KB    ${appendRatio.toFixed(2)}× list + stat (bytes read: ${appendBytes})`,
-    `  first (cold) tick  ${coldRatio.toFixed(2)}× read + split + JSON.parse of every file`,
+    `  idle tick          ${ratioText(idle)} list + stat (median of 15 ABBA pairs (min–max))`,
+    `  tick after 1 KB    ${ratioText(append)} list + stat (bytes read: ${appendBytes})`,
+    `  first (cold) tick  ${ratioText(cold)} read + split + JSON.parse of every file (7 pairs)`,
   ].join('\n'),
 )
 

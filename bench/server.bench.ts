@@ -5,6 +5,7 @@ import type { Message } from '../src/contract/message.js'
 import { commandRoute, createChatSession, defineChat } from '../src/index.js'
 import { createChatHandler, type ChatHandler } from '../src/server/index.js'
 import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from '../src/store/index.js'
+import { compare, interleave, ratioText, spreadOf, spreadText, type Comparison, type Spread } from './support/compare.js'
 
 // chatrail/server (issue 17 § Speed), one process, ratios in one run: the handler's cost per
 // deterministic turn (an in-process Request → a drained Response: body parsing, the store's load,
@@ -15,8 +16,10 @@ import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from 
 // Each call is a new conversation's first turn, so history length never changes the cost (the last
 // rows measure the same handler on a conversation kept at 100 stored messages). The
 // handler's own overhead is what it costs above the floor: (handler − floor) / bare session turn.
-// Memory: CPU time (in-process, pure CPU, robust to a busy machine), the three rows interleaved;
-// PGlite and Postgres: wall time (they wait on a database), interleaved ABBA pairs. Postgres needs
+// Every ratio by support/compare.ts (batches sized by time per repetition, ABBA order, the median of
+// the per-repetition ratios with their spread). Memory and PGlite: CPU time (in-process: PGlite runs
+// in this process, so its work is this process's CPU time), the three memory rows interleaved S F H /
+// H F S; Postgres: wall time (its work is another process's). Postgres needs
 // CHATRAIL_TEST_POSTGRES_URL (.ci/postgres.sh).
 
 const URL_ENV = process.env.CHATRAIL_TEST_POSTGRES_URL
@@ -32,10 +35,9 @@ const definition = defineChat({
 // said more about the JIT than about the handler. The database rows wait on I/O, where it matters less.
 const WARM_MEMORY = 3000
 const WARM_DATABASE = 100
-// CPU (memory) or wall (databases) milliseconds per measured batch, and repetitions of the memory rows.
+// Milliseconds per measured batch, and repetitions of the memory rows.
 const BATCH_MS = 40
 const REPS_MEMORY = 41
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 let n = 0
 
 /** The bare session turn: a fresh session answers '/go', drained to `done`. */
@@ -105,40 +107,15 @@ async function webFloor(): Promise<void> {
 }
 
 /**
- * The database rows: the handler on PGlite or Postgres against the bare session turn, interleaved
- * ABBA, each row's batch sized to ~`BATCH_MS` (see `compareMemory`), in wall time: these turns wait
- * on a database, so CPU time would leave the database's share out.
+ * The database rows: the handler on PGlite or Postgres against the bare session turn, after
+ * `WARM_DATABASE` warm-up turns each; CPU time for PGlite (in this process), wall time for Postgres.
  */
-async function compareDatabase(base: () => Promise<unknown>, subject: () => Promise<unknown>, reps = 15, clock: () => number = () => performance.now()): Promise<{ base: number; subject: number; ratio: number }> {
-  const timed = async (fn: () => Promise<unknown>, batch: number): Promise<number> => {
-    const start = clock()
-    for (let i = 0; i < batch; i++) await fn()
-    return (clock() - start) / batch
-  }
+async function compareDatabase(base: () => Promise<unknown>, subject: () => Promise<unknown>, clock: 'cpu' | 'wall'): Promise<Comparison> {
   for (let i = 0; i < WARM_DATABASE; i++) {
     await base()
     await subject()
   }
-  const baseBatch = Math.max(20, Math.round(BATCH_MS / (await timed(base, 200))))
-  const subjectBatch = Math.max(10, Math.round(BATCH_MS / (await timed(subject, 10))))
-  const bases: number[] = []
-  const subjects: number[] = []
-  const ratios: number[] = []
-  for (let rep = 0; rep < reps; rep++) {
-    let b: number
-    let s: number
-    if (rep % 2 === 0) {
-      b = await timed(base, baseBatch)
-      s = await timed(subject, subjectBatch)
-    } else {
-      s = await timed(subject, subjectBatch)
-      b = await timed(base, baseBatch)
-    }
-    bases.push(b)
-    subjects.push(s)
-    ratios.push(s / b)
-  }
-  return { base: median(bases), subject: median(subjects), ratio: median(ratios) }
+  return compare(base, subject, { repetitions: 15, batchMs: BATCH_MS, warmUpMs: 0, clock })
 }
 
 const stores: { name: string; store: ConversationStore; close: () => Promise<void> }[] = []
@@ -155,81 +132,54 @@ if (URL_ENV) {
 /**
  * The memory rows, three-way: the bare session turn (S), the Web floor (F) and the handler (H) in one
  * interleave (S F H, then H F S, …), so each repetition gives H/S, F/S and (H − F)/S from batches run
- * back to back; each figure is the median of its per-repetition values. CPU time (user + system: on a machine shared with other work the wall clock mostly measures the scheduler,
- * while an in-process turn on the memory store is pure CPU).
- * Each row's batch is sized to ~`BATCH_MS` of CPU: a batch then spans many young-generation
- * collections, so every row pays its own garbage's share (with batches of a few turns, a cheap row's
- * batches mostly fell between collections and the handler's paid for them: S read 6 µs in the
- * interleave and 20 µs run alone).
+ * back to back; each figure is the median of its per-repetition values, with their spread. CPU time
+ * (on a machine shared with other work the wall clock mostly measures the scheduler, while an
+ * in-process turn on the memory store is pure CPU). Each row's batch is sized to ~`BATCH_MS` of CPU,
+ * re-sized after every batch: a batch then spans many young-generation collections, so every row
+ * pays its own garbage's share (with batches of a few turns, a cheap row's batches mostly fell
+ * between collections and the handler's paid for them: S read 6 µs in the interleave and 20 µs run alone).
  */
-async function compareMemory(handler: () => Promise<unknown>, reps = REPS_MEMORY): Promise<{ session: number; floor: number; handler: number; handlerRatio: number; floorRatio: number; overheadRatio: number }> {
-  const cpu = (): number => {
-    const { user, system } = process.cpuUsage()
-    return (user + system) / 1000
-  }
-  const timed = async (fn: () => Promise<unknown>, batch: number): Promise<number> => {
-    const start = cpu()
-    for (let i = 0; i < batch; i++) await fn()
-    return (cpu() - start) / batch
-  }
+async function compareMemory(handler: () => Promise<unknown>): Promise<{ session: number; floor: number; handler: number; handlerRatio: Spread; floorRatio: Spread; overheadRatio: Spread }> {
   for (let i = 0; i < WARM_MEMORY; i++) {
     await sessionTurn()
     await webFloor()
     await handler()
   }
-  const sized = async (fn: () => Promise<unknown>): Promise<() => Promise<number>> => {
-    const batch = Math.max(20, Math.round(BATCH_MS / (await timed(fn, 200))))
-    return () => timed(fn, batch)
+  const [s = [], f = [], h = []] = await interleave([sessionTurn, webFloor, handler], { repetitions: REPS_MEMORY, batchMs: BATCH_MS, warmUpMs: 0 })
+  const per = (value: (rep: number) => number): number[] => s.map((_, rep) => value(rep))
+  return {
+    session: spreadOf(s).median / 1000,
+    floor: spreadOf(f).median / 1000,
+    handler: spreadOf(h).median / 1000,
+    handlerRatio: spreadOf(per((rep) => (h[rep] as number) / (s[rep] as number))),
+    floorRatio: spreadOf(per((rep) => (f[rep] as number) / (s[rep] as number))),
+    overheadRatio: spreadOf(per((rep) => ((h[rep] as number) - (f[rep] as number)) / (s[rep] as number))),
   }
-  const [runSession, runFloor, runHandler] = [await sized(sessionTurn), await sized(webFloor), await sized(handler)]
-  const rows = { session: [] as number[], floor: [] as number[], handler: [] as number[], handlerRatio: [] as number[], floorRatio: [] as number[], overheadRatio: [] as number[] }
-  for (let rep = 0; rep < reps; rep++) {
-    let s: number
-    let f: number
-    let h: number
-    if (rep % 2 === 0) {
-      s = await runSession()
-      f = await runFloor()
-      h = await runHandler()
-    } else {
-      h = await runHandler()
-      f = await runFloor()
-      s = await runSession()
-    }
-    rows.session.push(s)
-    rows.floor.push(f)
-    rows.handler.push(h)
-    rows.handlerRatio.push(h / s)
-    rows.floorRatio.push(f / s)
-    rows.overheadRatio.push((h - f) / s)
-  }
-  return { session: median(rows.session), floor: median(rows.floor), handler: median(rows.handler), handlerRatio: median(rows.handlerRatio), floorRatio: median(rows.floorRatio), overheadRatio: median(rows.overheadRatio) }
 }
 
 const memoryRow = await compareMemory(handlerTurn(createChatHandler({ definition, store: memory, authenticate: 'none' })))
-const results: Record<string, { base: number; subject: number; ratio: number }> = { memory: { base: memoryRow.session, subject: memoryRow.handler, ratio: memoryRow.handlerRatio } }
-for (const { name, store } of stores) if (name !== 'memory') results[name] = await compareDatabase(sessionTurn, handlerTurn(createChatHandler({ definition, store, authenticate: 'none' })))
-// The same rows on a conversation of HISTORY stored messages (memory in CPU time, like its row above).
-const cpuMs = (): number => {
-  const { user, system } = process.cpuUsage()
-  return (user + system) / 1000
-}
-const long: Record<string, { base: number; subject: number; ratio: number }> = {}
+// Per-call times below are in ms (compare reports µs).
+const inMs = (c: Comparison): Comparison => ({ ...c, base: c.base / 1000, subject: c.subject / 1000 })
+const results: Record<string, Comparison> = { memory: { base: memoryRow.session, subject: memoryRow.handler, ratio: memoryRow.handlerRatio.median, min: memoryRow.handlerRatio.min, max: memoryRow.handlerRatio.max } }
+const clockOf = (name: string): 'cpu' | 'wall' => (name === 'Postgres' ? 'wall' : 'cpu')
+for (const { name, store } of stores) if (name !== 'memory') results[name] = inMs(await compareDatabase(sessionTurn, handlerTurn(createChatHandler({ definition, store, authenticate: 'none' })), clockOf(name)))
+// The same rows on a conversation of HISTORY stored messages.
+const long: Record<string, Comparison> = {}
 for (const { name, store } of stores) {
   const turn = await longConversationTurn(createChatHandler({ definition, store, authenticate: 'none' }))
-  long[name] = await compareDatabase(sessionTurn, turn, 15, name === 'memory' ? cpuMs : undefined)
+  long[name] = inMs(await compareDatabase(sessionTurn, turn, clockOf(name)))
 }
 
 const ms = (value: number): string => (value < 0.1 ? `${(value * 1000).toFixed(1)} µs` : `${value.toFixed(2)} ms`)
 console.log([
-  `chatrail/server (per deterministic turn, after ${WARM_MEMORY} warm-up turns a row on memory, ${WARM_DATABASE} on databases; memory: CPU time, medians of ${REPS_MEMORY} interleaved S F H / H F S repetitions of ~${BATCH_MS} ms batches; databases: wall time, medians of 15 ABBA pairs of ~${BATCH_MS} ms batches):`,
+  `chatrail/server (per deterministic turn, after ${WARM_MEMORY} warm-up turns a row on memory, ${WARM_DATABASE} on databases; memory: CPU time, medians of ${REPS_MEMORY} interleaved S F H / H F S repetitions of ~${BATCH_MS} ms batches; PGlite: CPU time, Postgres: wall time, medians of 15 ABBA pairs of ~${BATCH_MS} ms batches; (min–max) beside each ratio):`,
   `  bare session turn (S)                          ${ms(memoryRow.session)}`,
-  `  Web floor (F: Request JSON in, SSE Response out) ${ms(memoryRow.floor)} → F/S ${memoryRow.floorRatio.toFixed(2)}×`,
-  `  handler on memory (H)                          ${ms(memoryRow.handler)} → H/S ${memoryRow.handlerRatio.toFixed(2)}× (issue target ≤ 3×: out of reach while F/S alone is over 3)`,
-  `  the handler's own overhead                     (H − F)/S ${memoryRow.overheadRatio.toFixed(2)}× (what the handler adds above the floor)`,
-  ...stores.filter(({ name }) => name !== 'memory').map(({ name }) => `  handler on ${name.padEnd(8)} ${ms(results[name]!.subject)} vs bare session turn ${ms(results[name]!.base)} → ${results[name]!.ratio.toFixed(2)}×`),
-  `  on a conversation of ${HISTORY} stored messages (each turn edits the last user message; memory: CPU time, databases: wall time; medians of 15 ABBA pairs):`,
-  ...stores.map(({ name }) => `  handler on ${name.padEnd(8)} ${ms(long[name]!.subject)} vs bare session turn ${ms(long[name]!.base)} → ${long[name]!.ratio.toFixed(2)}×`),
+  `  Web floor (F: Request JSON in, SSE Response out) ${ms(memoryRow.floor)} → F/S ${spreadText(memoryRow.floorRatio)}`,
+  `  handler on memory (H)                          ${ms(memoryRow.handler)} → H/S ${spreadText(memoryRow.handlerRatio)} (issue target ≤ 3×: out of reach while F/S alone is over 3)`,
+  `  the handler's own overhead                     (H − F)/S ${spreadText(memoryRow.overheadRatio)} (what the handler adds above the floor)`,
+  ...stores.filter(({ name }) => name !== 'memory').map(({ name }) => `  handler on ${name.padEnd(8)} ${ms(results[name]!.subject)} vs bare session turn ${ms(results[name]!.base)} → ${ratioText(results[name]!)}`),
+  `  on a conversation of ${HISTORY} stored messages (each turn edits the last user message; memory and PGlite: CPU time, Postgres: wall time; medians of 15 ABBA pairs):`,
+  ...stores.map(({ name }) => `  handler on ${name.padEnd(8)} ${ms(long[name]!.subject)} vs bare session turn ${ms(long[name]!.base)} → ${ratioText(long[name]!)}`),
   ...(URL_ENV ? [] : ['  Postgres: skipped (CHATRAIL_TEST_POSTGRES_URL not set; see .ci/postgres.sh)']),
 ].join('\n'))
 for (const { close } of stores) await close()
@@ -237,7 +187,7 @@ for (const { close } of stores) await close()
 describe('chatrail/server', () => {
   const quick = createChatHandler({ definition, store: memoryStore(), authenticate: 'none' })
   const turn = handlerTurn(quick)
-  bench(`handler turn on memory [${Object.entries(results).map(([name, r]) => `${name} ${r.ratio.toFixed(2)}×`).join(', ')} of the bare session turn]`, async () => {
+  bench(`handler turn on memory [${Object.entries(results).map(([name, r]) => `${name} ${ratioText(r)}`).join(', ')} of the bare session turn]`, async () => {
     await turn()
   }, { time: 200 })
 })

@@ -6,13 +6,16 @@ import type { Message } from '../src/contract/message.js'
 import { createChatController } from '../src/controller/index.js'
 import { commandRoute, defineChat } from '../src/index.js'
 import { memoryStore, openStoredChat, pgliteStore, postgresStore, type ConversationStore } from '../src/store/index.js'
+import { compare as compareRows, ratioText, type Comparison } from './support/compare.js'
 
 // chatrail/store (issue 16 § Speed), one process, ratios in one run:
 //  (a) append one turn at history 10,000 vs at history 10, on every store (target ≤ 1.5×);
 //  (b) round trips to Postgres per deterministic turn, counted at the pool (target ≤ 2);
 //  (c) a turn's store work (claim + append-and-release) on PGlite and Postgres as a ratio to memory.
-// Wall time (a Postgres turn is mostly the server's and the socket's time, which CPU time of this
-// process would miss), medians of interleaved ABBA pairs. Postgres rows need CHATRAIL_TEST_POSTGRES_URL
+// Every ratio by support/compare.ts: 3 warm-up calls a row, batches sized by time per repetition,
+// 15 ABBA pairs, the median of the per-pair ratios with their spread. CPU time for memory and PGlite
+// (in this process), wall time for Postgres (a Postgres turn is mostly the server's and the socket's
+// time, which CPU time of this process would miss). Postgres rows need CHATRAIL_TEST_POSTGRES_URL
 // (.ci/postgres.sh); without it they are reported as skipped.
 
 const URL_ENV = process.env.CHATRAIL_TEST_POSTGRES_URL
@@ -22,35 +25,19 @@ const DEF = { id: 'bench', revision: 1 }
 let ids = 0
 const msg = (role: 'user' | 'assistant', content: string): Message => ({ id: `m${++ids}`, role, content, status: 'complete', createdAt: new Date(0) })
 const turnMessages = (): Message[] => [msg('user', '/cmd1'), msg('assistant', 'resp1')]
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 
-interface Comparison {
-  base: number
-  subject: number
-  ratio: number
-}
-
-/** ms per call for both rows: 3 warm-up calls each, then `reps` interleaved ABBA batches of `batch` calls. */
-async function compare(base: () => Promise<unknown>, subject: () => Promise<unknown>, reps = 15, batch = 10): Promise<Comparison> {
-  const run = async (fn: () => Promise<unknown>): Promise<number> => {
-    const start = performance.now()
-    for (let i = 0; i < batch; i++) await fn()
-    return (performance.now() - start) / batch
-  }
+/**
+ * ms per call for both rows (see above); `postgres` rows are timed by the wall clock. `maxBatch`: the
+ * append rows grow the conversation they measure, so their batches stay at 10 calls (150 appends a
+ * row in all), as the history-10 row must stay near 10 turns.
+ */
+async function compare(base: () => Promise<unknown>, subject: () => Promise<unknown>, postgres: boolean, maxBatch?: number): Promise<Comparison> {
   for (let i = 0; i < 3; i++) {
     await base()
     await subject()
   }
-  const bases: number[] = []
-  const subjects: number[] = []
-  const ratios: number[] = []
-  for (let rep = 0; rep < reps; rep++) {
-    const [b, s] = rep % 2 === 0 ? [await run(base), await run(subject)] : [...[await run(subject), await run(base)]].reverse()
-    bases.push(b as number)
-    subjects.push(s as number)
-    ratios.push((s as number) / (b as number))
-  }
-  return { base: median(bases), subject: median(subjects), ratio: median(ratios) }
+  const c = await compareRows(base, subject, { repetitions: 15, warmUpMs: 0, clock: postgres ? 'wall' : 'cpu', ...(maxBatch === undefined ? {} : { minBatch: maxBatch, maxBatch }) })
+  return { ...c, base: c.base / 1000, subject: c.subject / 1000 }
 }
 
 /** A conversation of `turns` turns written in one append, and an appender that keeps its version. */
@@ -99,7 +86,7 @@ const scaling: Record<string, Comparison> = {}
 for (const { name, store } of stores) {
   const small = await conversation(store, `small-${RUN}`, 10)
   const large = await conversation(store, `large-${RUN}`, 10_000)
-  scaling[name] = await compare(small, large)
+  scaling[name] = await compare(small, large, name === 'Postgres', 10)
 }
 
 // (b) round trips per deterministic turn: the fenced protocol, and the one-call helper's turn.
@@ -131,12 +118,12 @@ if (postgres) {
 
 // (c) a fenced turn's store work on each SQL store vs memory.
 const turnCost: Record<string, Comparison> = {}
-for (const { name, store } of stores.slice(1)) turnCost[name] = await compare(leasedTurn(memory, `cost-${name}`), leasedTurn(store, `cost-${RUN}`))
+for (const { name, store } of stores.slice(1)) turnCost[name] = await compare(leasedTurn(memory, `cost-${name}`), leasedTurn(store, `cost-${RUN}`), name === 'Postgres')
 
 const ms = (value: number): string => `${value < 0.1 ? (value * 1000).toFixed(1) + ' µs' : value.toFixed(2) + ' ms'}`
-const x = (c: Comparison | undefined): string => (c ? `${c.ratio.toFixed(2)}×` : 'skipped')
+const x = (c: Comparison | undefined): string => (c ? ratioText(c) : 'skipped')
 const lines = [
-  'chatrail/store (wall time per call, medians; ratios are medians of 15 interleaved ABBA pairs of 10 calls):',
+  'chatrail/store (time per call, medians: CPU time on memory and PGlite, wall time on Postgres; ratios are medians of 15 interleaved ABBA pairs, (min–max) beside them):',
   ...stores.map(({ name }) => `  (a) ${name.padEnd(8)} append one turn at history 10 ${ms(scaling[name]!.base)} · at 10,000 ${ms(scaling[name]!.subject)} → ${x(scaling[name])} (target ≤ 1.5×)`),
   URL_ENV
     ? `  (b) Postgres round trips per deterministic turn: ${fencedTrips} with a turn lease (claim, append+release), ${helperTrips} through openStoredChat (append) (target ≤ 2)`

@@ -9,7 +9,9 @@ import type { Metafile, OutputFile, Plugin } from 'esbuild'
  * do), every export kept (an `export *` of the entry, no tree-shaking in our favour).
  *
  * Two views per entry:
- * - own code: dependencies (zod, react) left as imports. Issue 8's targets apply here.
+ * - own code: dependencies (zod, react) left as imports; `chatrail/react` keeps issue 8's target.
+ *   (Issue 32 replaced the `chatrail` entry's "own code < 15 kB" by targets for what an app pays
+ *   all-in, bundled from the built package: scripts/app-size.ts.)
  * - with dependencies: everything but the framework peers (react, react-dom) inlined, i.e. what
  *   the import really adds to a page. This is where a dependency's import style shows up (classic
  *   `zod` drags in every locale; `zod/mini` tree-shakes).
@@ -146,7 +148,7 @@ export async function measureEntry(name: string, entry: string, options: Measure
 
 export async function measureAll(): Promise<EntrySize[]> {
   const sizes = [
-    await measureEntry('chatrail', 'src/index.ts', { targetBytes: 15_000 }),
+    await measureEntry('chatrail', 'src/index.ts'),
     await measureEntry('chatrail/tools', 'src/conversation/tools.ts'),
     await measureEntry('chatrail/controller', 'src/controller/index.ts'),
     await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true, targetBytes: 6_000 }),

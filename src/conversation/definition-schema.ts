@@ -1,110 +1,108 @@
-import * as z from 'zod/mini'
-import { inEnglish } from '../contract/english-issues.js'
 import type { ConfigIssue } from './config-error.js'
 import type { ChatDefinitionInput, ConversationDefinition } from './definition.js'
 import { closestName, suggestName } from './did-you-mean.js'
 import { identifierHint, isIdentifier } from './identifier.js'
 import { findNonJson } from './json.js'
 import { routesCertainlyValid } from './route-shape.js'
+import { array, boolean, fn, instanceOf, minLength, object, oneOf, optional, positiveInt, record, string, tagged, union, unknown, type Shape, type ShapeIssue } from './shape-check.js'
 
 /**
- * Definition validation in two passes: a zod schema for the shape (types, unknown keys with a
- * "did you mean"), then the semantic checks the schema cannot express (declared states, unique
- * ids, identifier-safe names). Pure; returns every issue instead of stopping at the first.
+ * Definition validation in two passes: a shape check (types, unknown keys with a "did you mean"),
+ * then the semantic checks a shape cannot express (declared states, unique ids, identifier-safe
+ * names). Pure; returns every issue instead of stopping at the first. The shape check was a zod
+ * schema; it is now ./shape-check.js, which reports what that schema did, in the same words
+ * (issue 32: zod was a third of a minimal browser app), so no message changed.
  */
 
-const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'Expected a function')
-// Sub-schemas used in several places are built once (zod schemas are immutable, so sharing is safe).
-const string = z.string()
-const optionalString = z.optional(string)
-const optionalFn = z.optional(fn)
-const strings = z.array(string)
-const positiveInt = z.number().check(z.int(), z.positive())
-const outputFields = { text: optionalString, chunks: z.optional(z.array(z.looseObject({ type: string }))) }
-const outputObject = z.strictObject({ ...outputFields, assign: z.optional(z.record(string, z.unknown())) })
+const optionalString = optional(string)
+const optionalFn = optional(fn)
+const strings = array(string)
+const outputFields = { text: optionalString, chunks: optional(array(object({ type: string }, false))) }
+const outputObject = object({ ...outputFields, assign: optional(record(unknown)) }, true)
 
-const responseSchema = z.union([string, outputObject, fn])
+const responseSchema = union(string, outputObject, fn)
 
 const routeCommon = {
   id: string,
   event: optionalString,
-  restart: z.optional(z.literal(true)),
-  states: z.optional(strings),
+  restart: optional(oneOf(true)),
+  states: optional(strings),
   guard: optionalFn,
   response: responseSchema,
-  refuse: z.optional(responseSchema),
-  routeTimeoutMs: z.optional(positiveInt),
-  traceKind: z.optional(z.enum(['deterministic', 'repaired', 'fallback'])),
+  refuse: optional(responseSchema),
+  routeTimeoutMs: optional(positiveInt(false)),
+  traceKind: optional(oneOf('deterministic', 'repaired', 'fallback')),
   description: optionalString,
 }
-const routeOf = <K extends string, S extends z.core.$ZodLooseShape>(kind: K, own: S) => z.strictObject({ ...routeCommon, kind: z.literal(kind), ...own })
-const nonEmpty = z.string().check(z.minLength(1))
+const routeOf = (kind: string, own: Record<string, Shape>): Shape => object({ ...routeCommon, kind: oneOf(kind), ...own }, true)
+const nonEmpty = minLength(string, 1)
 
-const routeSchema = z.discriminatedUnion('kind', [
-  routeOf('command', { command: nonEmpty, caseSensitive: z.boolean(), trim: z.boolean() }),
-  routeOf('text', { texts: z.array(nonEmpty).check(z.minLength(1)) }),
-  routeOf('pattern', { pattern: z.instanceof(RegExp), assign: z.optional(z.union([z.literal(true), fn])) }),
-  routeOf('custom', { match: fn }),
-  routeOf('event', { uiEvent: string }),
-])
-
-const formText = z.union([string, fn])
-const optionalFormText = z.optional(formText)
-const slotSchema = z.strictObject({
-  prompt: formText,
-  validate: z.optional(z.union([fn, z.looseObject({ safeParse: fn })])),
-  reprompt: optionalFormText,
-  maxAttempts: z.optional(positiveInt),
+const routeSchema = tagged('kind', {
+  command: routeOf('command', { command: nonEmpty, caseSensitive: boolean, trim: boolean }),
+  text: routeOf('text', { texts: minLength(array(nonEmpty), 1) }),
+  pattern: routeOf('pattern', { pattern: instanceOf(RegExp), assign: optional(union(oneOf(true), fn)) }),
+  custom: routeOf('custom', { match: fn }),
+  event: routeOf('event', { uiEvent: string }),
 })
-const formSchema = z.strictObject({
-  slots: z.record(string, slotSchema),
+
+const formText = union(string, fn)
+const optionalFormText = optional(formText)
+const slotSchema = object({
+  prompt: formText,
+  validate: optional(union(fn, object({ safeParse: fn }, false))),
+  reprompt: optionalFormText,
+  maxAttempts: optional(positiveInt(false)),
+}, true)
+const formSchema = object({
+  slots: record(slotSchema),
   done: string,
   response: optionalFormText,
   exhausted: optionalString,
   exhaustedResponse: optionalFormText,
-})
-const transitionsSchema = z.optional(z.record(string, z.union([string, z.strictObject({ target: string, guard: optionalFn, description: optionalString })])))
+}, true)
+const transitionsSchema = optional(record(union(string, object({ target: string, guard: optionalFn, description: optionalString }, true))))
 
-const stateSchema = z.strictObject({
+const stateShape = {
   on: transitionsSchema,
-  actions: z.optional(strings),
-  final: z.optional(z.boolean()),
+  actions: optional(strings),
+  final: optional(boolean),
   description: optionalString,
-  ignoreGlobal: z.optional(z.union([z.literal(true), strings])),
-  form: z.optional(formSchema),
-})
+  ignoreGlobal: optional(union(oneOf(true), strings)),
+  form: optional(formSchema),
+}
 
-const conversationSchema = z.strictObject({
+const conversationShape = {
   initial: string,
-  states: z.record(string, stateSchema),
+  states: record(object(stateShape, true)),
   on: transitionsSchema,
-  context: z.optional(z.record(string, z.unknown())),
-  routes: z.array(routeSchema),
-  fallback: z.optional(z.strictObject({ response: z.union([string, z.strictObject(outputFields), fn]) })),
-  agentTransitions: z.optional(z.boolean()),
+  context: optional(record(unknown)),
+  routes: array(routeSchema),
+  fallback: optional(object({ response: union(string, object(outputFields, true), fn) }, true)),
+  agentTransitions: optional(boolean),
   onTrace: optionalFn,
-  routeTimeoutMs: z.optional(positiveInt),
+  routeTimeoutMs: optional(positiveInt(false)),
   unavailable: optionalString,
-})
+}
 
-const definitionSchema = z.strictObject({
+const definitionShape = {
   id: string,
-  revision: z.optional(z.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))),
-  chat: z.looseObject({ adapter: z.optional(z.looseObject({ createSource: fn })) }),
-  conversation: conversationSchema,
-})
+  revision: optional(positiveInt(true)),
+  chat: object({ adapter: optional(object({ createSource: fn }, false)) }, false),
+  conversation: object(conversationShape, true),
+}
+const definitionSchema = object(definitionShape, true)
 
-/** The keys a "did you mean" suggests from, read off the schemas (one list to keep up to date). */
+/** The keys a "did you mean" suggests from, read off the shapes (one list to keep up to date). */
 function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
-  const schema = path.length === 0 ? definitionSchema : path.length === 1 && path[0] === 'conversation' ? conversationSchema : path.length === 3 && path[1] === 'states' ? stateSchema : undefined
-  if (schema) return Object.keys(schema.shape)
+  const shape = path.length === 0 ? definitionShape : path.length === 1 && path[0] === 'conversation' ? conversationShape : path.length === 3 && path[1] === 'states' ? stateShape : undefined
+  if (shape) return Object.keys(shape)
   return path.length === 3 && path[1] === 'routes' ? Object.keys(routeCommon) : []
 }
 
-function fromZod(issue: z.core.$ZodIssue): ConfigIssue[] {
+function toConfigIssues(issue: ShapeIssue): ConfigIssue[] {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol')
   const where = path.length > 0 ? path.join('.') : 'the definition'
-  if (issue.code === 'unrecognized_keys') {
+  if (issue.keys) {
     return issue.keys.map((key) => {
       const close = closestName(key, knownKeysAt(path))
       return {
@@ -126,12 +124,13 @@ type Path = (string | number)[]
 
 /** Every issue of `input`, structural first, then semantic (only when the shape is right). Pure. */
 export function validateDefinition(input: unknown): ConfigIssue[] {
-  // Routes made by the constructors skip the schema (issue 20: zod spends ~4 µs a route); a table with
-  // anything unusual goes through it, for its messages. route-shape.ts says why this is safe.
+  // Routes made by the constructors skip the shape check (issue 20: zod spent ~4 µs a route); a table
+  // with anything unusual goes through it, for its messages. route-shape.ts says why this is safe.
   const conversation = (input as { conversation?: { routes?: unknown } } | null)?.conversation
   const quick = routesCertainlyValid(conversation?.routes)
-  const parsed = definitionSchema.safeParse(quick ? { ...(input as object), conversation: { ...conversation, routes: [] } } : input, inEnglish)
-  if (!parsed.success) return parsed.error.issues.flatMap(fromZod)
+  const shapeIssues: ShapeIssue[] = []
+  definitionSchema(quick ? { ...(input as object), conversation: { ...conversation, routes: [] } } : input, shapeIssues, [])
+  if (shapeIssues.length > 0) return shapeIssues.flatMap(toConfigIssues)
   const def = input as ChatDefinitionInput
   const issues: ConfigIssue[] = []
   // One helper per kind of issue keeps the table of messages below one line each.

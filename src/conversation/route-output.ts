@@ -1,7 +1,7 @@
 import type { StreamChunk } from '../contract/stream.js'
-import { streamChunkSchema } from '../contract/schemas.js'
 import type { JsonObject } from './json.js'
 import type { RouteResult } from './routes.js'
+import { number, object, oneOf, optional, record, string, unknown, type ShapeIssue } from './shape-check.js'
 
 /**
  * Turns what a route (or the fallback) returned into stream chunks. Pure. The text becomes one
@@ -11,6 +11,25 @@ import type { RouteResult } from './routes.js'
 export interface NormalizedOutput<Ctx extends JsonObject> {
   readonly chunks: readonly StreamChunk[]
   readonly assign: Partial<Ctx> | undefined
+}
+
+// `streamChunkSchema` (src/contract/schemas.ts) as a shape check: a route's chunks are checked on the
+// turn path, which no longer carries zod (issue 32; test/conversation/stream-chunk-shape.test.ts
+// holds the two to the same verdicts).
+const optionalString = optional(string)
+const chunkShape = object({
+  type: oneOf('text', 'tool_call', 'tool_result', 'reasoning', 'usage', 'error', 'done'),
+  content: optionalString,
+  toolCall: optional(object({ id: string, name: string, args: string, result: optionalString }, false)),
+  usage: optional(object({ promptTokens: number, completionTokens: number, totalTokens: number }, false)),
+  metadata: optional(record(unknown)),
+}, false)
+
+/** True when `value` is a chunk `streamChunkSchema` accepts. */
+export function isStreamChunk(value: unknown): value is StreamChunk {
+  const issues: ShapeIssue[] = []
+  chunkShape(value, issues, [])
+  return issues.length === 0
 }
 
 // Constant answers are common: their (frozen, immutable) chunk lists are shared, not rebuilt per turn.
@@ -43,8 +62,7 @@ export function normalizeOutput<Ctx extends JsonObject>(result: unknown): Normal
       // one way and the copy another).
       const copy = cloneData(chunk)
       if (copy === undefined) return undefined
-      const parsed = streamChunkSchema.safeParse(copy)
-      if (!parsed.success || parsed.data.type === 'done' || parsed.data.type === 'error') return undefined
+      if (!isStreamChunk(copy) || copy.type === 'done' || copy.type === 'error') return undefined
       out.push(Object.freeze(copy as StreamChunk))
     }
   }

@@ -1,0 +1,85 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { featureApps, measureApps, targetApps, type AppSize } from '../../scripts/app-size.js'
+import { builtPackage } from '../support/built-package.js'
+
+/**
+ * What a browser app pays for chatrail, all-in (issue 32 § 3): apps bundled from the built package
+ * as an app's production build does (scripts/app-size.ts; `npm run bench` prints the table).
+ *
+ * The issue's targets are the minimal app ≤ 15 kB, the minimal app with `chatrail/controller` and
+ * `chatrail/react` ≤ 30 kB, the whole entry ≤ 25 kB (gzip, initial load). Taking zod off the turn
+ * path (definition validation and route chunks checked by src/conversation/shape-check.ts) took
+ * them from 29.8 / 43.9 / 31.3 kB to 20.2 / 34.3 / 30.2 kB; the rest is out of reach with the
+ * features a turn must be able to run synchronously (docs/performance.md § What a browser app
+ * pays: the turn path alone, without validation, forms, signing and agent transitions, is 15.8 kB).
+ * So the budgets below hold what was reached, a little above today's figures, and the features an
+ * app does not use are held out of its initial load by name.
+ */
+
+let sizes: Map<string, AppSize>
+const size = (name: string): AppSize => {
+  const found = sizes.get(name)
+  if (found === undefined) throw new Error(`no app named ${name}`)
+  return found
+}
+
+beforeAll(async () => {
+  const packageRoot = await builtPackage()
+  sizes = new Map((await measureApps(packageRoot, [...targetApps, ...featureApps])).map((app) => [app.name, app]))
+}, 400_000)
+
+/** Strings only a feature's own code holds (minifiers keep string literals). */
+const markers = {
+  zod: '$ZodType',
+  mermaid: 'stateDiagram-v2',
+  lint: 'cannot be reached from',
+  explain: 'fires only in',
+  recordCrypto: 'chatrail.decision-record.v1',
+  controller: 'Stopped: the turn was cancelled before this tool call finished',
+}
+
+describe('what a browser app pays, bundled from the built package (issue 32)', () => {
+  it('the minimal app: under 20.4 kB gzip initial (29.8 kB with zod on the turn path; issue target 15 kB)', () => {
+    const minimal = size('minimal app')
+    expect(minimal.targetBytes).toBe(15_000)
+    expect(minimal.initialGzipBytes).toBeLessThan(20_400)
+  })
+
+  it('the minimal app + chatrail/controller + chatrail/react: under 34.6 kB initial (43.9 kB before; target 30 kB), the markdown and dialog UI lazy', () => {
+    const app = size('minimal app + chatrail/controller + chatrail/react')
+    expect(app.targetBytes).toBe(30_000)
+    expect(app.initialGzipBytes).toBeLessThan(34_600)
+    expect(app.lazy.map((chunk) => chunk.file).join(' ')).toMatch(/message-ui.*dialog-ui|dialog-ui.*message-ui/)
+    expect(Object.keys(app.inputs).filter((input) => input.startsWith('node_modules/markdown-to-jsx'))).toEqual([])
+  })
+
+  it('the whole chatrail entry: under 30.5 kB initial (31.3 kB before; target 25 kB): zod only for the exported schemas', () => {
+    const whole = size('the whole chatrail entry')
+    expect(whole.targetBytes).toBe(25_000)
+    expect(whole.initialGzipBytes).toBeLessThan(30_500)
+    expect(whole.initialCode).toContain(markers.zod)
+  })
+
+  it('the minimal app carries no zod, Mermaid, lint or controller code, and loads explain and record signing only when used', () => {
+    const minimal = size('minimal app')
+    for (const marker of [markers.zod, markers.mermaid, markers.lint, markers.controller, markers.explain, markers.recordCrypto]) expect(minimal.initialCode).not.toContain(marker)
+    expect(Object.keys(minimal.inputs).filter((input) => input.startsWith('node_modules/'))).toEqual([])
+  })
+
+  it('a feature comes with its import: each adds its code where it is used, nothing where it is not', () => {
+    const minimal = size('minimal app')
+    const added = (name: string): number => size(name).initialGzipBytes - minimal.initialGzipBytes
+    expect(size('+ toMermaid').initialCode).toContain(markers.mermaid)
+    expect(size('+ chatrail/tools lintDefinition').initialCode).toContain(markers.lint)
+    expect(size('+ messageSchema (zod)').initialCode).toContain(markers.zod)
+    expect(size('+ chatrail/controller').initialCode).toContain(markers.controller)
+    // Lazy features: the call site only (≤ 0.1 kB); their code stays in the lazy chunks.
+    for (const name of ['+ session.explain', '+ a recordKey (signed records)']) {
+      expect(added(name)).toBeLessThan(100)
+      expect(size(name).initialCode).not.toContain(markers.explain)
+      expect(size(name).initialCode).not.toContain(markers.recordCrypto)
+    }
+    expect(size('+ session.explain').lazy.some((chunk) => chunk.file.startsWith('explain-'))).toBe(true)
+    expect(size('+ a recordKey (signed records)').lazy.some((chunk) => chunk.file.startsWith('record-crypto-'))).toBe(true)
+  })
+})
