@@ -24,10 +24,12 @@ export const endToEndSuites = [
   '**/*-pty*.test.ts',
   // real Postgres, many processes, crashes, signals
   'test/server/many-instances.test.ts',
+  'test/server/resume-latency.test.ts',
   'test/store/crash.test.ts',
   'test/store/directory-lock.test.ts',
   'test/serve/serve-store-open.test.ts',
   'test/serve/serve-signals.test.ts',
+  'test/serve/serve-operations.test.ts',
   'test/serve/favicon.test.ts',
   // the built package
   'test/package/**',
@@ -48,6 +50,10 @@ export const isolatedUnitSuites = [
   'test/react/entry-isolation.test.ts',
   'test/contract/random-uuid.test.ts',
   'test/conversation/definition.test.ts',
+  // Passes alone and with test/conversation, test/controller and test/contract in one worker, but
+  // read a route output's getter twice once in the full shared graph (2026-12-02, not yet traced:
+  // some file leaves global state behind); isolated until it is found.
+  'test/conversation/route-output-read-once.test.ts',
 ]
 
 const workers = Number(process.env.CHATRAIL_TEST_WORKERS ?? '')

@@ -1,5 +1,5 @@
 import { Box, Text, useStdout } from 'ink'
-import { useMemo, useRef } from 'react'
+import { memo, useMemo, useRef } from 'react'
 import type { Message } from '../../src/contract/message.js'
 import { terminalText } from '../../src/contract/terminal-text.js'
 import { MarkdownView } from './markdown-view.js'
@@ -72,22 +72,37 @@ function ReplyMarkdown({ text, streaming }: { text: string; streaming: boolean }
   const { stdout } = useStdout()
   const columns = stdout.columns > 0 ? stdout.columns : 80
   const cache = useRef<{ columns: number; blocks: Map<string, StyledLine[]> }>({ columns, blocks: new Map() })
-  const lines = useMemo(() => {
+  const blocks = useMemo(() => {
     if (cache.current.columns !== columns) cache.current = { columns, blocks: new Map() }
     const known = cache.current.blocks
     const next = new Map<string, StyledLine[]>()
-    const wrapped: StyledLine[] = []
+    const laidOut: StyledLine[][] = []
     for (const block of markdownBlocks(text)) {
       const laid = known.get(block) ?? next.get(block) ?? wrapLines(markdownLines(block), columns)
       next.set(block, laid)
-      if (wrapped.length > 0) wrapped.push({ spans: [], indent: 0 })
-      wrapped.push(...laid)
+      laidOut.push(laid)
     }
     // only the blocks of this text stay: the cache never outgrows the reply
     cache.current.blocks = next
-    if (!streaming) return wrapped
-    const last = wrapped.at(-1)
-    return last === undefined ? [{ spans: [{ text: '▍' }], indent: 0 }] : [...wrapped.slice(0, -1), { ...last, spans: [...last.spans, { text: '▍' }] }]
+    if (!streaming) return laidOut
+    const last = laidOut.at(-1)
+    const lastLine = last?.at(-1)
+    const cursor = { spans: [{ text: '▍' }], indent: 0 }
+    if (last === undefined || lastLine === undefined) return [[cursor]]
+    return [...laidOut.slice(0, -1), [...last.slice(0, -1), { ...lastLine, spans: [...lastLine.spans, { text: '▍' }] }]]
   }, [text, streaming, columns])
-  return <MarkdownView lines={lines} />
+  // a finished block keeps its lines array (from the cache), so its memoized view does not redraw
+  return (
+    <Box flexDirection="column">
+      {blocks.map((lines, index) => (
+        <Box key={index} flexDirection="column" marginTop={index === 0 ? 0 : 1}>
+          <BlockView lines={lines} />
+        </Box>
+      ))}
+    </Box>
+  )
 }
+
+const BlockView = memo(function BlockView({ lines }: { lines: readonly StyledLine[] }) {
+  return <MarkdownView lines={lines} />
+})

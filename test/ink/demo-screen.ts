@@ -27,7 +27,8 @@ export async function captureDemoScreen(args: readonly string[]): Promise<string
     terminal.write('Can I get a refund instead?')
     await terminal.waitFor('› Can I get')
     terminal.write(keys.enter)
-    await terminal.waitFor('For real answers, sign in to Claude Code or Codex, or set up OpenCode, and restart the demo.\n')
+    // ~190 word chunks 12 ms apart, each laid out as markdown: room for a loaded machine
+    await terminal.waitFor('For real answers, sign in to Claude Code or Codex, or set up OpenCode, and restart the demo.\n', 30_000)
     return `$ npm start\n${terminal.screen()}\n`
   } finally {
     terminal.write(keys.ctrlC)
