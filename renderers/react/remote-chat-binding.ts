@@ -1,6 +1,7 @@
+import type { ChatState } from '../../src/contract/chat.js'
 import type { Message } from '../../src/contract/message.js'
 import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../src/contract/dialog.js'
-import { httpAdapter } from '../../src/client/index.js'
+import { httpAdapter, restoredFailure, restoredMessages, type RestoredUiMessage } from '../../src/client/index.js'
 import type { ChatrailPartData } from '../../src/client/index.js'
 import { createChatController } from '../../src/controller/index.js'
 import { createChatSession, defineChat, sendUiEvent } from '../../src/conversation/index.js'
@@ -30,15 +31,16 @@ export interface RemoteChatOptions {
   readonly headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>)
   readonly fetch?: typeof globalThis.fetch
   readonly credentials?: RequestCredentials
-  /** Load the stored conversation (GET `<api>?id=`) when the mount goes live. Default true. */
+  /**
+   * Load the stored conversation (GET `<api>?id=`) when the mount goes live, and follow the turn
+   * still running in it, if any (its stream, `GET <api>/<id>/stream`). Default true.
+   */
   readonly restore?: boolean
   /** A different key starts a fresh binding for the same conversation. */
   readonly key?: string | number
   readonly ids?: () => string
   readonly clock?: () => Date
 }
-
-interface StoredUiMessage { id: string; role: 'system' | 'user' | 'assistant'; parts: Array<{ type: string; text?: string }> }
 
 export function createRemoteChatBinding<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>, options: RemoteChatOptions): ChatBinding<Ctx> {
   const { api, conversationId } = options
@@ -74,8 +76,21 @@ export function createRemoteChatBinding<Ctx extends JsonObject>(definition: Chat
   const adapter = httpAdapter({ api, conversationId, onSnapshot: mirror, ...(options.headers ? { headers: options.headers } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.credentials ? { credentials: options.credentials } : {}) })
   const controller = createChatController({ adapter }, { ids: options.ids, clock: options.clock })
 
+  // A restored conversation that ends in a failed answer reads as a live failure did: while nothing
+  // ran since (the controller idle, no error of its own), the chat is in `error` with that failure.
+  let shownFor: ChatState | undefined
+  let shown: ChatState | undefined
+  const shownChat = (raw: ChatState): ChatState => {
+    if (raw !== shownFor) {
+      shownFor = raw
+      const failure = raw.status === 'idle' && raw.error === null ? restoredFailure(raw.messages.at(-1)) : undefined
+      shown = failure ? { ...raw, status: 'error', error: failure } : raw
+    }
+    return shown as ChatState
+  }
+
   const getState = (): ChatBindingState<Ctx> => {
-    const chat = controller.getState()
+    const chat = shownChat(controller.getState())
     if (cached !== undefined && cached.chat === chat && cached.snapshot === snapshot && cached.traces === traces && cached.dialogLog === log && cached.stopped === stopped) return cached
     cached = { chat, snapshot, traces, dialogLog: log, pendingDialog: pendingDialogOf(chat.messages, log), stopped, failedAt: new Map() }
     return cached
@@ -86,19 +101,24 @@ export function createRemoteChatBinding<Ctx extends JsonObject>(definition: Chat
     const url = `${api}${api.includes('?') ? '&' : '?'}id=${encodeURIComponent(conversationId)}`
     const response = await doFetch(url, { headers: await headers(), ...(options.credentials ? { credentials: options.credentials } : {}) })
     if (!response.ok) return
-    const body = (await response.json()) as { messages?: StoredUiMessage[]; chatrail?: ChatrailPartData }
+    const body = (await response.json()) as { messages?: RestoredUiMessage[]; chatrail?: ChatrailPartData; running?: boolean }
     if (controller.getState().messages.length > 0) return
     const now = options.clock?.() ?? new Date()
-    const messages: Message[] = (body.messages ?? []).map((message) => ({
-      id: message.id, role: message.role, status: 'complete', createdAt: now,
-      content: message.parts.flatMap((part) => (part.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join(''),
-    }))
+    const messages: Message[] = restoredMessages(body.messages ?? [], now)
+    // a turn still running on the server (a reload mid-answer): its user message is the last one
+    const running = body.running === true ? messages.at(-1) : undefined
     if (messages.length > 0) {
-      controller.setMessages(messages)
+      // an answer placeholder for the controller's regenerate to replace with the followed stream
+      controller.setMessages(running?.role === 'user' ? [...messages, { id: `${running.id}:resuming`, role: 'assistant', status: 'complete', createdAt: now, content: '' }] : messages)
       // a regenerate of a restored answer must run the turn again, not fetch the stored answer; an edit of one is a new submit
       adapter.noteAnswered(messages.filter((message, index) => message.role === 'user' && messages[index + 1]?.role === 'assistant'))
     }
     if (body.chatrail) mirror(body.chatrail)
+    if (running?.role === 'user') {
+      // the next source for it follows the server's turn (GET <api>/<id>/stream) instead of posting it
+      adapter.noteRunning(running.id)
+      void controller.regenerate(`${running.id}:resuming`)
+    }
   }
 
   let wiring: (() => void) | undefined

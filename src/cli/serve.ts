@@ -13,6 +13,7 @@ import type { ConversationStore } from '../store/index.js'
 import { bearerTokenAuth } from './serve/token-auth.js'
 import { readTokenFile } from './serve/token-file.js'
 import { watchParent } from './serve/parent-watch.js'
+import { warmUp } from './serve/warm-up.js'
 
 /**
  * `chatrail serve <module>`: a chat definition behind `createChatHandler` at /api/chat, with the
@@ -29,9 +30,12 @@ export interface ServeIo {
 
 export interface StartedServe {
   readonly url: string
-  /** Closes the HTTP server, then the store. */
+  /** Drains the handler (`handler.close()`: no new turns, running ones finish or end by the deadline), closes the HTTP server, then the store. */
   close: () => Promise<void>
 }
+
+/** How long a stop lets running turns finish before they end as failed (`SERVER_SHUTDOWN`) and the server closes. */
+export const SHUTDOWN_DEADLINE_MS = 5000
 
 /** The command-table entry point (src/cli/main.ts). */
 export async function run(args: readonly string[]): Promise<number> {
@@ -86,7 +90,7 @@ export async function run(args: readonly string[]): Promise<number> {
 
 /** Loads the definition, builds or reads the page, binds the port, opens the store (warm: connected and migrated), then serves. */
 export async function startServe(options: ServeOptions, io: ServeIo): Promise<StartedServe> {
-  const { createChatHandler } = await import('../server/index.js')
+  const { createChatHandler, createHealthHandlers } = await import('../server/index.js')
   let definition = await loadServedDefinition(resolve(io.cwd, options.module))
   let agentLine = definition.chat.adapter === undefined ? 'none: unmatched input gets the definition\'s fallback answer' : 'the definition\'s own adapter'
   if (options.agent !== undefined) {
@@ -107,16 +111,16 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
     throw error
   }
   const server = bound
+  let handler: Awaited<ReturnType<typeof createChatHandler>>
   try {
     const authenticate = options.token === undefined ? 'none' : bearerTokenAuth(options.token)
-    const handler = createChatHandler({
-      definition,
-      store,
-      authenticate,
-      // The operator's terminal gets what a response never carries: the internal error's text.
-      onError: (error) => io.stderr(`chatrail serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
-    })
-    server.serve({ handler, page: page.files, pageConfig: pageConfigOf(definition), authenticate })
+    // The operator's terminal gets what a response never carries: the internal error's text.
+    const onError = (error: unknown): void => io.stderr(`chatrail serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    handler = createChatHandler({ definition, store, authenticate, onError })
+    const health = createHealthHandlers({ store, handler, onError })
+    server.serve({ handler, health, page: page.files, pageConfig: pageConfigOf(definition), authenticate })
+    // before "listening on": the first request must not pay the store's first statement or the read path's first run
+    await warmUp(server.url, options.token, onError)
   } catch (error) {
     await server.close()
     await store.close().catch(() => undefined)
@@ -133,9 +137,12 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
   )
   io.stdout(`listening on ${server.url}`)
   const running = server
+  const draining = handler
   return {
     url: running.url,
     close: async () => {
+      // no new turns; running ones finish, or end stored as failed at the deadline with their leases released
+      await draining.close({ deadlineMs: SHUTDOWN_DEADLINE_MS })
       await running.close()
       await store.close()
     },

@@ -1,10 +1,8 @@
 import type { AdapterFactory, AdapterRequest } from '../contract/adapter.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
-import type { Message } from '../contract/message.js'
-import { uiPartToChunks } from '../protocol/decode-parts.js'
-import { readUiMessageStream } from '../protocol/read-ui-message-stream.js'
 import type { ChatrailPartData } from '../protocol/ui-parts.js'
 import { errorOfResponse, HttpAdapterError } from './http-adapter-error.js'
+import { errorChunk, readTurn } from './read-turn.js'
 import { chatRequestBody, lastUserMessage } from './request-body.js'
 
 /**
@@ -19,6 +17,12 @@ import { chatRequestBody, lastUserMessage } from './request-body.js'
  * new user message counts. A user message this adapter already saw answered is asked again as
  * `regenerate-message` (the controller's regenerate/retry); a network retry of an unanswered one
  * is a plain submit, which the server answers from the store if it did run.
+ *
+ * A turn whose connection breaks is resumed (read-turn.ts): the server runs it to its end anyway,
+ * so the source reconnects to its stream (`GET <api>/<id>/stream`) and goes on where it was; a
+ * restored conversation whose turn still runs (`noteRunning`) is followed the same way. Aborting a
+ * source only disconnects (the turn goes on on the server); stopping a turn is the server's stop
+ * action (`POST { id, action: 'stop' }`), which chatrail/react/remote sends on stop.
  */
 export interface HttpAdapterOptions {
   /** The handler's URL (`/api/chat`). */
@@ -45,6 +49,12 @@ export interface HttpAdapter extends AdapterFactory {
    * later turn for it is taken as a regenerate.
    */
   noteAnswered: (userMessages: Iterable<string | { id: string; content: string }>) => void
+  /**
+   * A user message whose turn is running on the server now (a restored conversation's last message
+   * when GET says `running`): the next source asked for it follows that turn's stream
+   * (`GET <api>/<id>/stream`) instead of posting it again, and ends with its answer.
+   */
+  noteRunning: (userMessageId: string) => void
 }
 
 export function httpAdapter(options: HttpAdapterOptions): HttpAdapter {
@@ -54,8 +64,9 @@ export function httpAdapter(options: HttpAdapterOptions): HttpAdapter {
   // one with the same text is a regenerate; with other text it is an edit, which the server takes
   // as a submit of the same id with new text.
   const answered = new Map<string, string | undefined>()
+  const running = new Set<string>()
   return {
-    createSource: (request) => createHttpSource(options, answered, request),
+    createSource: (request) => createHttpSource(options, answered, running, request),
     capabilities: { streaming: true, reasoning: true },
     noteAnswered: (userMessages) => {
       for (const message of userMessages) {
@@ -63,13 +74,16 @@ export function httpAdapter(options: HttpAdapterOptions): HttpAdapter {
         else answered.set(message.id, message.content)
       }
     },
+    noteRunning: (userMessageId) => {
+      running.add(userMessageId)
+    },
   }
 }
 
-function createHttpSource(options: HttpAdapterOptions, answered: Map<string, string | undefined>, request: AdapterRequest): StreamSource {
+function createHttpSource(options: HttpAdapterOptions, answered: Map<string, string | undefined>, running: Set<string>, request: AdapterRequest): StreamSource {
   const controller = new AbortController()
   return {
-    stream: () => streamTurn(options, answered, request, controller.signal),
+    stream: () => streamTurn(options, answered, running, request, controller.signal),
     abort: () => {
       if (!controller.signal.aborted) controller.abort()
     },
@@ -83,17 +97,18 @@ function isRegenerate(answered: ReadonlyMap<string, string | undefined>, id: str
   return text === undefined || text === content
 }
 
-const ERROR_CODE = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/
-
-const errorChunk = (error: HttpAdapterError): StreamChunk => ({
-  type: 'error',
-  content: error.message,
-  metadata: { error, code: error.code, ...(error.status === undefined ? {} : { status: error.status }) },
-})
-
-async function* streamTurn(options: HttpAdapterOptions, answered: Map<string, string | undefined>, request: AdapterRequest, signal: AbortSignal): AsyncGenerator<StreamChunk> {
+async function* streamTurn(options: HttpAdapterOptions, answered: Map<string, string | undefined>, running: Set<string>, request: AdapterRequest, signal: AbortSignal): AsyncGenerator<StreamChunk> {
   if (signal.aborted) return
   const user = lastUserMessage(request.messages)
+  if (user !== undefined && running.delete(user.id)) {
+    try {
+      yield* readTurn(options, 'resume', user, answered, signal)
+    } finally {
+      // the turn ran on the server: asking again for it is a regenerate, as after a stop below
+      if (signal.aborted) answered.set(user.id, user.content)
+    }
+    return
+  }
   const trigger = user !== undefined && isRegenerate(answered, user.id, user.content) ? 'regenerate-message' : 'submit-message'
   const doFetch = options.fetch ?? globalThis.fetch
   let response: Response
@@ -126,37 +141,4 @@ async function* streamTurn(options: HttpAdapterOptions, answered: Map<string, st
     // connection is not marked: its retry should get the stored answer.
     if (signal.aborted && user !== undefined) answered.set(user.id, user.content)
   }
-}
-
-async function* readTurn(options: HttpAdapterOptions, body: ReadableStream<Uint8Array>, user: Message | undefined, answered: Map<string, string | undefined>, signal: AbortSignal): AsyncGenerator<StreamChunk> {
-  let failure: HttpAdapterError | undefined
-  let snapshot: ChatrailPartData | undefined
-  try {
-    for await (const part of readUiMessageStream(body)) {
-      if (signal.aborted) return
-      if (part.type === 'data-chatrail') {
-        snapshot = part.data
-        options.onSnapshot?.(part.data)
-        continue
-      }
-      if (part.type === 'error') {
-        // the server follows an error part with the snapshot and `finish`: keep reading for the snapshot
-        // chatrail/server's error parts are codes (`AGENT_ERROR`); the reader's own are sentences
-        failure ??= new HttpAdapterError({ code: ERROR_CODE.test(part.errorText) ? part.errorText : 'stream_error', message: part.errorText })
-        continue
-      }
-      if (part.type === 'finish') break
-      if (failure === undefined) yield* uiPartToChunks(part)
-    }
-  } catch (error) {
-    if (signal.aborted) return
-    failure ??= new HttpAdapterError({ code: 'network_error', message: `The connection to ${options.api} broke mid-turn: ${error instanceof Error ? error.message : String(error)}`, cause: error })
-  }
-  if (signal.aborted) return
-  if (failure) {
-    yield errorChunk(failure)
-    return
-  }
-  if (user !== undefined) answered.set(user.id, user.content)
-  yield { type: 'done', ...(snapshot === undefined ? {} : { metadata: { chatrailSnapshot: snapshot } }) }
 }

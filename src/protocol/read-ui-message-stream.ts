@@ -9,6 +9,9 @@ import type { UiPart } from './ui-parts.js'
  * answer); `[DONE]` without `finish` reads as `finish`.
  * Part types this codec does not read (tools, sources, files) are skipped. Browser-safe.
  */
+/** The `errorText` of the error part a body that ended before `finish` reads as (a cut connection, not the server's). */
+export const STREAM_ENDED_EARLY = 'The UI message stream ended before "finish".'
+
 export async function* readUiMessageStream(body: ReadableStream<Uint8Array>): AsyncGenerator<UiPart> {
   const reader = body.getReader()
   const decoder = new TextDecoder()
@@ -37,7 +40,7 @@ export async function* readUiMessageStream(body: ReadableStream<Uint8Array>): As
         yield reading.part
       }
     }
-    if (!finished) yield { type: 'error', errorText: 'The UI message stream ended before "finish".' }
+    if (!finished) yield { type: 'error', errorText: STREAM_ENDED_EARLY }
   } finally {
     void reader.cancel().catch(() => undefined)
   }

@@ -1,5 +1,6 @@
 import { isLiveAgentAdapter } from '../contract/live-agent-adapter.js'
 import type { Message } from '../contract/message.js'
+import { defineChat } from '../conversation/define-chat.js'
 import type { ChatDefinition } from '../conversation/definition.js'
 import { isIdentifier } from '../conversation/identifier.js'
 import type { JsonObject } from '../conversation/json.js'
@@ -8,7 +9,11 @@ import type { ChatrailPartData } from '../protocol/ui-parts.js'
 import type { ConversationStamp, ConversationStore, StoredConversation } from '../store/conversation-store.js'
 import { rederive } from '../store/rederive.js'
 import { isDefinitionMismatchError, isOwnerMismatchError, isStoreConflictError, isStoreLeaseError, isStoreUnavailableError } from '../store/store-errors.js'
+import { reportAgentFailures } from './agent-failures.js'
+import { checkBeforeTurn, type BeforeTurn } from './before-turn.js'
+import { createBusyRetry } from './busy-retry.js'
 import { isControlBody, readControlRequest, type ControlRequest } from './control-request.js'
+import { createCorsPolicy, type CorsOptions } from './cors.js'
 import { createHistoryCache } from './history-cache.js'
 import { badRequest, errorResponse, HttpError, jsonResponse, streamResponse } from './http-responses.js'
 import { createPartStream } from './part-stream.js'
@@ -16,10 +21,14 @@ import { planTurn, type TurnPlan } from './plan-turn.js'
 import { readJsonBody } from './read-json-body.js'
 import { replayableAnswer, replayStoredAnswer } from './replay-answer.js'
 import { runTurn, snapshotData, type TurnInput } from './run-turn.js'
+import { createTurnDrain, shuttingDown, type DrainTicket } from './shutdown.js'
 import { storedAnswerStream } from './stored-answer.js'
 import { encodeDialogSignal } from './turn-signals.js'
-import { readTurnRequest } from './turn-request.js'
+import { readTurnRequest, type TurnRequest } from './turn-request.js'
 import { toUiMessages } from './ui-messages.js'
+import { resumeConversationIdOf, resumeStream, type ResumeContext } from './resume-stream.js'
+import { runningTurnHeader, runningTurnOf, withRunningTurn } from './running-turn.js'
+import { recordTurnParts } from './turn-recorder.js'
 
 /**
  * `createChatHandler`: a chatrail workflow behind one Web-standard handler that `useChat` talks
@@ -43,6 +52,10 @@ export interface ChatHandlerLimits {
   readonly turnTimeoutMs?: number
   /** How often a running turn polls the store for a stop or a dialog answer sent to any instance. Default 500 ms. */
   readonly signalPollMs?: number
+  /** How often a resumed stream (`GET <api>/<id>/stream`) polls the store for the running turn's next parts. Default 50 ms. */
+  readonly resumePollMs?: number
+  /** How long a running turn's parts wait before they are written to the store as one batch, for resuming. Default 50 ms. */
+  readonly partFlushMs?: number
 }
 
 export interface ChatHandlerOptions<Ctx extends JsonObject = JsonObject> {
@@ -57,16 +70,38 @@ export interface ChatHandlerOptions<Ctx extends JsonObject = JsonObject> {
   readonly ids?: () => string
   /** Milliseconds since the epoch, for message times and Retry-After. Default `Date.now`. */
   readonly clock?: () => number
-  /** Where internal errors go (responses carry codes only). */
+  /** Where internal errors go (responses carry codes only), including every failure of the agent (a provider's error, a rejected model call), also one the definition's fallback answered. */
   readonly onError?: (error: unknown) => void
+  /** Cross-origin use: the origins allowed, credentials, the preflight (cors.ts). Default: no CORS headers (same-origin only). */
+  readonly cors?: CorsOptions
+  /** The app's say before each turn runs: refuse it with 429 + `Retry-After` (a rate limit) or 403 (a quota) (before-turn.ts). */
+  readonly beforeTurn?: BeforeTurn
 }
 
-export type ChatHandler = (request: Request) => Promise<Response>
+/**
+ * The handler: a `Request → Response` function (mount it as a Next.js route, in Hono, Bun, Deno, or
+ * `toNodeHandler` it), plus its shutdown.
+ */
+export interface ChatHandler {
+  (request: Request): Promise<Response>
+  /**
+   * Graceful shutdown (shutdown.ts): stops taking turns (`503 shutting_down`, `Retry-After`), lets
+   * running turns finish until `deadlineMs` (default 10 s), then ends those still running as failed
+   * (`SERVER_SHUTDOWN`, stored, lease released). Resolves when no turn is left; after that every
+   * request is 503. It does not close the store: close it after this resolves.
+   */
+  close: (options?: { readonly deadlineMs?: number }) => Promise<void>
+  /** True once `close()` was called (a readiness check answers 503 then). */
+  readonly closing: boolean
+}
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 const DEFAULT_LEASE_MS = 30_000
 const DEFAULT_TURN_TIMEOUT_MS = 5 * 60_000
 const DEFAULT_SIGNAL_POLL_MS = 500
+const DEFAULT_CLOSE_DEADLINE_MS = 10_000
+const DEFAULT_RESUME_POLL_MS = 50
+const DEFAULT_PART_FLUSH_MS = 50
 /** Conversations whose derived history and state one handler keeps, and their stored messages in all (see history-cache.ts). */
 const CACHED_CONVERSATIONS = 256
 const CACHED_MESSAGES = 50_000
@@ -104,6 +139,8 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
   const leaseMs = positive(options.limits?.leaseMs, DEFAULT_LEASE_MS, 'limits.leaseMs')
   const turnTimeoutMs = positive(options.limits?.turnTimeoutMs, DEFAULT_TURN_TIMEOUT_MS, 'limits.turnTimeoutMs')
   const signalPollMs = positive(options.limits?.signalPollMs, DEFAULT_SIGNAL_POLL_MS, 'limits.signalPollMs')
+  const resumePollMs = positive(options.limits?.resumePollMs, DEFAULT_RESUME_POLL_MS, 'limits.resumePollMs')
+  const partFlushMs = positive(options.limits?.partFlushMs, DEFAULT_PART_FLUSH_MS, 'limits.partFlushMs')
   const ids = options.ids ?? uniqueIds()
   const clock = options.clock ?? Date.now
   const now = (): Date => new Date(clock())
@@ -117,9 +154,21 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
   const ref = { id: definition.id, revision: definition.revision }
   const sessionOptions = { lint: false, ...options.session }
   const liveAgent = definition.chat.adapter !== undefined && isLiveAgentAdapter(definition.chat.adapter)
+  // the agent as sessions get it: its failures reach onError even when the fallback answers them
+  const adapter = definition.chat.adapter
+  const served = adapter === undefined ? definition : defineChat<Ctx>({ ...definition, chat: { ...definition.chat, adapter: reportAgentFailures(adapter, onError) } })
+  const cors = options.cors === undefined ? undefined : createCorsPolicy(options.cors)
+  const drain = createTurnDrain(store, onError)
+  const busyRetry = createBusyRetry()
 
-  const openSession = (conversationId: string, messages: readonly Message[]): ChatSession<Ctx> => {
-    const session = createChatSession(definition, { ...sessionOptions, sessionId: conversationId })
+  /**
+   * A session on a stored history. A turn's session names its turn after the answer it writes
+   * (`<conversationId>:<assistantId>`): each request builds a new session, whose own count would
+   * make every turn of a conversation `<id>:1`. An app's own `session.ids` wins.
+   */
+  const openSession = (conversationId: string, messages: readonly Message[], turnId?: string): ChatSession<Ctx> => {
+    const turnIds = turnId === undefined || sessionOptions.ids !== undefined ? {} : { ids: () => turnId }
+    const session = createChatSession(served, { ...sessionOptions, ...turnIds, sessionId: conversationId })
     session.sync(messages, { trusted: true })
     return session
   }
@@ -184,9 +233,25 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
   }
 
   const get = async (request: Request, owner: string | undefined): Promise<Response> => {
+    const resumed = resumeConversationIdOf(new URL(request.url))
+    if (resumed !== undefined) return resumeStream(resumeContext, resumed, owner, (await open(resumed, owner, false)).stored)
     const conversationId = conversationIdOf(request)
     const opened = await open(conversationId, owner)
-    return jsonResponse(200, { messages: toUiMessages(opened.messages), chatrail: stateView(conversationId, opened) })
+    const messages = toUiMessages(opened.messages)
+    // a turn running now shows its user message in place (running-turn.ts); a reconnect then resumes its stream
+    const running = await runningTurnOf(store, conversationId, owner)
+    const shown = running && withRunningTurn(messages, running)
+    return jsonResponse(200, { messages: shown ?? messages, chatrail: stateView(conversationId, opened), ...(shown ? { running: true } : {}) })
+  }
+
+  // `GET <api>/<id>/stream` (resume-stream.ts): any instance serves a running turn's stream from the store
+  const resumeContext: ResumeContext = {
+    store,
+    pollMs: resumePollMs,
+    clock,
+    onError,
+    load: (conversationId) => store.load(conversationId),
+    snapshotOf: async (conversationId, stored) => stateView(conversationId, await withHistory(conversationId, stored)),
   }
 
   const remove = async (request: Request, owner: string | undefined): Promise<Response> => {
@@ -209,19 +274,35 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
   const post = async (request: Request, owner: string | undefined): Promise<Response> => {
     const body = await readJsonBody(request, maxBodyBytes)
     if (isControlBody(body)) return control(readControlRequest(body), owner)
-    const turn = readTurnRequest(body)
+    // a turn is admitted until the handler closes (shutdown.ts); the ticket ends with the turn, or with this request when none runs
+    const ticket = drain.admit()
+    try {
+      return await startTurn(request, readTurnRequest(body), owner, ticket)
+    } catch (error) {
+      ticket.end()
+      throw error
+    }
+  }
+
+  const startTurn = async (request: Request, turn: TurnRequest, owner: string | undefined, ticket: DrainTicket): Promise<Response> => {
     const { conversationId } = turn
     // A first read without re-deriving: a history stored under another revision is planned only
     // under the lease, where it is re-derived (or taken from the cache) and written back.
     const before = await open(conversationId, owner, false)
     const stale = before.stored !== undefined && before.stored.definition.revision !== definition.revision
     const early = stale ? undefined : planTurn(before.messages, turn, now())
-    if (early?.kind === 'answered' && before.stored) return storedAnswer(conversationId, before, early.position)
+    if (early?.kind === 'answered' && before.stored) {
+      ticket.end()
+      return storedAnswer(conversationId, before, early.position)
+    }
+    await checkBeforeTurn(options.beforeTurn, { principal: owner, conversationId, trigger: turn.trigger, request }, onError)
     const claimed = await store.claim(conversationId, ids(), { leaseMs, ...(owner === undefined ? {} : { owner }) })
     if (claimed.status === 'busy') {
-      const seconds = Math.max(1, Math.ceil((claimed.expiresAt.getTime() - clock()) / 1000))
+      // when the running turn is likely over (busy-retry.ts), not when its lease would run out
+      const seconds = busyRetry.seconds(claimed.expiresAt.getTime() - clock())
       throw new HttpError(409, 'conversation_busy', 'Another turn of this conversation is running; retry after it ends.', { headers: { 'retry-after': String(seconds) } })
     }
+    const claimedAt = clock()
     const { lease } = claimed
     let current: Opened
     let messages: readonly Message[]
@@ -245,23 +326,33 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     }
     if (plan.kind === 'answered') {
       await store.release(lease, 'abandoned').catch(() => false)
+      ticket.end()
       return storedAnswer(conversationId, current, plan.position)
     }
+    const assistantId = ids()
     let session: ChatSession<Ctx>
     let storedReplay: ReturnType<typeof replayableAnswer>
     try {
-      session = openSession(conversationId, messages)
+      session = openSession(conversationId, messages, `${conversationId}:${assistantId}`)
       storedReplay = plan.kind === 'regenerate' ? replayableAnswer(session, messages, plan.history.length) : undefined
     } catch (error) {
       await store.release(lease, 'failed').catch(() => false)
       throw error
     }
-    const { body: stream, sink } = createPartStream()
+    const { body: stream, sink: response } = createPartStream()
+    const halt = new AbortController()
+    ticket.running({ halt, lease })
+    // the turn's parts also go to the store in batches, so a client that reconnects is served them by any instance
+    const sink = recordTurnParts({ store, conversationId, lease, owner, header: () => runningTurnHeader(plan.history, plan.user), flushMs: partFlushMs, sink: response, onError })
     // one literal for both kinds of turn (spreading a shared part into each cost more than the rest of the setup)
-    const input: TurnInput<Ctx> = { store, session, conversationId, definition: ref, owner, lease, expectedVersion: version, user: plan.user, assistantId: ids(), now, sink, onError, leaseMs, turnTimeoutMs, signalPollMs, liveAgent, history: plan.history, write: plan.write }
+    const input: TurnInput<Ctx> = { store, session, conversationId, definition: ref, owner, lease, expectedVersion: version, user: plan.user, assistantId, now, sink, onError, leaseMs, turnTimeoutMs, signalPollMs, liveAgent, history: plan.history, write: plan.write, halt: halt.signal }
     // the turn runs on its own: it completes and is stored whether or not the client keeps reading
     const running = storedReplay ? replayStoredAnswer(input, storedReplay) : runTurn(input)
-    void running.catch(onError).finally(() => session.dispose())
+    void running.catch(onError).finally(() => {
+      session.dispose()
+      busyRetry.record(clock() - claimedAt)
+      ticket.end()
+    })
     return streamResponse(stream)
   }
 
@@ -288,8 +379,9 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     return principal
   }
 
-  return async (request) => {
+  const route = async (request: Request): Promise<Response> => {
     try {
+      if (drain.closed) throw shuttingDown()
       const owner = await principalOf(request)
       switch (request.method) {
         case 'POST':
@@ -305,6 +397,18 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
       return errorResponse(toHttpError(error, onError))
     }
   }
+
+  const handle = async (request: Request): Promise<Response> => {
+    // a browser's preflight carries no credentials: answered before authentication
+    const preflight = cors?.preflight(request)
+    if (preflight) return preflight
+    const response = await route(request)
+    return cors ? cors.apply(request, response) : response
+  }
+  const close = (closeOptions?: { readonly deadlineMs?: number }): Promise<void> =>
+    drain.close(positive(closeOptions?.deadlineMs, DEFAULT_CLOSE_DEADLINE_MS, 'close({ deadlineMs })'))
+  Object.defineProperty(handle, 'closing', { get: () => drain.closing, enumerable: true })
+  return Object.assign(handle, { close }) as ChatHandler
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { ChatHandler } from './create-chat-handler.js'
+
+/** Any Fetch-API handler: a `ChatHandler`, the health handlers, your own router around them. */
+export type FetchHandler = (request: Request) => Promise<Response> | Response
 
 /**
  * A Web-standard handler as a `node:http` listener. The request body streams in (the handler
@@ -8,7 +10,7 @@ import type { ChatHandler } from './create-chat-handler.js'
  * writes go nowhere, and completes and is stored anyway. Only types come from node:http, so
  * importing chatrail/server loads no `node:` module (edge runtimes without Node APIs can import it).
  */
-export function toNodeHandler(handler: ChatHandler): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeHandler(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void serve(handler, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' })
@@ -17,7 +19,7 @@ export function toNodeHandler(handler: ChatHandler): (req: IncomingMessage, res:
   }
 }
 
-async function serve(handler: ChatHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const host = req.headers.host ?? 'localhost'
   const url = new URL(req.url ?? '/', `http://${host}`)
   const headers = new Headers()

@@ -8,18 +8,22 @@ import type { Message } from '../contract/message.js'
  * (counted as the store counts: the JSON in UTF-8 bytes, never splitting a surrogate pair), its
  * decision record kept (state follows history), and `metadata.truncated` saying so:
  * `{ code: 'ANSWER_TOO_LARGE', bytes, maxBytes }` (`bytes`: the refused size). A retry of the same
- * user message replays it. When not even the empty text fits (a record over the limit), the record
- * goes too. Undefined: nothing fits (a limit below a bare message).
+ * user message replays it. The tool calls' record (`metadata.tools`, display only) is not kept;
+ * when not even the empty text fits (a record over the limit), the decision record goes too. Undefined: nothing fits (a limit below a bare message).
  */
 export function fitAnswer(answer: Message, bytes: number, maxBytes: number): Message | undefined {
   const truncated = { code: 'ANSWER_TOO_LARGE', bytes, maxBytes }
-  const withText = (content: string, keepRecord: boolean): Message => ({
+  // what of the metadata is kept, most first: all but the tool calls' record (display only: the
+  // answer's text matters more); nothing but `truncated`
+  const { tools: _tools, ...withoutTools } = answer.metadata ?? {}
+  const keeps = [withoutTools, {}]
+  const withText = (content: string, kept: Record<string, unknown> | undefined): Message => ({
     ...answer,
     content,
-    metadata: { ...(keepRecord ? answer.metadata : {}), truncated },
+    metadata: { ...kept, truncated },
   })
   const fits = (message: Message): boolean => sizeOf(message) <= maxBytes
-  for (const keepRecord of [true, false]) {
+  for (const keepRecord of keeps) {
     if (!fits(withText('', keepRecord))) continue
     // the longest prefix that fits: a binary search over UTF-16 lengths (log2 of the text's length stringifications)
     const text = answer.content

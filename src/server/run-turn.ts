@@ -10,7 +10,8 @@ import type { ChatrailPartData } from '../protocol/ui-parts.js'
 import { fitAnswer } from './oversize-answer.js'
 import type { PartSink } from './part-stream.js'
 import type { TurnWrite } from './plan-turn.js'
-import { toolPartOf } from './tool-parts.js'
+import { createToolLedger } from './tool-ledger.js'
+import type { WirePart } from './tool-parts.js'
 import { watchSignals } from './turn-signals.js'
 
 /**
@@ -22,9 +23,13 @@ import { watchSignals } from './turn-signals.js'
  * How a turn ends, and what is stored (always the user message and an answer, in one write):
  * - done: the answer with its decision record, `finish` (`stop`);
  * - stopped (a stop signal): the answer so far, `finish` (`stop`);
- * - failed (the agent's error, a throwing adapter, `turnTimeoutMs`): an `error` part with a code,
- *   the answer so far with `status: 'error'` and `metadata.error.code`, lease released `failed`,
- *   `finish` (`error`). A retry of the same user message runs the turn again (see plan-turn).
+ * - failed (the agent's error, a throwing adapter, `turnTimeoutMs`, a shutdown's `halt`): the answer
+ *   so far with `status: 'error'` and `metadata.error.code`, lease released `failed`; then the
+ *   snapshot, the message's metadata (`chatrail: { status: 'error', error: { code } }`), an `error`
+ *   part with the code and `finish` (`error`), in that order: `useChat` stops reading at `error`,
+ *   so whatever it should know comes before. A retry of the same user message runs the turn again.
+ * Tool calls stream as tool parts; every call opened is closed before the end (tool-ledger.ts) and
+ * the stored answer keeps them (`metadata.tools`), so GET restores them.
  * - an answer over the store's `maxMessageBytes`: stored cut to fit (`metadata.truncated`), still in
  *   the one write with the user message, `finish` (`length`); a retry replays it.
  * `finish` is written only after the store answered, so a client that saw `finish` without an
@@ -55,6 +60,8 @@ export interface TurnInput<Ctx extends JsonObject> {
   readonly now: () => Date
   readonly sink: PartSink
   readonly onError: (error: unknown) => void
+  /** Aborted by `handler.close()` at its deadline: the turn ends now, failed with `SERVER_SHUTDOWN`. */
+  readonly halt?: AbortSignal
 }
 
 /** What an error part says: a code, never an internal message. */
@@ -77,10 +84,17 @@ export function snapshotData<Ctx extends JsonObject>(session: ChatSession<Ctx>, 
 }
 
 type Ending = { readonly kind: 'done'; readonly record: unknown } | { readonly kind: 'stopped' } | { readonly kind: 'failed'; readonly code: string }
+type Interruption = 'timeout' | 'stopped' | 'shutdown'
+
+/** What a tool call still open at the end is told. */
+function unfinishedToolText(end: Ending): string {
+  if (end.kind === 'done') return 'No result: the agent ended its answer without this tool\'s result (the chat server runs no tools itself).'
+  return end.kind === 'stopped' ? 'No result: the turn was stopped first.' : 'No result: the turn failed first.'
+}
 
 export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Promise<void> {
   const { store, sink, user, session } = input
-  const encoder = createUiPartEncoder({ messageId: input.assistantId, describeError: errorCodeOf })
+  const encoder = createUiPartEncoder({ messageId: input.assistantId })
   sink.write(encoder.start())
   let lease = input.lease
   const renewal = setInterval(() => {
@@ -88,12 +102,15 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
   }, Math.max(1, Math.floor(input.leaseMs / 3)))
   // A timeout or a stop interrupts the wait for the agent's next chunk. One settle function per
   // wait (not a long-lived promise raced on every chunk, which would keep a reaction per chunk).
-  let interruption: 'timeout' | 'stopped' | undefined
-  let interrupt: ((why: 'timeout' | 'stopped') => void) | undefined
-  const raise = (why: 'timeout' | 'stopped'): void => {
+  let interruption: Interruption | undefined
+  let interrupt: ((why: Interruption) => void) | undefined
+  const raise = (why: Interruption): void => {
     interruption ??= why
     interrupt?.(why)
   }
+  const onHalt = (): void => raise('shutdown')
+  if (input.halt?.aborted) raise('shutdown')
+  else input.halt?.addEventListener('abort', onHalt, { once: true })
   const signals = watchSignals({
     store,
     lease: () => lease,
@@ -116,8 +133,9 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     : () => undefined
   let text = ''
   let ending: Ending | undefined
+  const tools = createToolLedger()
   const deadline = setTimeout(() => raise('timeout'), input.turnTimeoutMs)
-  const nextStep = (iterator: AsyncIterator<StreamChunk>): Promise<IteratorResult<StreamChunk> | 'timeout' | 'stopped'> =>
+  const nextStep = (iterator: AsyncIterator<StreamChunk>): Promise<IteratorResult<StreamChunk> | Interruption> =>
     interruption ? Promise.resolve(interruption) : new Promise((resolve, reject) => {
       interrupt = resolve
       iterator.next().then(resolve, reject)
@@ -128,21 +146,19 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     while (!ending) {
       // a hung agent must not hold the conversation forever: the lease is renewed only until the deadline
       const step = await nextStep(iterator)
-      if (step === 'timeout' || step === 'stopped') {
+      if (typeof step === 'string') {
         source.abort()
         void Promise.resolve(iterator.return?.()).catch(() => undefined)
-        if (step === 'timeout') {
-          sink.write(encoder.encode({ type: 'error', metadata: { error: new ChatrailError({ code: 'TURN_TIMEOUT', message: `The turn did not finish within ${input.turnTimeoutMs} ms.` }) } }))
-          ending = { kind: 'failed', code: 'TURN_TIMEOUT' }
-        } else ending = { kind: 'stopped' }
+        ending = step === 'stopped' ? { kind: 'stopped' } : { kind: 'failed', code: step === 'timeout' ? 'TURN_TIMEOUT' : 'SERVER_SHUTDOWN' }
         break
       }
       if (step.done) break
       const chunk = step.value
-      const tool = toolPartOf(chunk)
+      const toolParts = tools.observe(chunk, text.length)
       // a tool part closes the running text part first (encoding `done` closes what is open)
-      if (tool) sink.write([...encoder.encode({ type: 'done' }), tool])
-      else sink.write(encoder.encode(chunk))
+      if (toolParts) {
+        if (toolParts.length > 0) sink.write([...encoder.encode({ type: 'done' }), ...toolParts])
+      } else if (chunk.type !== 'error') sink.write(encoder.encode(chunk))
       if (chunk.type === 'text' && typeof chunk.content === 'string') text += chunk.content
       if (chunk.type === 'error') ending = { kind: 'failed', code: errorCodeOf(chunk) }
       if (chunk.type === 'done') ending = { kind: 'done', record: chunk.metadata?.chatrail }
@@ -150,24 +166,32 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
   } catch (error) {
     // the session records failures as chunks; a throw here is a bug in an adapter outside it
     input.onError(error)
-    sink.write(encoder.encode({ type: 'error' }))
     ending = { kind: 'failed', code: 'AGENT_ERROR' }
   } finally {
     clearInterval(renewal)
     clearTimeout(deadline)
     signals.end()
     unsubscribe()
+    input.halt?.removeEventListener('abort', onHalt)
   }
   // a stream that ended without `done` is an answer cut short: kept as it is, like a stop
   const end: Ending = ending ?? { kind: 'stopped' }
+  // no tool part is left `input-available`: a call without its result says why it has none
+  const closing = tools.closeOpen(unfinishedToolText(end))
+  if (closing.length > 0) sink.write([...encoder.encode({ type: 'done' }), ...closing])
   const record = end.kind === 'done' ? end.record : undefined
+  const toolRecord = tools.stored()
+  const metadata: Record<string, unknown> = {
+    ...(end.kind === 'failed' ? { error: { code: end.code } } : typeof record === 'object' && record !== null ? { chatrail: record } : {}),
+    ...(toolRecord ? { tools: toolRecord } : {}),
+  }
   const assistant: Message = {
     id: input.assistantId,
     role: 'assistant',
     content: text,
     status: end.kind === 'failed' ? 'error' : 'complete',
     createdAt: input.now(),
-    ...(end.kind === 'failed' ? { metadata: { error: { code: end.code } } } : typeof record === 'object' && record !== null ? { metadata: { chatrail: record } } : {}),
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
   }
   // an answer over the store's message limit is stored cut to fit (oversize-answer.ts), in the same
   // one write as the user message: never the whole turn lost and the agent run again on retry
@@ -184,7 +208,8 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
         release: end.kind === 'failed' ? 'failed' : 'completed',
       })
       const cut = stored !== assistant
-      sink.write(encoder.finish(snapshotData(session, user.id), end.kind === 'failed' ? 'error' : cut ? 'length' : 'stop'))
+      const data = snapshotData(session, user.id)
+      sink.write(end.kind === 'failed' ? failedEnd(encoder, data, end.code) : encoder.finish(data, cut ? 'length' : 'stop'))
     } catch (error) {
       input.onError(error)
       const fitted = attempt === 0 && isStoreMessageTooLargeError(error) && error.messageId === assistant.id ? fitAnswer(assistant, error.bytes, error.maxBytes) : undefined
@@ -199,4 +224,14 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     break
   }
   sink.close()
+}
+
+/**
+ * The end of a failed turn: the snapshot and the failed answer's metadata before the `error` part,
+ * since `useChat` stops reading at `error` (it would never learn the state after the failure).
+ */
+function failedEnd(encoder: ReturnType<typeof createUiPartEncoder>, data: ChatrailPartData, code: string): WirePart[] {
+  const parts: WirePart[] = encoder.finish(data, 'error')
+  const finish = parts.pop() as WirePart // `finish` goes last, after the error
+  return [...parts, { type: 'message-metadata', messageMetadata: { chatrail: { status: 'error', error: { code } } } }, { type: 'error', errorText: code }, finish]
 }

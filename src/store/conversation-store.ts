@@ -1,4 +1,5 @@
 import type { Message } from '../contract/message.js'
+import type { TurnPartsAppend, TurnPartsAppendResult, TurnPartsRead, TurnPartsReadOptions } from './turn-parts.js'
 
 /**
  * The `ConversationStore` port: a durable, concurrency-safe home for a conversation's history.
@@ -171,10 +172,18 @@ export interface ConversationStore {
   signal: (conversationId: string, signal: TurnSignal, options?: { owner?: string }) => Promise<boolean>
   /** The signals left for this lease (the holder polls it while the turn runs); a lease no longer current reads as `stop`. */
   takeSignals: (lease: Pick<Lease, 'conversationId' | 'token'>) => Promise<TurnSignals>
-  /** Deletes a conversation and its lease; false when there was none. */
+  /**
+   * Appends a batch of a running turn's stream parts (see turn-parts.ts for the rules), so a client
+   * that reconnects can be served them by any instance. Optional in the port: a store without it
+   * (one written before it) serves no resumable streams, and the handler answers a reconnect 204.
+   */
+  appendTurnParts?: (conversationId: string, input: TurnPartsAppend) => Promise<TurnPartsAppendResult>
+  /** A turn's stored parts from a sequence number, with the conversation's lease; one read. Optional with `appendTurnParts`. */
+  readTurnParts?: (conversationId: string, options?: TurnPartsReadOptions) => Promise<TurnPartsRead>
+  /** Deletes a conversation, its lease and its turns' parts; false when there was none. */
   delete: (conversationId: string) => Promise<boolean>
   list: (options?: ListOptions) => Promise<ListPage>
-  /** Deletes conversations idle for longer than `idleMs` (and not under an unexpired lease); returns how many. */
+  /** Deletes conversations idle for longer than `idleMs` (and not under an unexpired lease) with their turns' parts, and sweeps idle turn parts; returns how many conversations. */
   expire: (options: { idleMs: number }) => Promise<number>
   /** Releases connections (a pool the store created, an embedded database). */
   close: () => Promise<void>
@@ -186,4 +195,6 @@ export interface StoreOptions {
   clock?: () => number
   /** The largest message (its JSON, in UTF-8 bytes) a write accepts. Default 1 MiB. */
   maxMessageBytes?: number
+  /** The most a running turn's stream parts may take (UTF-8 bytes) for resuming; past it, see `appendTurnParts`. Default 8 MiB. */
+  maxTurnPartsBytes?: number
 }

@@ -23,6 +23,8 @@ export type {
   TurnSignals,
 } from './conversation-store.js'
 export { DEFAULT_MAX_MESSAGE_BYTES } from './message-codec.js'
+export { DEFAULT_MAX_TURN_PARTS_BYTES, TURN_PARTS_RETENTION_MS } from './turn-parts.js'
+export type { TurnLeaseState, TurnPartsAppend, TurnPartsAppendResult, TurnPartsRead, TurnPartsReadOptions, TurnPartsRecord } from './turn-parts.js'
 export {
   DefinitionMismatchError,
   OwnerMismatchError,

@@ -3,6 +3,8 @@ import type { AppendInput, AppendResult, ClaimResult, ConversationStore, Convers
 import { leaseVerdict, type LeaseRow } from './lease-rules.js'
 import { decodeRow, DEFAULT_MAX_MESSAGE_BYTES, encodeMessages } from './message-codec.js'
 import { checkAppendInput, checkConversationId, checkLeaseMs, checkSignal, checkTtl, decodeCursor, encodeCursor, pageSize } from './store-input.js'
+import { memoryTurnParts } from './memory-turn-parts.js'
+import { checkTurnPartsAppend, checkTurnPartsRead, turnPartsBytesOf } from './turn-parts.js'
 import { DefinitionMismatchError, OwnerMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from './store-errors.js'
 
 /**
@@ -35,6 +37,7 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
   const conversations = new Map<string, Conversation>()
   const leases = new Map<string, LeaseRow & { outcome?: string; stop?: boolean; dialogAnswer?: string; owner?: string }>()
+  const turnParts = memoryTurnParts({ clock, maxBytes: turnPartsBytesOf(options.maxTurnPartsBytes), lease: (conversationId) => leases.get(conversationId) })
   let closed = false
 
   const open = (operation: string): void => {
@@ -175,10 +178,25 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       return { stop: lease.stop === true, ...(dialogAnswer === undefined ? {} : { dialogAnswer }) }
     },
 
+    async appendTurnParts(conversationId, input) {
+      checkConversationId(conversationId, 'appendTurnParts')
+      checkTurnPartsAppend(conversationId, input)
+      open('appendTurnParts')
+      return turnParts.append(conversationId, input)
+    },
+
+    async readTurnParts(conversationId, readOptions) {
+      checkConversationId(conversationId, 'readTurnParts')
+      checkTurnPartsRead(conversationId, readOptions)
+      open('readTurnParts')
+      return turnParts.read(conversationId, readOptions)
+    },
+
     async delete(conversationId) {
       checkConversationId(conversationId, 'delete')
       open('delete')
       leases.delete(conversationId)
+      turnParts.drop(conversationId)
       return conversations.delete(conversationId)
     },
 
@@ -215,8 +233,10 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
         if (c.updatedAt >= now - idleMs || (lease && !lease.released && lease.expiresAt > now)) continue
         conversations.delete(id)
         leases.delete(id)
+        turnParts.drop(id)
         count += 1
       }
+      turnParts.sweep()
       return count
     },
 

@@ -22,6 +22,7 @@ describe('chatrail/react/remote', () => {
   it('chatrail/client is small and browser-safe', async () => {
     const client = await measureEntry('chatrail/client', 'src/client/index.ts')
     expect(client.imports).toEqual(['eventsource-parser', 'zod/mini'])
-    expect(client.gzipBytes).toBeLessThan(3_200)
+    // 2.75 kB before resumable streams; resuming a cut turn (read-turn.ts, resume-turn.ts) added ≈ 1.0 kB
+    expect(client.gzipBytes).toBeLessThan(4_400)
   })
 })

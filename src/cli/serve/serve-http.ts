@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { toNodeHandler, type Authenticate, type ChatHandler } from '../../server/index.js'
+import { toNodeHandler, type Authenticate, type FetchHandler, type HealthHandlers } from '../../server/index.js'
 import { PAGE_CONFIG_PATH, type ServePageConfig } from './page-config.js'
 import { FAVICON, FAVICON_PATHS } from './favicon.js'
 import type { PageFiles } from './page-files.js'
@@ -9,8 +9,8 @@ import type { PageFiles } from './page-files.js'
 /**
  * The `chatrail serve` HTTP server: the chat handler at `/api/chat` (useChat's default address,
  * every method the handler knows, including its sub-routes), the page's files at `/` and
- * `/assets/…` (GET and HEAD), its icon at `/favicon.ico` and `/favicon.svg`, the definition's page config at `/chatrail-serve.json`, 404 for
- * anything else. The page carries no conversation data, so it is served without the token; the data
+ * `/assets/…` (GET and HEAD), its icon at `/favicon.ico` and `/favicon.svg`, the definition's page config at `/chatrail-serve.json`,
+ * liveness at `/health` and readiness at `/ready` (no token: they say nothing about anyone's data), 404 for anything else. The page carries no conversation data, so it is served without the token; the data
  * is behind `/api/chat`, where the handler authenticates, and the config behind `authenticate` too.
  * Without authentication (`'none'`, loopback only) every request must name a loopback host and,
  * when it has an Origin, come from one: otherwise a web page whose DNS name is re-pointed at
@@ -18,12 +18,15 @@ import type { PageFiles } from './page-files.js'
  */
 
 export interface ServeHttpOptions {
-  handler: ChatHandler
+  /** The chat handler (`createChatHandler`), or any Fetch handler around it. */
+  handler: FetchHandler
   page: PageFiles
   /** What the page reads about the definition (`/chatrail-serve.json`). */
   pageConfig: ServePageConfig
   /** Guards `/chatrail-serve.json` as the handler guards `/api/chat`; `'none'` serves it to anyone. */
   authenticate: Authenticate | 'none'
+  /** `/health` and `/ready` (createHealthHandlers); without them both are 404. */
+  health?: HealthHandlers
   host: string
   port: number
   /** How long `close` waits for responses still streaming before it cuts them. Default 5 s. */
@@ -100,8 +103,14 @@ export async function startServeHttp(options: ServeHttpOptions): Promise<Running
   return bound
 }
 
+export const HEALTH_PATH = '/health'
+export const READY_PATH = '/ready'
+
 function routesOf(options: ServeHttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const api = toNodeHandler(options.handler)
+  const probes = options.health
+  const health = probes && toNodeHandler(probes.health)
+  const ready = probes && toNodeHandler(probes.ready)
   return (req, res) => {
     if (options.authenticate === 'none' && !fromLoopback(req)) {
       res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8' }).end('This chatrail serve answers only http://127.0.0.1, http://localhost or http://[::1] (it runs without a token). Use one of those addresses, or start it with --token.')
@@ -114,6 +123,11 @@ function routesOf(options: ServeHttpOptions): (req: IncomingMessage, res: Server
     }
     if (path === PAGE_CONFIG_PATH) {
       void serveConfig(options, req, res)
+      return
+    }
+    if (health && ready && (path === HEALTH_PATH || path === READY_PATH)) {
+      if (req.method === 'GET' || req.method === 'HEAD') (path === HEALTH_PATH ? health : ready)(req, res)
+      else res.writeHead(405, { 'content-type': 'text/plain; charset=utf-8', allow: 'GET, HEAD' }).end()
       return
     }
     servePage(options.page, path, req, res)

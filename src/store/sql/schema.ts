@@ -11,6 +11,8 @@
  */
 
 /** A schema name goes into SQL text (it cannot be a parameter): lowercase identifiers only. */
+import { TURN_PARTS_MIGRATION, turnPartsStatements } from './turn-parts-sql.js'
+
 export const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
 export interface Migration {
@@ -287,6 +289,7 @@ END
 $fn$;
 `,
   },
+  TURN_PARTS_MIGRATION,
 ]
 
 /** The statements, for one schema. Parameters are positional ($1…), identical for both drivers. */
@@ -310,7 +313,8 @@ export function statements(s: string) {
       taken AS (UPDATE ${s}.chatrail_leases l SET dialog_answer = NULL FROM old
         WHERE l.conversation_id = old.conversation_id AND old.dialog_answer IS NOT NULL RETURNING l.token)
       SELECT stop_requested, dialog_answer, (SELECT count(*) FROM taken) AS taken FROM old`,
-    delete: `WITH gone AS (DELETE FROM ${s}.chatrail_leases WHERE conversation_id = $1)
+    delete: `WITH gone AS (DELETE FROM ${s}.chatrail_leases WHERE conversation_id = $1),
+      turns AS (DELETE FROM ${s}.chatrail_turns WHERE conversation_id = $1)
       DELETE FROM ${s}.chatrail_conversations WHERE id = $1 RETURNING id`,
     list: `SELECT id, definition_id, definition_revision, owner, version, message_count, created_at, updated_at FROM ${s}.chatrail_conversations
       WHERE ($1::text IS NULL OR definition_id = $1)
@@ -322,8 +326,13 @@ export function statements(s: string) {
         DELETE FROM ${s}.chatrail_conversations c WHERE c.updated_at < $1
           AND NOT EXISTS (SELECT 1 FROM ${s}.chatrail_leases l WHERE l.conversation_id = c.id AND NOT l.released AND l.expires_at > $2)
         RETURNING c.id),
-      leases AS (DELETE FROM ${s}.chatrail_leases WHERE conversation_id IN (SELECT id FROM gone))
+      leases AS (DELETE FROM ${s}.chatrail_leases WHERE conversation_id IN (SELECT id FROM gone)),
+      -- the expired conversations' turn parts, and idle ones past the retention ($3; see turn-parts-sql.ts)
+      turns AS (DELETE FROM ${s}.chatrail_turns x WHERE x.conversation_id IN (SELECT id FROM gone)
+        OR (x.updated_at < $2 - $3 AND (x.finished OR NOT EXISTS (SELECT 1 FROM ${s}.chatrail_leases y WHERE y.conversation_id = x.conversation_id
+          AND y.turn_id = x.turn_id AND y.token = x.token AND NOT y.released AND y.expires_at > $2))))
       SELECT count(*)::integer AS n FROM gone`,
+    ...turnPartsStatements(s),
   }
 }
 

@@ -5,6 +5,8 @@ import { checkAppendInput, checkConversationId, checkLeaseMs, checkSignal, check
 import { DefinitionMismatchError, OwnerMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from '../store-errors.js'
 import { migrate } from './migrate.js'
 import { statements } from './schema.js'
+import { sqlTurnParts } from './sql-turn-parts.js'
+import { TURN_PARTS_RETENTION_MS, turnPartsBytesOf } from '../turn-parts.js'
 import type { SqlDriver, SqlRow } from './sql-driver.js'
 
 /**
@@ -37,6 +39,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
   const clock = config.clock ?? Date.now
   const maxBytes = config.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
   const sql = statements(config.schema)
+  const maxTurnPartsBytes = turnPartsBytesOf(config.maxTurnPartsBytes)
   let ready: Promise<SqlDriver> | undefined
   let closed = false
 
@@ -193,6 +196,8 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
       })
     },
 
+    ...sqlTurnParts({ sql, query, guarded, clock, maxBytes: maxTurnPartsBytes }),
+
     async delete(conversationId) {
       checkConversationId(conversationId, 'delete')
       return guarded('delete', async () => (await query(sql.delete, [conversationId])).length > 0)
@@ -216,7 +221,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
       checkTtl(idleMs)
       return guarded('expire', async () => {
         const now = clock()
-        const [row] = await query(sql.expire, [now - idleMs, now])
+        const [row] = await query(sql.expire, [now - idleMs, now, TURN_PARTS_RETENTION_MS])
         return num(row?.n ?? 0)
       })
     },

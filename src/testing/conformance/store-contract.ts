@@ -4,6 +4,7 @@ import type { Message } from '../../contract/message.js'
 import { isChatrailConfigError } from '../../conversation/config-error.js'
 import type { ConversationStore, DefinitionRef, StoreOptions } from '../../store/conversation-store.js'
 import { isDefinitionMismatchError, isOwnerMismatchError, isStoreConflictError, isStoreLeaseError, isStoreUnavailableError, type StoreConflictError, type StoreLeaseError } from '../../store/store-errors.js'
+import { describeTurnPartsCases, TURN_PARTS_CAP } from './store-contract-turn-parts.js'
 
 /**
  * The `ConversationStore` conformance suite, in the style of Hono's `common.case.test.ts`: every
@@ -24,12 +25,14 @@ import { isDefinitionMismatchError, isOwnerMismatchError, isStoreConflictError, 
  * - S12 the creating write's `owner` is kept (load, list, list by owner); another owner's write, even a retry of a stored message, is `OwnerMismatchError`;
  * - S13 signals: `stop` and a dialog answer reach the current lease holder's `takeSignals` (the answer once); no holder (or another owner's turn) → false; a new claim starts clean; a lease no longer current reads as stop.
  * - S14 a claim reports the conversation as it stood when the lease was taken (`current`: version, revision, updatedAt; version 0 when none is stored), including the write of a holder that committed and released while the claim waited. A store whose claim does not report `current` skips S14 (the handler then loads under the lease).
+ * - S15 turn parts (`appendTurnParts`, `readTurnParts`): a record is created only under the turn's current lease and still takes its last batch after the release; batches are compare-and-swap on `seq`; a read returns the parts from a seq, the record and the lease; the per-turn cap counts UTF-8 bytes, refuses the overflowing batch whole and marks the turn.
+ * - S16 turn parts stay bounded: a turn's first batch sweeps records idle past the retention that are finished or hold no lease (never a held one); `delete` and `expire` take a conversation's records. A store without turn parts skips S15 and S16 (its streams are not resumable).
  */
 
-export type StoreInvariant = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'S11' | 'S12' | 'S13' | 'S14'
+export type StoreInvariant = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'S11' | 'S12' | 'S13' | 'S14' | 'S15' | 'S16'
 
-/** What the suite hands `makeStore`: a clock it controls, and the message cap S9 tests. */
-export type StoreContractOptions = Required<Pick<StoreOptions, 'clock' | 'maxMessageBytes'>>
+/** What the suite hands `makeStore`: a clock it controls, and the caps S9 and S15 test. */
+export type StoreContractOptions = Required<Pick<StoreOptions, 'clock' | 'maxMessageBytes' | 'maxTurnPartsBytes'>>
 
 export interface StoreContractConfig {
   /** Invariants this store cannot honour, each with the reason. */
@@ -64,7 +67,7 @@ export function describeStoreContract(
     beforeEach(async () => {
       now = T0
       seq = 0
-      store = await makeStore({ clock: () => now, maxMessageBytes: CAP })
+      store = await makeStore({ clock: () => now, maxMessageBytes: CAP, maxTurnPartsBytes: TURN_PARTS_CAP })
     }, timeout)
     afterEach(async () => {
       await store.close()
@@ -354,5 +357,7 @@ export function describeStoreContract(
         held = next.lease
       }
     })
+
+    describeTurnPartsCases({ store: () => store, advance: (ms) => void (now += ms), now: () => now, check, rejection, definition: DEF })
   })
 }

@@ -1,4 +1,4 @@
-import { useChat } from '@ai-sdk/react'
+import { Chat as ChatState, useChat } from '@ai-sdk/react'
 import { DefaultChatTransport, type UIMessage } from 'ai'
 import { useEffect, useMemo, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import type { Dialog, DialogAnswerInput } from '../../../src/contract/dialog.js'
@@ -14,7 +14,12 @@ import { conversationIdOfPage, tokenOfPage } from '../../../renderers/serve-page
  * `chatrail serve` serves is chatrail/react's (renderers/serve-page). chatrail's state arrives as the `data-chatrail` part of each answer: the
  * header shows the state, the state's events are buttons (a user message whose
  * `metadata.chatrail.event` names the event), and a live agent's pending dialog is shown with it.
- * A reload restores the conversation with `GET /api/chat?id=…`.
+ * A reload restores the conversation with `GET /api/chat?id=…`, and `resume: true` follows a turn
+ * still running (`GET /api/chat/<id>/stream`, test/serve/resume-browser.test.ts), also after a
+ * dropped connection (`onFinish` with `isDisconnect`). The `Chat` is made here with the transport
+ * itself (docs/server.md § Resuming a stream): `useChat({ transport })` wraps a transport in an
+ * object without its `resumeStreamIsReplay`, so a stream resumed after a dropped connection (a
+ * replay from its start) would be appended to the partial answer instead of replacing it.
  */
 
 export type ServeMessage = UIMessage<unknown, { chatrail: ChatrailPartData }>
@@ -82,8 +87,17 @@ function textOf(message: ServeMessage): string {
 }
 
 function Chat({ id, token, restored }: { id: string; token: string | undefined; restored: Restored }): ReactNode {
-  const transport = useMemo(() => new DefaultChatTransport<ServeMessage>({ api: API, headers: authHeaders(token) }), [token])
-  const { messages, sendMessage, regenerate, stop, status, error } = useChat<ServeMessage>({ id, messages: restored.messages, transport })
+  const chat = useMemo(() => {
+    const made: ChatState<ServeMessage> = new ChatState<ServeMessage>({
+      id,
+      messages: restored.messages,
+      transport: new DefaultChatTransport<ServeMessage>({ api: API, headers: authHeaders(token) }),
+      // a dropped connection (useChat reports `isDisconnect`) resumes the turn's stream, as a reload does
+      onFinish: ({ isDisconnect }) => { if (isDisconnect) void made.resumeStream() },
+    })
+    return made
+  }, [id, token, restored.messages])
+  const { messages, sendMessage, regenerate, stop, status, error } = useChat<ServeMessage>({ chat, resume: true })
   const [draft, setDraft] = useState('')
   const snapshot = latestSnapshot(messages, restored.chatrail)
   const busy = status === 'submitted' || status === 'streaming'
@@ -116,7 +130,7 @@ function Chat({ id, token, restored }: { id: string; token: string | undefined; 
       </header>
       <ol data-serve-messages="" aria-live="polite">
         {messages.map((message) => (
-          <li key={message.id} data-chatrail-message="" data-chatrail-role={message.role} data-message-id={message.id}>
+          <li key={message.id} data-chatrail-message="" data-chatrail-role={message.role} data-message-id={message.id} data-part-types={message.parts.map((part) => part.type).join(' ')}>
             {textOf(message)}
           </li>
         ))}

@@ -1,0 +1,54 @@
+import type { Message, ToolCall } from '../contract/message.js'
+import { HttpAdapterError } from './http-adapter-error.js'
+
+/**
+ * A conversation restored from chatrail/server (`GET <api>?id=`, whose `messages` are `UIMessage`s)
+ * as controller messages (`createChatController`'s `setMessages`), so a reloaded page shows what a
+ * live one did: the text; the tool calls an answer made as its `toolCalls`, settled (`complete` with
+ * the output as `result`, or `error`); and a failed answer as failed (`status: 'error'`,
+ * `metadata.error.code`). Pure. A message of any other shape is read for what it has: its text.
+ */
+export interface RestoredUiMessage {
+  readonly id: string
+  readonly role: 'system' | 'user' | 'assistant'
+  readonly parts: ReadonlyArray<{ readonly type: string; readonly text?: unknown; readonly toolCallId?: unknown; readonly state?: unknown; readonly input?: unknown; readonly output?: unknown; readonly errorText?: unknown }>
+  readonly metadata?: { readonly chatrail?: { readonly status?: unknown; readonly error?: { readonly code?: unknown } } }
+}
+
+export function restoredMessages(stored: readonly RestoredUiMessage[], createdAt: Date): Message[] {
+  return stored.map(({ id, role, parts, metadata }) => {
+    const failure = role === 'assistant' && metadata?.chatrail?.status === 'error' ? String(metadata.chatrail.error?.code ?? 'AGENT_ERROR') : undefined
+    const toolCalls = parts.flatMap((part): ToolCall[] => {
+      if (!part.type.startsWith('tool-') || typeof part.toolCallId !== 'string') return []
+      const { input, state } = part
+      const args = (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as Record<string, unknown>
+      const settled = state === 'output-error' ? { status: 'error' as const, error: String(part.errorText) } : { status: 'complete' as const, result: typeof part.output === 'string' ? part.output : (JSON.stringify(part.output) ?? '') }
+      return [{ id: part.toolCallId, name: part.type.slice(5), args, ...settled }]
+    })
+    return {
+      id,
+      role,
+      content: parts.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join(''),
+      status: failure === undefined ? 'complete' : 'error',
+      createdAt,
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+      ...(failure === undefined ? {} : { metadata: { error: { code: failure } } }),
+    }
+  })
+}
+
+const failures = new WeakMap<Message, HttpAdapterError>()
+
+/**
+ * The failure a restored failed answer stands for (`message` is one `restoredMessages` made with
+ * `status: 'error'`), as a live failed turn gives it (`HttpAdapterError` with the server's code):
+ * the same object for the same message, so a UI can remember it was dismissed. Undefined for any
+ * other message.
+ */
+export function restoredFailure(message: Message | undefined): HttpAdapterError | undefined {
+  const code = (message?.metadata?.error as { code?: unknown } | undefined)?.code
+  if (message?.role !== 'assistant' || message.status !== 'error' || typeof code !== 'string') return undefined
+  let error = failures.get(message)
+  if (error === undefined) failures.set(message, (error = new HttpAdapterError({ code, message: code })))
+  return error
+}

@@ -1,0 +1,41 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createFlushTimer, type Due } from '../../src/server/flush-timer.js'
+
+// The one timer behind every turn's batches (flush-timer.ts): entries run when due, in any order
+// of scheduling; a cancelled one never runs; the timer stops when nothing waits.
+
+describe('createFlushTimer', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('runs each entry once when it is due, an earlier one scheduled later first; a cancelled one never', async () => {
+    const timer = createFlushTimer()
+    const ran: string[] = []
+    const due = (name: string, inMs: number): Due => ({ at: Date.now() + inMs, run: () => void ran.push(`${name}@${Date.now() - start}`) })
+    const start = Date.now()
+    const late = due('late', 50)
+    timer.schedule(late)
+    timer.schedule(due('early', 10))
+    const cancelled = due('cancelled', 20)
+    timer.schedule(cancelled)
+    timer.cancel(cancelled)
+    timer.schedule(due('same', 50))
+    await vi.advanceTimersByTimeAsync(100)
+    expect(ran).toEqual(['early@10', 'late@50', 'same@50'])
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('an entry scheduled by a run is run when due too', async () => {
+    const timer = createFlushTimer()
+    const ran: number[] = []
+    const start = Date.now()
+    timer.schedule({ at: start + 10, run: () => timer.schedule({ at: Date.now() + 10, run: () => void ran.push(Date.now() - start) }) })
+    await vi.advanceTimersByTimeAsync(50)
+    expect(ran).toEqual([20])
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
