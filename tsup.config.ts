@@ -1,27 +1,38 @@
 import { defineConfig } from 'tsup'
 
+export const entry = {
+  index: 'src/index.ts',
+  tools: 'src/conversation/tools.ts',
+  controller: 'src/controller/index.ts',
+  store: 'src/store/index.ts',
+  server: 'src/server/index.ts',
+  client: 'src/client/index.ts',
+  'ai-sdk': 'src/ai-sdk/index.ts',
+  testing: 'src/testing/index.ts',
+  'testing-vitest': 'src/testing/vitest.ts',
+  'claude-code': 'src/agents/claude-code/index.ts',
+  codex: 'src/agents/codex/index.ts',
+  opencode: 'src/agents/opencode/index.ts',
+  monitor: 'src/agents/monitor/index.ts',
+  react: 'renderers/react/index.ts',
+  'react-remote': 'renderers/react/remote.ts',
+  ink: 'renderers/ink/index.ts',
+  cli: 'src/cli/main.ts',
+}
+
+// scripts/build.ts (`npm run build`) has tsc emit the declarations first (tsconfig.build.json) and
+// names their folder here: tsup then bundles those .d.ts files, about a sixth of the CPU time of
+// compiling the sources a second time inside tsup (measured: ≈6 s against ≈95 s, plus tsc's ≈35 s).
+// Run on its own (`npx tsup`), tsup compiles the declarations itself, as before.
+const declarations = process.env.CHATRAIL_DECLARATIONS_DIR
+const dts = declarations === undefined || declarations === ''
+  ? true
+  : { entry: Object.fromEntries(Object.entries(entry).map(([name, source]) => [name, `${declarations}/${source.replace(/\.tsx?$/, '.d.ts')}`])) }
+
 export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    tools: 'src/conversation/tools.ts',
-    controller: 'src/controller/index.ts',
-    store: 'src/store/index.ts',
-    server: 'src/server/index.ts',
-    client: 'src/client/index.ts',
-    'ai-sdk': 'src/ai-sdk/index.ts',
-    testing: 'src/testing/index.ts',
-    'testing-vitest': 'src/testing/vitest.ts',
-    'claude-code': 'src/agents/claude-code/index.ts',
-    codex: 'src/agents/codex/index.ts',
-    opencode: 'src/agents/opencode/index.ts',
-    monitor: 'src/agents/monitor/index.ts',
-    react: 'renderers/react/index.ts',
-    'react-remote': 'renderers/react/remote.ts',
-    ink: 'renderers/ink/index.ts',
-    cli: 'src/cli/main.ts',
-  },
+  entry,
   format: ['esm', 'cjs'],
-  dts: true,
+  dts,
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -27,6 +27,7 @@ export const endToEndSuites = [
   'test/server/resume-latency.test.ts',
   'test/store/crash.test.ts',
   'test/store/directory-lock.test.ts',
+  'test/store/pglite-template-race.test.ts',
   'test/serve/serve-store-open.test.ts',
   'test/serve/serve-signals.test.ts',
   'test/serve/serve-operations.test.ts',
@@ -64,6 +65,9 @@ const shared = {
   testTimeout: 20_000,
   hookTimeout: 60_000,
   pool: 'forks',
+  // CHATRAIL_TEST_CPU_REPORT=<file>: one line per test file with its wall and CPU seconds
+  // (test/support/cpu-report.ts; `npx tsx scripts/cpu-report.ts <file>` sums them).
+  setupFiles: process.env.CHATRAIL_TEST_CPU_REPORT ? ['test/support/cpu-report.ts'] : [],
 } as const
 const everything = ['test/**/*.test.ts', 'test/**/*.test.tsx', 'examples/**/*.test.ts', 'examples/**/*.test.tsx']
 const ignored = ['**/node_modules/**', '**/dist/**']

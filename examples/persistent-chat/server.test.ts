@@ -1,16 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { pgliteStore, type ConversationStore } from '../../src/store/index.js'
 import { deliveryChat } from './definition.js'
 import { createChatServer } from './server.js'
+import { pgliteDataDirFromTemplate } from '../../test/support/pglite-template.js'
 
 // The example end to end: real HTTP, a real PGlite data dir, and a "restart" (server and store
 // closed, then opened again on the same dir) in the middle of a conversation.
 
-const dataDir = mkdtempSync(join(tmpdir(), 'chatrail-example-'))
+// The data dir starts as a copy of a migrated, empty database (test/support/pglite-template.ts):
+// the first start of PGlite (initdb, seconds) is not what this test is about.
+const dataDir = await pgliteDataDirFromTemplate()
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 async function serve(store: ConversationStore) {

@@ -1,18 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { ChatrailPartData } from '../../src/server/index.js'
 import { pgliteStore, type ConversationStore } from '../../src/store/index.js'
 import { createSupportServer } from './server.js'
+import { pgliteDataDirFromTemplate } from '../../test/support/pglite-template.js'
 
 // The example end to end: real HTTP, a real PGlite data dir, turns sent with the AI SDK's own
 // DefaultChatTransport (what `useChat` uses), and a restart of server and store mid-conversation.
 
 type Message = UIMessage<unknown, { chatrail: ChatrailPartData }>
-const dataDir = mkdtempSync(join(tmpdir(), 'chatrail-server-support-'))
+// The data dir starts as a copy of a migrated, empty database (test/support/pglite-template.ts):
+// the first start of PGlite (initdb, seconds) is not what this test is about.
+const dataDir = await pgliteDataDirFromTemplate()
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 async function serve(store: ConversationStore) {

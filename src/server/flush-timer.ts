@@ -17,16 +17,27 @@ export interface FlushTimer {
   cancel: (due: Due) => void
 }
 
-export function createFlushTimer(now: () => number = () => Date.now()): FlushTimer {
+/** The timer functions it uses: the global ones, or a test's, which can then see its timers alone. */
+export interface TimerFunctions {
+  setTimeout: (run: () => void, ms: number) => ReturnType<typeof setTimeout>
+  clearTimeout: (timer: ReturnType<typeof setTimeout> | undefined) => void
+}
+
+const globalTimers: TimerFunctions = {
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (timer) => clearTimeout(timer),
+}
+
+export function createFlushTimer(now: () => number = () => Date.now(), timers: TimerFunctions = globalTimers): FlushTimer {
   const waiting = new Set<Due>()
   let timer: ReturnType<typeof setTimeout> | undefined
   let timerAt = Number.POSITIVE_INFINITY
 
   const arm = (at: number): void => {
     if (at >= timerAt) return
-    clearTimeout(timer)
+    timers.clearTimeout(timer)
     timerAt = at
-    timer = setTimeout(tick, Math.max(0, at - now()))
+    timer = timers.setTimeout(tick, Math.max(0, at - now()))
   }
 
   const tick = (): void => {

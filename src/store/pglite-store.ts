@@ -26,11 +26,24 @@ export interface PgliteStoreOptions extends StoreOptions {
  * `@electric-sql/pglite` is an optional peer dependency, loaded on first use.
  */
 export function pgliteStore(options: PgliteStoreOptions = {}): ConversationStore {
-  return pgliteStoreWith(options, undefined)
+  return pgliteStoreWith(options)
 }
 
-/** `pgliteStore` with the directory lock's kind chosen (tests run the portable socket-file lock on Linux). */
-export function pgliteStoreWith(options: PgliteStoreOptions, lockMode: LockMode | undefined): ConversationStore {
+/** What only chatrail's own tests choose when they open a PGlite store. */
+export interface PgliteInternals {
+  /** The directory lock's kind (tests run the portable socket-file lock on Linux). Default: the platform's. */
+  readonly lockMode?: LockMode
+  /**
+   * An in-memory database started from this tarball (`PGlite.dumpDataDir`) instead of a new one:
+   * a migrated dump skips initdb, the seconds a fresh PGlite spends before its first query
+   * (test/support/pglite-template.ts). Ignored when `dataDir` or `db` is given.
+   */
+  readonly loadDataDir?: Blob
+}
+
+/** `pgliteStore` with the internals tests choose. */
+export function pgliteStoreWith(options: PgliteStoreOptions, internals: PgliteInternals = {}): ConversationStore {
+  const { lockMode, loadDataDir } = internals
   if (options.dataDir !== undefined && options.db !== undefined) {
     throw new ChatrailConfigError([configIssue('conflicting_options', ['pgliteStore'], 'pgliteStore: pass either dataDir or db, not both.', 'Use dataDir to let the store open (and close) the database; db to share one you opened.')])
   }
@@ -51,6 +64,7 @@ export function pgliteStoreWith(options: PgliteStoreOptions, lockMode: LockMode 
         throw missingPeer('pgliteStore', '@electric-sql/pglite', error)
       }
       // in memory, or PGlite's own storages (idb://, memory://, opfs-ahp://): no directory to hold
+      if (options.dataDir === undefined && loadDataDir !== undefined) return pgliteDriver(await PGliteClass.create({ loadDataDir }), true)
       if (options.dataDir === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(options.dataDir)) return pgliteDriver(await PGliteClass.create(options.dataDir), true)
       // the package first, then the directory: a missing package leaves no directory behind.
       // Loaded here, not at the top: node:fs and node:net stay out of a browser's chatrail/store.

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { cliBundle } from '../support/cli-bundle.js'
 
 /**
  * `chatrail explain` as users run it (a spawned CLI), in the states where the turn is not "a route
@@ -9,8 +10,11 @@ import { describe, expect, it } from 'vitest'
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
+// the CLI built once and started with plain node (test/support/cli-bundle.ts); the TypeScript
+// definition still loads through tsx's loader, which the CLI registers itself as for an installed chatrail
+const cli = await cliBundle()
 const explain = (...args: string[]) =>
-  spawnSync(`${root}node_modules/.bin/tsx`, ['src/cli/main.ts', 'explain', 'test/conversation/fixtures/form-bot.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 })
+  spawnSync(process.execPath, [cli, 'explain', 'test/conversation/fixtures/form-bot.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 })
 
 describe('chatrail explain explains forms, refusals, restarts and stale UI events', () => {
   it('a form filling its last slot: form-complete, with the transition it fires', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { cliBundle } from '../support/cli-bundle.js'
 
 /**
  * `chatrail inspect` run as the real CLI on real captures (test/fixtures/codex, claude-code): the
@@ -14,8 +15,10 @@ import { describe, expect, it } from 'vitest'
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const codex = (name: string) => join('test', 'fixtures', 'codex', name)
 const claude = (scenario: string, file: string) => join('test', 'fixtures', 'claude-code', scenario, file)
+// the CLI built once and started with plain node (test/support/cli-bundle.ts): a tsx start per case cost 1–2 s
+const cli = await cliBundle()
 const inspect = (...args: string[]) =>
-  spawnSync(`${root}node_modules/.bin/tsx`, ['src/cli/main.ts', 'inspect', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, TZ: 'UTC' } })
+  spawnSync(process.execPath, [cli, 'inspect', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...process.env, TZ: 'UTC' } })
 
 describe('chatrail inspect', () => {
   it('a missing file is one line naming the path, exit 1', () => {

@@ -2,11 +2,19 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { cliBundle } from '../support/cli-bundle.js'
 
-/** The `chatrail` dispatcher and what every command shares (help, version, usage errors), run as the real CLI. */
+/**
+ * The `chatrail` dispatcher and what every command shares (help, version, usage errors), run as the
+ * real CLI: built once with esbuild and started with plain node (test/support/cli-bundle.ts), and
+ * the source entry through tsx where it matters (its usage and its version).
+ */
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
+const cli = await cliBundle()
 const chatrail = (...args: string[]) =>
+  spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 })
+const chatrailFromSource = (...args: string[]) =>
   spawnSync(`${root}node_modules/.bin/tsx`, ['src/cli/main.ts', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 })
 const version = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string }).version
 
@@ -21,11 +29,13 @@ describe('chatrail command dispatcher', () => {
     expect(result.stdout).toMatch(/\n {2}demo {2,}a terminal conversation/)
     expect(result.stdout).toContain('-v, --version')
     expect(result.stdout).toMatch(/\nexamples:\n {2}chatrail /)
+    const fromSource = chatrailFromSource('--help')
+    expect(fromSource.status).toBe(0)
+    expect(fromSource.stdout).toBe(result.stdout)
   }, 30_000)
 
   it('--version and -v print the version in package.json', () => {
-    for (const flag of ['--version', '-v']) {
-      const result = chatrail(flag)
+    for (const result of [chatrail('--version'), chatrail('-v'), chatrailFromSource('--version')]) {
       expect(result.stderr).toBe('')
       expect(result.status).toBe(0)
       expect(result.stdout).toBe(`${version}\n`)

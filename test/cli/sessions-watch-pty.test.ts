@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { appendLines, makeFakeHome, placeCodex } from '../agents/monitor/fake-home.js'
 import type { FakeHome } from '../agents/monitor/fake-home.js'
 import { projectRoot, terminalEnv } from '../ink/demo-driver.js'
 import { startPty } from '../ink/pty-terminal.js'
 import type { PtyTerminal } from '../ink/pty-terminal.js'
+import { cliBundle } from '../support/cli-bundle.js'
 
 /**
  * `chatrail sessions --watch` in a real pseudo-terminal (node-pty, read through xterm headless)
@@ -15,6 +15,8 @@ import type { PtyTerminal } from '../ink/pty-terminal.js'
  * About 15 s (the CLI's notification settle time is 10 s).
  */
 
+// the CLI built once and started with plain node (test/support/cli-bundle.ts), not through tsx (1–2 s a start)
+const cli = await cliBundle()
 const COLS = 60
 const ROWS = 10
 const running: PtyTerminal[] = []
@@ -36,7 +38,7 @@ describe('chatrail sessions --watch (pty, 60×10)', () => {
     const env = terminalEnv()
     delete env.CODEX_HOME
     delete env.COLUMNS
-    const terminal = startPty(join(projectRoot, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts', 'sessions', '--watch', '--no-opencode-url', '--home', home.home], { cwd: projectRoot, env, cols: COLS, rows: ROWS })
+    const terminal = startPty(process.execPath, [cli, 'sessions', '--watch', '--no-opencode-url', '--home', home.home], { cwd: projectRoot, env, cols: COLS, rows: ROWS })
     running.push(terminal)
     await terminal.waitFor((text) => /codex\s.*\srunning\s+\d+s ago/.test(text) && text.includes('watching 13 sessions'), 45_000)
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeFakeHome, placeClaude, placeCodex, writeRegistry } from '../agents/monitor/fake-home.js'
 import type { FakeHome } from '../agents/monitor/fake-home.js'
+import { cliBundle } from '../support/cli-bundle.js'
 
 /**
  * `chatrail sessions` run as the real CLI over a fake home of recorded sessions, shifted to "a few
@@ -13,8 +14,10 @@ import type { FakeHome } from '../agents/monitor/fake-home.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const { CODEX_HOME: _codexHome, COLUMNS: _columns, ...parentEnv } = process.env
+// the CLI built once and started with plain node (test/support/cli-bundle.ts): a tsx start per case cost 1–2 s
+const cli = await cliBundle()
 const sessions = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(`${root}node_modules/.bin/tsx`, ['src/cli/main.ts', 'sessions', '--no-opencode-url', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...parentEnv, ...env } })
+  spawnSync(process.execPath, [cli, 'sessions', '--no-opencode-url', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, env: { ...parentEnv, ...env } })
 
 let home: FakeHome
 beforeAll(() => {

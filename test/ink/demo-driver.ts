@@ -20,3 +20,12 @@ export function startDemo(args: readonly string[], options: { cols?: number; row
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
   return startPty(npm, ['start', '--silent', '--', ...args], { cwd: projectRoot, env: terminalEnv(), ...options })
 }
+
+/**
+ * `chatrail demo …` from the CLI built once with esbuild (`cli`, test/support/cli-bundle.ts), in a
+ * pseudo-terminal: the same program and screen as `npm start`, without npm and tsx starting first
+ * (2–3 s). ink-pty.test.ts keeps running `npm start` itself.
+ */
+export function startBundledDemo(cli: string, args: readonly string[], options: { cols?: number; rows?: number } = {}): PtyTerminal {
+  return startPty(process.execPath, [cli, 'demo', ...args], { cwd: projectRoot, env: terminalEnv(), ...options })
+}

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { projectRoot } from './demo-driver.js'
+import { cliBundle } from '../support/cli-bundle.js'
+import { projectRoot, startBundledDemo } from './demo-driver.js'
 import { captureDemoScreen, screenAfterAgentProbe } from './demo-screen.js'
 
 /**
@@ -19,7 +20,10 @@ describe('the demo screen in the README', () => {
   })
 
   it('is what `npm start` shows today, from the "Try …" hint on', async () => {
-    const screen = await captureDemoScreen(['--agent', 'offline'])
+    // the demo from the CLI built once (test/support/cli-bundle.ts): the screen `npm start` shows,
+    // without npm and tsx starting first; test/ink/ink-pty.test.ts runs `npm start` itself
+    const cli = await cliBundle()
+    const screen = await captureDemoScreen(['--agent', 'offline'], (args, options) => startBundledDemo(cli, args, options))
     expect(screenAfterAgentProbe(screen)).toBe(screenAfterAgentProbe(captured))
   }, 90_000)
 })

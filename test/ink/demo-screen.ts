@@ -6,19 +6,20 @@ import { keys } from './keys.js'
 
 /**
  * A short `npm start` session in a pseudo-terminal, read through a headless xterm: the first command
- * route, Ctrl+R (a replay), an order number, then a free question. Returns the screen as a person
+ * route, Ctrl+T (a replay), an order number, then a free question. Returns the screen as a person
  * sees it, prefixed with the command line. docs/demo-screen.txt (and the README) show its output.
+ * `start` runs the demo (default `npm start`; the test passes the bundled CLI's `chatrail demo`).
  */
-export async function captureDemoScreen(args: readonly string[]): Promise<string> {
+export async function captureDemoScreen(args: readonly string[], start: typeof startDemo = startDemo): Promise<string> {
   const step = firstCommandStep(demoDefinition(createOfflineAdapter(demoRoutes)))
-  const terminal = startDemo(args, { cols: 100, rows: 60 })
+  const terminal = start(args, { cols: 100, rows: 60 })
   try {
     await terminal.waitFor('last turn none', 60_000)
     terminal.write(step.command)
     await terminal.waitFor(`› ${step.command}`)
     terminal.write(keys.enter)
     await terminal.waitFor(`bot · deterministic · ${step.routeId}\n`)
-    terminal.write(keys.ctrlR)
+    terminal.write(keys.ctrlT)
     await terminal.waitFor(`bot · deterministic · ${step.routeId} · replayed\n`)
     terminal.write('#12345')
     await terminal.waitFor('› #12345')

@@ -1,5 +1,5 @@
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { scriptBundle } from '../support/cli-bundle.js'
 import { projectRoot as root, terminalEnv } from './demo-driver.js'
 import { keys } from './keys.js'
 import { startPty } from './pty-terminal.js'
@@ -11,14 +11,17 @@ import type { PtyTerminal } from './pty-terminal.js'
  * (test/ink/fixtures/order-chat-app.tsx) in a pseudo-terminal read through a headless xterm.
  */
 
-const tsx = join(root, 'node_modules', '.bin', 'tsx')
+// The fixture app built once with esbuild and started with plain node (test/support/cli-bundle.ts):
+// started through tsx, each start spent 1–2 s loading tsx and transforming the app's source graph.
+const orderChatApp = await scriptBundle('test/ink/fixtures/order-chat-app.tsx')
+const planDialogApp = await scriptBundle('test/ink/fixtures/plan-dialog-app.tsx')
 const running: PtyTerminal[] = []
 afterEach(() => {
   for (const terminal of running.splice(0)) terminal.kill()
 })
 
 function fixtureApp(cols = 100, rows = 40): PtyTerminal {
-  const terminal = startPty(tsx, [join(root, 'test', 'ink', 'fixtures', 'order-chat-app.tsx')], { cwd: root, env: terminalEnv(), cols, rows })
+  const terminal = startPty(process.execPath, [orderChatApp], { cwd: root, env: terminalEnv(), cols, rows })
   running.push(terminal)
   return terminal
 }
@@ -27,7 +30,7 @@ const reply = 'The agent answers: your parcel left the warehouse this morning an
 const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern.source, `g${pattern.flags}`))?.length ?? 0
 
 describe('<InkChat> keys in a real pseudo-terminal', () => {
-  it('applies every key of a burst, sends text written with its Enter, and never sends a paste’s line breaks', async () => {
+  it('applies every key of a burst, sends text written with its Enter, and keeps a paste’s line breaks as lines, never Enter', async () => {
     const terminal = fixtureApp()
     await terminal.waitFor('state start · last turn none', 45_000)
     // The mode is asked for in an effect, after the first frame: wait for it rather than expect
@@ -45,16 +48,16 @@ describe('<InkChat> keys in a real pseudo-terminal', () => {
     let screen = await terminal.waitFor('Order 1234. Is that right?')
     expect(screen).toContain('state confirm')
     expect(screen).not.toMatch(/› 1234/)
-    // A bracketed paste with line breaks is text: nothing is sent until Enter.
+    // A bracketed paste with line breaks is text, its lines kept: nothing is sent until Enter.
     terminal.write(keys.paste('where is\rmy parcel?\r'))
-    await terminal.waitFor((text) => /› where is my parcel\?\s*$/m.test(text))
+    await terminal.waitFor((text) => /^› where is\n {2}my parcel\?\n\s*$/m.test(text))
     // Without bracketed paste, a line break followed by more text in one read is a paste too.
     terminal.write(' and\rwhen')
-    screen = await terminal.waitFor((text) => /› where is my parcel\? {2}and when\s*$/m.test(text))
+    screen = await terminal.waitFor((text) => /^› where is\n {2}my parcel\?\n {3}and\n {2}when\s*$/m.test(text))
     expect(screen).not.toContain('bot · agentic')
     terminal.write(keys.enter)
     screen = await terminal.waitFor('last turn agentic')
-    expect(screen).toContain('you\nwhere is my parcel?  and when\n')
+    expect(screen).toContain('you\nwhere is\nmy parcel?\n and\nwhen\n')
     terminal.write(keys.ctrlC)
     expect((await terminal.exited).exitCode).toBe(0)
     expect(terminal.raw()).toContain('\u001B[?2004l')
@@ -94,7 +97,7 @@ describe('<InkChat> keys in a real pseudo-terminal', () => {
 
 describe('an agent plan in a 60-column terminal', () => {
   it('renders the markdown within 60 columns, scrolls inside the picker, closes on Esc, reopens on Tab, and logs Plan → Approved', async () => {
-    const terminal = startPty(tsx, [join(root, 'test', 'ink', 'fixtures', 'plan-dialog-app.tsx')], { cwd: root, env: terminalEnv(), cols: 60, rows: 24 })
+    const terminal = startPty(process.execPath, [planDialogApp], { cwd: root, env: terminalEnv(), cols: 60, rows: 24 })
     running.push(terminal)
     let screen = await terminal.waitFor('The agent proposes a plan', 45_000)
     expect(screen).toMatch(/│ Orders migration +│/)

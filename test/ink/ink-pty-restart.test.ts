@@ -1,5 +1,5 @@
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { scriptBundle } from '../support/cli-bundle.js'
 import { projectRoot as root, terminalEnv } from './demo-driver.js'
 import { keys } from './keys.js'
 import { startPty } from './pty-terminal.js'
@@ -7,7 +7,9 @@ import type { PtyTerminal } from './pty-terminal.js'
 
 // Issue 21 on issue 19's restart and re-prompts, in a real pseudo-terminal: a final state offers
 // Start over on a key, and a refusal (a re-prompt, not a failure) is not coloured as an error.
-const tsx = join(root, 'node_modules', '.bin', 'tsx')
+// The fixture app built once with esbuild and started with plain node (test/support/cli-bundle.ts):
+// started through tsx, each start spent 1–2 s loading tsx and transforming the app's source graph.
+const restartChatApp = await scriptBundle('test/ink/fixtures/restart-chat-app.tsx')
 const running: PtyTerminal[] = []
 afterEach(() => {
   for (const terminal of running.splice(0)) terminal.kill()
@@ -23,7 +25,7 @@ function coloursBefore(raw: string, text: string): string[] {
 
 describe('<InkChat> Start over and re-prompts in a real pseudo-terminal', () => {
   it('colours a refused turn as a notice, offers Start over after the final state, and Alt+1 restarts', async () => {
-    const terminal = startPty(tsx, [join(root, 'test', 'ink', 'fixtures', 'restart-chat-app.tsx')], { cwd: root, env: terminalEnv() })
+    const terminal = startPty(process.execPath, [restartChatApp], { cwd: root, env: terminalEnv() })
     running.push(terminal)
     await terminal.waitFor('state start · last turn none · agent scripted', 45_000)
     terminal.write('/start')

@@ -1,5 +1,5 @@
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { scriptBundle } from '../support/cli-bundle.js'
 import { createOfflineAdapter } from '../../src/cli/demo/offline-adapter.js'
 import { demoDefinition, demoRoutes } from '../../src/cli/demo/demo-definition.js'
 import { projectRoot as root, startDemo, terminalEnv } from './demo-driver.js'
@@ -8,14 +8,16 @@ import { keys } from './keys.js'
 import { startPty } from './pty-terminal.js'
 import type { PtyTerminal } from './pty-terminal.js'
 
-const tsx = join(root, 'node_modules', '.bin', 'tsx')
+// The fixture app built once with esbuild and started with plain node (test/support/cli-bundle.ts):
+// started through tsx, each start spent 1–2 s loading tsx and transforming the app's source graph.
+const orderChatApp = await scriptBundle('test/ink/fixtures/order-chat-app.tsx')
 const running: PtyTerminal[] = []
 afterEach(() => {
   for (const terminal of running.splice(0)) terminal.kill()
 })
 
 function fixtureApp(): PtyTerminal {
-  const terminal = startPty(tsx, [join(root, 'test', 'ink', 'fixtures', 'order-chat-app.tsx')], {
+  const terminal = startPty(process.execPath, [orderChatApp], {
     cwd: root,
     env: terminalEnv(),
   })
@@ -47,7 +49,7 @@ describe('<InkChat> in a real pseudo-terminal (fixture app)', () => {
 })
 
 describe('`npm start` (chatrail demo, offline agent) in a real pseudo-terminal', () => {
-  it('answers a command, shows the state change, replays on Ctrl+R, and quits cleanly', async () => {
+  it('answers a command, shows the state change, replays on Ctrl+T, and quits cleanly', async () => {
     const step = firstCommandStep(demoDefinition(createOfflineAdapter(demoRoutes)))
     const terminal = startDemo(['--agent', 'offline'])
     running.push(terminal)
@@ -59,7 +61,7 @@ describe('`npm start` (chatrail demo, offline agent) in a real pseudo-terminal',
     screen = await terminal.waitFor((text) => text.includes(`bot · deterministic · ${step.routeId}\n${step.reply}\n`))
     expect(screen).toContain(`state ${step.toState} · last turn deterministic (${step.routeId})`)
 
-    terminal.write(keys.ctrlR)
+    terminal.write(keys.ctrlT)
     screen = await terminal.waitFor((text) => text.includes(`bot · deterministic · ${step.routeId} · replayed\n${step.reply}\n`))
     expect(screen).toContain(`last turn deterministic (${step.routeId}) replayed`)
     expect(screen).toContain(`state ${step.toState}`)

@@ -12,6 +12,11 @@ export interface PtyTerminal {
   write: (data: string) => void
   /** Scrollback plus the visible screen, one string per line, trailing blanks trimmed. */
   screen: () => string
+  /**
+   * The rows (scrollback included) that continue the row above because the program wrote past
+   * the terminal's width: the screen lines that are really wider than the terminal.
+   */
+  wrappedRows: () => string[]
   /** Everything the program wrote, raw. */
   raw: () => string
   /** Polls (bounded) until the screen satisfies `expected`; the error shows the last screen. */
@@ -60,6 +65,16 @@ export function startPty(file: string, args: readonly string[], options: PtyOpti
     return lines.join('\n').replace(/\s+$/, '')
   }
 
+  const wrappedRows = (): string[] => {
+    const buffer = terminal.buffer.active
+    const rows: string[] = []
+    for (let index = 0; index < buffer.length; index += 1) {
+      const line = buffer.getLine(index)
+      if (line?.isWrapped === true) rows.push(line.translateToString(true))
+    }
+    return rows
+  }
+
   const waitFor = async (expected: string | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> => {
     const matches = typeof expected === 'string' ? (text: string) => text.includes(expected) : expected
     const deadline = Date.now() + timeoutMs
@@ -76,6 +91,7 @@ export function startPty(file: string, args: readonly string[], options: PtyOpti
   return {
     write: (data) => child.write(data),
     screen,
+    wrappedRows,
     raw: () => raw,
     waitFor,
     exited,

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { build } from 'vite'
 import { findChromium, launchChromium } from './chromium.js'
@@ -232,7 +232,8 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
 
   // ---- issue 21: what a person sees, in both themes and at both widths, audited by axe-core ----
 
-  async function openTab(width: number, options: { dark?: 'media' | 'class' } = {}): Promise<Page> {
+  /** `check`: the test's own expect, for a test that runs concurrently with others. */
+  async function openTab(width: number, options: { dark?: 'media' | 'class'; check?: ExpectStatic } = {}): Promise<Page> {
     const context = await browser.newContext({
       viewport: { width, height: width > 500 ? 800 : 844 },
       colorScheme: options.dark === 'media' ? 'dark' : 'light',
@@ -244,7 +245,7 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     await tab.goto(server.url)
     if (options.dark === 'class') await tab.evaluate(() => document.documentElement.classList.add('chatrail-dark'))
     await tab.locator('[data-chatrail-suggestions]').waitFor()
-    expect(errors).toEqual([])
+    ;(options.check ?? expect)(errors).toEqual([])
     return tab
   }
   async function say(tab: Page, text: string): Promise<void> {
@@ -259,9 +260,13 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     return Math.max(...(colour.match(/\d+/g) ?? ['255']).slice(0, 3).map(Number))
   }
 
-  /** Every state of issue 21's list, each screenshotted and audited; returns the violations. */
-  async function tour(width: number, dark?: 'media' | 'class'): Promise<string[]> {
-    const tab = await openTab(width, { dark })
+  /**
+   * Every state of issue 21's list, each screenshotted and audited; returns the violations.
+   * `expect` is the running test's own: the tours run concurrently, and vitest's global expect
+   * (expect.poll) cannot tell which test it belongs to.
+   */
+  async function tour(expect: ExpectStatic, width: number, dark?: 'media' | 'class'): Promise<string[]> {
+    const tab = await openTab(width, { dark, check: expect })
     const name = `react-${width}-${dark === undefined ? 'light' : 'dark'}`
     const violations: string[] = []
     mkdirSync(outputDir, { recursive: true })
@@ -341,14 +346,17 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     return violations
   }
 
-  it.each([
+  // The four tours run at once, each in its own browser context (a page of its own, no state shared
+  // with the other tests' page): most of a tour is waiting for a streamed reply, which overlaps, and
+  // chromium audits the tabs in their own renderer processes. One after another they took ~60 s.
+  it.concurrent.for([
     [1280, undefined],
     [1280, 'media'],
     [390, undefined],
     [390, 'class'],
-  ] as const)('axe finds no violation in any state at %i px (dark: %s), each state saved under test-output/', async (width, dark) => {
-    expect(await tour(width, dark)).toEqual([])
-  }, 90_000)
+  ] as const)('axe finds no violation in any state at %i px (dark: %s), each state saved under test-output/', { timeout: 120_000 }, async ([width, dark], { expect }) => {
+    expect(await tour(expect, width, dark)).toEqual([])
+  })
 
   it('markdown answers: a table, a labelled code block whose copy button copies, safe links, a copy action on every message', async () => {
     const tab = await openTab(1280)

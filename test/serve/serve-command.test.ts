@@ -1,16 +1,24 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { findChromium, launchChromium } from '../react/chromium.js'
-import { repoRoot, startServeProcess, type ServeProcess } from './serve-process.js'
+import { cliBundle, scriptBundle } from '../support/cli-bundle.js'
+import { pgliteDataDirFromTemplate } from '../support/pglite-template.js'
+import { repoRoot, startServeFromSource, startServeProcess, type ServeProcess } from './serve-process.js'
 
 // `chatrail serve` itself: the real CLI in its own process, read through its stdout, driven over
 // HTTP and in Debian's chromium (those cases skip, with this reason, where `chromium` is not on PATH).
+// The first case runs the checkout's source entry through tsx (the page built on start); the others
+// the CLI built once with its page prebuilt (test/support/cli-bundle.ts), which starts in a fraction
+// of the time.
 const chromiumPath = findChromium()
 const definition = 'examples/support-bot/definition.ts'
+const cli = await cliBundle()
+// The same definitions built to plain JavaScript (test/support/cli-bundle.ts), for the cases whose
+// subject is not loading TypeScript: the CLI imports them without tsx (a second of CPU a start).
+const builtDefinition = await scriptBundle(definition)
+const hangingAgent = await scriptBundle('test/serve/fixtures/hanging-agent.ts')
 
 function turnBody(id: string, messageId: string, text: string): string {
   return JSON.stringify({ id, messages: [{ id: messageId, role: 'user', parts: [{ type: 'text', text }] }], trigger: 'submit-message' })
@@ -32,14 +40,14 @@ describe('chatrail serve', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   })
 
-  async function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-    const server = await startServeProcess(args, env)
+  async function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}, start = startServeProcess): Promise<ServeProcess> {
+    const server = await start(args, env)
     running.push(server)
     return server
   }
 
   it.skipIf(chromiumPath === undefined)('prints where it listens, says it runs without authentication on 127.0.0.1, serves the page, and a deterministic turn works in chromium', async () => {
-    const server = await serve([definition, '--port', '0', '--store', 'memory'])
+    const server = await serve([definition, '--port', '0', '--store', 'memory'], {}, startServeFromSource)
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(server.stdout()).toContain("auth: none (authenticate: 'none')")
     expect(server.stdout()).toContain('page: built from renderers/serve-page with esbuild (a checkout)')
@@ -58,7 +66,7 @@ describe('chatrail serve', () => {
   }, 90_000)
 
   it('--token: /api/chat answers 401 without the bearer token or with a wrong one; the page passes it on from #token=', async () => {
-    const server = await serve([definition, '--port', '0', '--store', 'memory', '--token', 's3cret-token'])
+    const server = await serve([builtDefinition, '--port', '0', '--store', 'memory', '--token', 's3cret-token'])
     expect(server.stdout()).toContain('auth: Authorization: Bearer <token>')
     expect(server.stdout()).not.toContain('s3cret-token')
     const api = `${server.url}/api/chat`
@@ -95,14 +103,16 @@ describe('chatrail serve', () => {
   }, 90_000)
 
   it('keeps conversations in a PGlite directory across a restart; SIGINT closes the store', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chatrail-serve-'))
+    // a copy of a migrated PGlite (test/support/pglite-template.ts): the subject is what survives a
+    // restart, not the first start's initdb (seconds; test/serve/serve-store-open.test.ts has that)
+    const dir = await pgliteDataDirFromTemplate()
     dirs.push(dir)
-    const first = await serve([definition, '--port', '0', '--store', `pglite:${dir}`])
+    const first = await serve([builtDefinition, '--port', '0', '--store', `pglite:${dir}`])
     const turn = await fetch(`${first.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: turnBody('p1', 'u1', '/start') })
     expect(turn.status).toBe(200)
     expect(await turn.text()).toContain('"state":"collecting"')
     expect(await first.stop('SIGINT')).toBe(0)
-    const second = await serve([definition, '--port', '0', '--store', `pglite:${dir}`])
+    const second = await serve([builtDefinition, '--port', '0', '--store', `pglite:${dir}`])
     const restored = (await (await fetch(`${second.url}/api/chat?id=p1`)).json()) as { messages: Array<{ role: string }>; chatrail: { state: string } }
     expect(restored.messages.map((message) => message.role)).toEqual(['user', 'assistant'])
     expect(restored.chatrail.state).toBe('collecting')
@@ -110,7 +120,7 @@ describe('chatrail serve', () => {
   }, 180_000)
 
   it('stops on SIGTERM within a bounded time even while a turn is streaming and its agent never finishes', async () => {
-    const server = await serve(['test/serve/fixtures/hanging-agent.ts', '--port', '0', '--store', 'memory'])
+    const server = await serve([hangingAgent, '--port', '0', '--store', 'memory'])
     const response = await fetch(`${server.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: turnBody('h1', 'u1', 'why is the sky blue?') })
     expect(response.status).toBe(200)
     const reader = (response.body as ReadableStream<Uint8Array>).getReader()
@@ -129,7 +139,7 @@ describe('chatrail serve', () => {
   }, 90_000)
 
   it('refuses a non-loopback host without a token, naming the fix (exit 2)', () => {
-    const result = spawnSync(`${repoRoot}node_modules/.bin/tsx`, ['src/cli/main.ts', 'serve', definition, '--host', '0.0.0.0'], {
+    const result = spawnSync(process.execPath, [cli, 'serve', definition, '--host', '0.0.0.0'], {
       cwd: repoRoot, encoding: 'utf8', timeout: 30_000, env: { ...process.env, CHATRAIL_TOKEN: '' },
     })
     expect(result.status).toBe(2)
@@ -137,7 +147,7 @@ describe('chatrail serve', () => {
   })
 
   it('a module without a chat definition fails with exit 1 and names the module', () => {
-    const result = spawnSync(`${repoRoot}node_modules/.bin/tsx`, ['src/cli/main.ts', 'serve', 'test/serve/fixtures/no-definition.ts', '--store', 'memory', '--port', '0'], {
+    const result = spawnSync(process.execPath, [cli, 'serve', 'test/serve/fixtures/no-definition.ts', '--store', 'memory', '--port', '0'], {
       cwd: repoRoot, encoding: 'utf8', timeout: 30_000,
     })
     expect(result.status).toBe(1)

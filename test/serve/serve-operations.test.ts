@@ -3,12 +3,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { pgliteStore } from '../../src/store/index.js'
+import { scriptBundle } from '../support/cli-bundle.js'
+import { pgliteDataDirFromTemplate } from '../support/pglite-template.js'
 import { startServeProcess } from './serve-process.js'
 
 // `chatrail serve` as a real process on PGlite: /health and /ready, and SIGTERM draining through
 // handler.close(): no new turns (503), /ready 503 while it drains, a turn still running at the
 // deadline stored as failed with its lease released, exit 0.
 
+// Built to plain JavaScript (test/support/cli-bundle.ts): the CLI imports it without tsx, which
+// cost each start about a second of CPU. Loading a TypeScript definition is covered in
+// serve-command.test.ts; here the subject is draining.
+const hangingAgent = await scriptBundle('test/serve/fixtures/hanging-agent.ts')
 const dirs: string[] = []
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
@@ -19,8 +25,10 @@ describe('chatrail serve: operations', () => {
   it('serves /health and /ready, and drains on SIGTERM: 503 for new turns and /ready, the hung turn stored as failed, exit 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chatrail-serve-ops-'))
     dirs.push(dir)
-    const dataDir = join(dir, 'store')
-    const server = await startServeProcess(['test/serve/fixtures/hanging-agent.ts', '--port', '0', '--store', `pglite:${dataDir}`])
+    // a copy of a migrated PGlite (test/support/pglite-template.ts): this test is about draining,
+    // not the store's first start, which took seconds of initdb before the server listened
+    const dataDir = await pgliteDataDirFromTemplate(join(dir, 'store'))
+    const server = await startServeProcess([hangingAgent, '--port', '0', '--store', `pglite:${dataDir}`])
     expect(server.stdout().indexOf('listening on')).toBeGreaterThan(-1)
     const health = await fetch(`${server.url}/health`)
     expect(health.status).toBe(200)

@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { cliBundle } from '../support/cli-bundle.js'
 
 /**
- * `chatrail serve` as a real process (the CLI's TypeScript source through tsx's loader):
- * resolves once it prints its `listening on` line, with everything it printed so far.
+ * `chatrail serve` as a real process: resolves once it prints its `listening on` line, with
+ * everything it printed so far. `startServeProcess` runs the CLI built once with esbuild, with its
+ * page prebuilt (test/support/cli-bundle.ts: up in a fraction of the second a tsx start and an
+ * in-memory page build took); `startServeFromSource` runs the checkout's entry as `npm run serve`
+ * does, the TypeScript source through tsx's loader, building the page on start.
  */
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
@@ -17,7 +21,11 @@ export interface ServeProcess {
   stop: (signal?: NodeJS.Signals, ms?: number) => Promise<number | null>
 }
 
-export function startServeProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<ServeProcess> {
+export async function startServeProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<ServeProcess> {
+  return startNodeServer([await cliBundle(), 'serve', ...args], { cwd: repoRoot, env, timeoutMs })
+}
+
+export function startServeFromSource(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<ServeProcess> {
   // `node --import tsx`, not the tsx binary: one process, so a signal reaches the server itself
   // (the tsx binary is a wrapper whose child would outlive a SIGKILL sent to it).
   return startNodeServer(['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], { cwd: repoRoot, env, timeoutMs })

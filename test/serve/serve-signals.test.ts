@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cliBundle, scriptBundle } from '../support/cli-bundle.js'
 import { repoRoot } from './serve-process.js'
 
 // `npx chatrail serve …` killed by SIGTERM left its node child holding the port: npm passes the
@@ -12,15 +13,22 @@ import { repoRoot } from './serve-process.js'
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
 let app: string
+// The example definition built to plain JavaScript (test/support/cli-bundle.ts), so the CLI imports
+// it without tsx (a second of CPU a start); `npm run serve in this checkout` loads the TypeScript.
+let builtDefinition: string
 
-beforeAll(() => {
+beforeAll(async () => {
+  const cli = await cliBundle()
+  builtDefinition = await scriptBundle('examples/support-bot/definition.ts')
   mkdirSync(join(repoRoot, 'test-output'), { recursive: true })
-  // inside the checkout, so `--import tsx` and the example resolve from it
+  // inside the checkout, so the example definition and tsx (which loads it) resolve from it
   app = mkdtempSync(join(repoRoot, 'test-output', 'serve-signals-'))
   mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true })
-  // what npm links for an installed chatrail: one process that is the CLI (here the source through tsx)
+  // what npm links for an installed chatrail: one process that is the CLI (here its build,
+  // test/support/cli-bundle.ts, as the published bin runs dist; `npm run serve in this checkout`
+  // below runs the source through tsx)
   const bin = join(app, 'node_modules', '.bin', 'chatrail')
-  writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(repoRoot, 'src', 'cli', 'main.ts')}" "$@"\n`)
+  writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`)
   chmodSync(bin, 0o755)
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'serve-signals', private: true, type: 'module', scripts: { serve: 'exec chatrail serve' } }))
 })
@@ -60,8 +68,8 @@ async function until(check: () => boolean | Promise<boolean>, ms: number): Promi
 }
 
 /** Starts `command` in its own session in `cwd`, waits for `listening on`, SIGTERMs the top process, and reports what is left. */
-async function sigtermLeavesNothing(command: string, args: readonly string[], cwd: string): Promise<{ output: string; left: number[]; free: boolean }> {
-  const child: ChildProcess = spawn(command, [...args, join(repoRoot, 'examples', 'support-bot', 'definition.ts'), '--port', '0', '--store', 'memory'], {
+async function sigtermLeavesNothing(command: string, args: readonly string[], cwd: string, definition = builtDefinition): Promise<{ output: string; left: number[]; free: boolean }> {
+  const child: ChildProcess = spawn(command, [...args, definition, '--port', '0', '--store', 'memory'], {
     cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CHATRAIL_TOKEN: '' },
   })
   const sid = child.pid as number
@@ -102,7 +110,7 @@ describe('chatrail serve stops on SIGTERM however it was started', () => {
 
   const script = manifest.scripts.serve ?? ''
   it.skipIf(!script.startsWith('exec '))(`npm run serve in this checkout${script.startsWith('exec ') ? '' : ` — skipped: package.json's serve script (${script}) does not exec, so npm's sh swallows the signal (docs/serve.md)`}`, async () => {
-    const result = await sigtermLeavesNothing('npm', ['run', '--silent', 'serve', '--'], repoRoot)
+    const result = await sigtermLeavesNothing('npm', ['run', '--silent', 'serve', '--'], repoRoot, join(repoRoot, 'examples', 'support-bot', 'definition.ts'))
     expect(result.left).toEqual([])
     expect(result.free).toBe(true)
   }, 120_000)

@@ -5,13 +5,17 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseServeArgs } from '../../src/cli/serve/serve-args.js'
 import { readTokenFile } from '../../src/cli/serve/token-file.js'
+import { cliBundle, scriptBundle } from '../support/cli-bundle.js'
 import { repoRoot, startServeProcess } from './serve-process.js'
 
 // `--token <secret>` is in /proc/<pid>/cmdline for every local user to read. The secret can come
 // from a file instead (refused when others may read it, as ssh refuses a private key) or from
 // CHATRAIL_TOKEN (a process's environment is readable by its own user only), and --token warns.
 
-const definition = 'examples/support-bot/definition.ts'
+// Built to plain JavaScript (test/support/cli-bundle.ts): the CLI imports it without tsx, which
+// cost each start about a second of CPU. Loading a TypeScript definition is covered in
+// serve-command.test.ts; here the subject is the token.
+const definition = await scriptBundle('examples/support-bot/definition.ts')
 const dirs: string[] = []
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
@@ -83,8 +87,9 @@ describe('--token-file', () => {
 
   it('a token file others can read: exit 2 before anything starts, naming chmod 600', async () => {
     const path = tokenFile('s3cret', 0o644)
+    const cli = await cliBundle()
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', definition, '--port', '0', '--store', 'memory', '--token-file', path], { cwd: repoRoot, env: { ...process.env, CHATRAIL_TOKEN: '' } })
+      const child = spawn(process.execPath, [cli, 'serve', definition, '--port', '0', '--store', 'memory', '--token-file', path], { cwd: repoRoot, env: { ...process.env, CHATRAIL_TOKEN: '' } })
       let stdout = ''
       let stderr = ''
       child.stdout.on('data', (data: Buffer) => { stdout += data.toString() })

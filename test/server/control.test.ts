@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { defineChat, type ChatDefinition } from '../../src/index.js'
 import { createChatHandler } from '../../src/server/index.js'
@@ -6,6 +6,7 @@ import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from 
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
 import { endlessAgent, planAgent } from './support/agents.js'
 import { eventually, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Stop and dialog answers reach the instance running the turn: two handler instances on one store,
 // sharing nothing but the store (as two processes would), a turn running on A, the control request
@@ -19,7 +20,7 @@ requirePostgresInCi()
 const postgresUrl = POSTGRES_URL
 const stores: Array<[string, () => Promise<ConversationStore>]> = [
   ['memoryStore', async () => memoryStore()],
-  ['pgliteStore', async () => pgliteStore({ db: (pglite ??= await PGlite.create()), schema: freshSchema('control') })],
+  ['pgliteStore', async () => pgliteStore({ db: (pglite ??= await pgliteFromTemplate()), schema: freshSchema('control') })],
   ...(postgresUrl ? [['postgresStore', async () => postgresStore({ connectionString: postgresUrl, schema: freshSchema('control'), max: 4 })] as [string, () => Promise<ConversationStore>]] : []),
 ]
 if (!postgresUrl) describe('stop and dialog answers: postgresStore', () => it.skip(`skipped: ${POSTGRES_SKIP_REASON}`, () => undefined))

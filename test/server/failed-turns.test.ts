@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StreamChunk } from '../../src/contract/stream.js'
@@ -7,13 +7,14 @@ import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from 
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
 import { toolAgent } from './support/agents.js'
 import { countingAgent, deliveryDefinition, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Failed and tool turns that survive a reload (issue 29): what GET returns for them, what useChat's
 // own reader sees of a failed turn, tool parts that always end, and turn ids unique per conversation.
 // Over real HTTP, with the AI SDK's transport and reader, on every store.
 
 let pglite: PGlite | undefined
-const sharedPglite = async (): Promise<PGlite> => (pglite ??= await PGlite.create())
+const sharedPglite = async (): Promise<PGlite> => (pglite ??= await pgliteFromTemplate())
 afterAll(async () => {
   await pglite?.close()
 })

@@ -1,15 +1,16 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
 import { createChatHandler } from '../../src/server/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
 import { countingAgent, deliveryDefinition, eventually, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // createChatHandler over real HTTP (node:http on 127.0.0.1 via toNodeHandler), with the AI SDK's
 // own DefaultChatTransport as the client, on every store.
 
 let pglite: PGlite | undefined
-const sharedPglite = async (): Promise<PGlite> => (pglite ??= await PGlite.create())
+const sharedPglite = async (): Promise<PGlite> => (pglite ??= await pgliteFromTemplate())
 afterAll(async () => {
   await pglite?.close()
 })

@@ -1,9 +1,10 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createChatHandler, createHealthHandlers, type BeforeTurn, type ChatHandler, type ChatHandlerOptions, type TurnAttempt } from '../../src/server/index.js'
 import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
 import { countingAgent, deliveryDefinition, eventually, listen, userMessage, type Ctx, type Listening } from './support/harness.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Operations (issue 29): CORS, the beforeTurn hook, graceful shutdown (handler.close()) and the
 // health/ready handlers, over real HTTP.
@@ -12,7 +13,7 @@ const json = { 'content-type': 'application/json' }
 const turnBody = (conversationId: string, messageId: string, text: string): string => JSON.stringify({ id: conversationId, messages: [userMessage(messageId, text)], trigger: 'submit-message' })
 
 let pglite: PGlite | undefined
-const sharedPglite = async (): Promise<PGlite> => (pglite ??= await PGlite.create())
+const sharedPglite = async (): Promise<PGlite> => (pglite ??= await pgliteFromTemplate())
 afterAll(async () => {
   await pglite?.close()
 })

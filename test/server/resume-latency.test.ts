@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { StreamChunk } from '../../src/contract/stream.js'
 import { defineChat } from '../../src/index.js'
@@ -6,6 +6,7 @@ import { createChatHandler } from '../../src/server/index.js'
 import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
 import { eventually } from './support/harness.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Resume latency, per store (issue 29): a turn runs on instance A (its agent holds mid-answer);
 // instance B gets `GET <api>/<id>/stream` and the time to its first replayed part (the `start`,
@@ -23,7 +24,7 @@ requirePostgresInCi()
 const postgresUrl = POSTGRES_URL
 const stores: Array<[string, () => Promise<ConversationStore>]> = [
   ['memory', async () => memoryStore()],
-  ['pglite', async () => pgliteStore({ db: (pglite ??= await PGlite.create()), schema: freshSchema('latency') })],
+  ['pglite', async () => pgliteStore({ db: (pglite ??= await pgliteFromTemplate()), schema: freshSchema('latency') })],
   ...(postgresUrl ? [['postgres', async () => postgresStore({ connectionString: postgresUrl, schema: freshSchema('latency'), max: 4 })] as [string, () => Promise<ConversationStore>]] : []),
 ]
 if (!postgresUrl) describe('resume latency: postgres', () => it.skip(`skipped: ${POSTGRES_SKIP_REASON}`, () => undefined))

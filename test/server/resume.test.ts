@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { DefaultChatTransport, type UIMessage, type UIMessageChunk } from 'ai'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StreamChunk } from '../../src/contract/stream.js'
@@ -7,6 +7,7 @@ import { createChatHandler, type ChatHandler, type ChatHandlerOptions } from '..
 import { memoryStore, pgliteStore, postgresStore, type ConversationStore, type StoreOptions } from '../../src/store/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
 import { eventually, userMessage } from './support/harness.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Resumable streams without Redis (issue 29): a turn runs on instance A; `useChat`'s own transport
 // (`DefaultChatTransport.reconnectToStream`: GET <api>/<id>/stream) reconnects to instance B, which
@@ -23,7 +24,7 @@ const postgresUrl = POSTGRES_URL
 type MakeStore = (options?: StoreOptions) => Promise<ConversationStore>
 const stores: Array<[string, MakeStore]> = [
   ['memoryStore', async (options) => memoryStore(options)],
-  ['pgliteStore', async (options) => pgliteStore({ ...options, db: (pglite ??= await PGlite.create()), schema: freshSchema('resume') })],
+  ['pgliteStore', async (options) => pgliteStore({ ...options, db: (pglite ??= await pgliteFromTemplate()), schema: freshSchema('resume') })],
   ...(postgresUrl ? [['postgresStore', async (options?: StoreOptions) => postgresStore({ ...options, connectionString: postgresUrl, schema: freshSchema('resume'), max: 4 })] as [string, MakeStore]] : []),
 ]
 if (!postgresUrl) describe('resumable streams: postgresStore', () => it.skip(`skipped: ${POSTGRES_SKIP_REASON}`, () => undefined))

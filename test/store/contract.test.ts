@@ -1,15 +1,16 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { afterAll, describe, it } from 'vitest'
 import { memoryStore, pgliteStore, postgresStore } from '../../src/store/index.js'
 import { describeStoreContract } from '../../src/testing/vitest.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from './postgres-env.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // One conformance suite, three stores (ARCHITECTURE invariant 8).
 describeStoreContract('memoryStore', (options) => memoryStore(options))
 
 // PGlite takes seconds to start on a busy machine: one database for the file, a fresh schema per test.
 let shared: Promise<PGlite> | undefined
-const sharedPglite = (): Promise<PGlite> => (shared ??= PGlite.create())
+const sharedPglite = (): Promise<PGlite> => (shared ??= pgliteFromTemplate())
 afterAll(async () => {
   await (await shared)?.close()
 }, 60_000)

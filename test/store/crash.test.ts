@@ -6,11 +6,14 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { Message } from '../../src/contract/message.js'
 import { isStoreLeaseError, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
 import { exited, startChild } from './support/child.js'
+import { pgliteDataDirFromTemplate } from '../support/pglite-template.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from './postgres-env.js'
 
 // A process claims a turn and is SIGKILLed before writing. After the lease expires another
 // process claims and completes; a write with the dead process's token is refused. The clocks are
 // injected (the dead process at T, the survivor at T + lease + 1), so nothing waits on real time.
+// PGlite directories start as copies of a migrated template (test/support/pglite-template.ts): the
+// subject is the crash and the reopen, not initdb.
 
 const T = Date.UTC(2030, 0, 1)
 const dirs: string[] = []
@@ -52,7 +55,7 @@ async function crashAndTakeOver(kind: 'pglite' | 'postgres', target: string, sur
 
 describe('crash: a SIGKILLed lease holder cannot commit after takeover', () => {
   it('PGlite (the data dir reopened by the next process)', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'chatrail-crash-'))
+    const dataDir = await pgliteDataDirFromTemplate()
     dirs.push(dataDir)
     await crashAndTakeOver('pglite', dataDir, (clock) => pgliteStore({ dataDir, clock }))
   }, 120_000)
@@ -73,6 +76,7 @@ describe('PGlite durability', () => {
       { id: 'u1', role: 'user', content: 'Grüße, 世界 — "quotes" \\ and \u2028 separators 🚚', status: 'complete', createdAt: new Date(T), metadata: { chatrail: { event: 'x' } } },
       { id: 'a1', role: 'assistant', content: 'x'.repeat(100_000), status: 'complete', createdAt: new Date(T + 1), toolCalls: [{ id: 't1', name: 'lookup', args: { n: 1.5, deep: [null, true] }, status: 'complete', result: '{}' }], metadata: { chatrail: { v: 1 } } },
     ]
+    await pgliteDataDirFromTemplate(join(dataDir, 'db'))
     const file = join(dataDir, 'messages.json')
     writeFileSync(file, JSON.stringify(messages))
     try {

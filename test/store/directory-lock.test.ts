@@ -1,23 +1,25 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { isStoreUnavailableError, pgliteStore } from '../../src/store/index.js'
 import { pgliteStoreWith } from '../../src/store/pglite-store.js'
+import { pgliteDataDirFromTemplate } from '../support/pglite-template.js'
 
 // One process per PGlite directory (ARCHITECTURE invariant 10). Without the lock two processes
 // each kept their own copy of the database and the last to flush won: 150 of 300 acknowledged
 // messages read back. The lock is a socket the kernel closes with its process, so a SIGKILLed
 // holder frees the directory at once (no PID file to go stale).
+// The directories start as copies of a migrated template (test/support/pglite-template.ts): these
+// tests are about the lock, not initdb, and a first open of an empty directory costs seconds per process.
 
 const script = join(import.meta.dirname, 'support', 'lock-child.ts')
 const dirs: string[] = []
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'chatrail-lock-'))
+const tempDir = async (): Promise<string> => {
+  const dir = await pgliteDataDirFromTemplate()
   dirs.push(dir)
   return dir
 }
@@ -55,7 +57,7 @@ async function readBack(dataDir: string): Promise<number> {
 
 describe.each(['auto', 'file'] as const)('PGlite directory lock (%s)', (mode) => {
   it('a second process is refused at open, naming the directory and the holder; every acknowledged message reads back', async () => {
-    const dataDir = tempDir()
+    const dataDir = await tempDir()
     const first = child(['append', dataDir, mode, 'a', '150', 'hold'])
     const holder = await first.reply
     expect(holder.acked).toBe(150)
@@ -83,7 +85,7 @@ describe.each(['auto', 'file'] as const)('PGlite directory lock (%s)', (mode) =>
 
 describe('PGlite directory lock in one process', () => {
   it('a second store on an open directory is refused; close() releases it; the lock does not keep a process alive', async () => {
-    const dataDir = tempDir()
+    const dataDir = await tempDir()
     const a = pgliteStore({ dataDir })
     await a.list()
     const b = pgliteStore({ dataDir })
@@ -101,8 +103,8 @@ describe('PGlite directory lock in one process', () => {
   }, 120_000)
 
   it('the file lock (other platforms) leaves no socket file behind after close', async () => {
-    const dataDir = tempDir()
-    const store = pgliteStoreWith({ dataDir }, 'file')
+    const dataDir = await tempDir()
+    const store = pgliteStoreWith({ dataDir }, { lockMode: 'file' })
     await store.list()
     expect(statSync(join(dataDir, '.chatrail-lock')).isSocket()).toBe(true)
     await store.close()

@@ -1,9 +1,10 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Message } from '../../src/contract/message.js'
 import { MIGRATIONS } from '../../src/store/sql/schema.js'
 import { isOwnerMismatchError, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from './postgres-env.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // A store opened on tables an older chatrail created (schema version 1, before owners and turn
 // signals) migrates them in place: the stored conversation and its lease stay usable, the
@@ -53,7 +54,7 @@ describe('SQL stores migrate version-1 tables in place (owner column, turn signa
   })
 
   it('pgliteStore', async () => {
-    pglite = await PGlite.create()
+    pglite = await pgliteFromTemplate()
     const db = pglite
     const schema = freshSchema('legacy')
     await legacySchema((sql, params) => (params ? db.query(sql, params) : db.exec(sql)), schema)

@@ -1,9 +1,10 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Message } from '../../src/contract/message.js'
 import { isStoreConflictError, isStoreLeaseError, memoryStore, pgliteStore, postgresStore, type ConversationStore, type Lease } from '../../src/store/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from './postgres-env.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // ARCHITECTURE invariant 8, as a model test: rounds of concurrent appends, truncations, lease
 // claims and retried appends from several writers, each working from its own (possibly stale)
@@ -132,7 +133,7 @@ describe('store model test (fast-check): any interleaving is a serial history', 
     await db?.close()
   }, 60_000)
   it('pgliteStore', async () => {
-    db = await PGlite.create()
+    db = await pgliteFromTemplate()
     const shared = db
     await fc.assert(
       fc.asyncProperty(roundsArb, async (rounds) => {

@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Message } from '../../src/contract/message.js'
@@ -9,6 +9,7 @@ import { MIGRATIONS } from '../../src/store/sql/schema.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from './postgres-env.js'
 import { startOwnPostgres } from './support/own-postgres.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Faults the SQL stores must survive: rows changed behind chatrail's back, the server going away
 // mid-conversation, and several instances migrating one schema at once.
@@ -44,7 +45,7 @@ describe('corrupt rows', () => {
   }, 60_000)
 
   it('PGlite: invalid JSON is a typed error naming conversation and row; other conversations load', async () => {
-    db = await PGlite.create()
+    db = await pgliteFromTemplate()
     const schema = freshSchema('corrupt')
     const store = pgliteStore({ db, schema })
     const shared = db

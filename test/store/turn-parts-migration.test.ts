@@ -1,10 +1,11 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Message } from '../../src/contract/message.js'
 import { MIGRATIONS, statements } from '../../src/store/sql/schema.js'
 import { pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
 import { TURN_PARTS_RETENTION_MS } from '../../src/store/turn-parts.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from './postgres-env.js'
+import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Migration 4 (turn parts, for resumable streams) is backward compatible: a database at version 3
 // migrates in place, and an instance of the previous version (schema version 3, which knows
@@ -86,7 +87,7 @@ describe('migration 4 (turn parts) is backward compatible with instances of the 
   })
 
   it('pgliteStore', async () => {
-    pglite = await PGlite.create()
+    pglite = await pgliteFromTemplate()
     const db = pglite
     const schema = freshSchema('v3')
     const run: Run = async (sql, params) => (params ? (await db.query<Record<string, unknown>>(sql, params)).rows : ((await db.exec(sql)).at(-1)?.rows ?? []) as Array<Record<string, unknown>>)

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
 /**
- * The package as `npm run build` makes it (tsup: ESM, CJS, `.d.ts`, source maps), built at most once
- * per state of the sources and shared by every test that needs it (the exports-map test and the docs
- * snippet check). The build lives in test-output/built-package/<hash>/ — a package root holding
+ * The package as `npm run build` makes it (scripts/build.ts: ESM, CJS, `.d.ts`, source maps, the
+ * serve page), built at most once per state of the sources and shared by every test that needs it
+ * (the exports-map test, the app sizes, the docs snippet check). The build lives in test-output/built-package/<hash>/ — a package root holding
  * package.json, bin/ and dist/ — keyed by a hash of everything that goes into it, so a second run
  * over unchanged sources reuses it and an edit to any source rebuilds it. Test files run in parallel
  * processes: the first one to need a build takes a lock directory (mkdir is atomic), the others wait
@@ -20,7 +20,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 const cacheDir = join(root, 'test-output', 'built-package')
 // Everything the build reads: the sources of every entry, the build config and the manifest, and the
 // lock file (dependency versions shape the bundled declarations).
-const inputs = ['src', 'renderers', 'bin', 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json']
+const inputs = ['src', 'renderers', 'bin', 'examples/support-bot', 'scripts/build.ts', 'tsup.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json']
 const buildTimeoutMs = 300_000
 const pollMs = 250
 
@@ -42,7 +42,8 @@ export function sourceHash(): string {
   return hash.digest('hex').slice(0, 16)
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (another user's included). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
@@ -65,7 +66,7 @@ async function build(target: string): Promise<void> {
   const staging = `${target}.staging-${process.pid}`
   rmSync(staging, { recursive: true, force: true })
   mkdirSync(staging, { recursive: true })
-  await run(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--out-dir', join(staging, 'dist'), '--silent'], { cwd: root, timeout: buildTimeoutMs })
+  await run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build.ts'), join(staging, 'dist')], { cwd: root, timeout: buildTimeoutMs })
   cpSync(join(root, 'package.json'), join(staging, 'package.json'))
   cpSync(join(root, 'bin'), join(staging, 'bin'), { recursive: true })
   writeFileSync(join(staging, '.complete'), new Date().toISOString())

@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { builtPackage } from '../support/built-package.js'
 
 /**
- * The matcher types as an app gets them: `chatrail/testing/vitest`'s declarations built by tsup
- * (the published .d.ts, which imports nothing from vitest), resolved through an exports map by
+ * The matcher types as an app gets them: `chatrail/testing/vitest`'s declarations as `npm run
+ * build` makes them (the published .d.ts, which imports nothing from vitest), resolved through an exports map by
  * `tsc`, in both import orders. Augmenting vitest's `Assertion` worked only when vitest's types
  * were loaded first (`import { expect } from 'vitest'` above the chatrail import); the other order
  * was TS2339 on `toRoute`.
@@ -43,7 +44,7 @@ expect(turn).toBeKind('deterministic')
 beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), 'chatrail-matcher-types-'))
   const packageDir = join(app, 'node_modules', 'chatrail')
-  mkdirSync(join(packageDir, 'dist'), { recursive: true })
+  mkdirSync(packageDir, { recursive: true })
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'matcher-types-app', private: true, type: 'module' }))
   writeFileSync(join(packageDir, 'package.json'), JSON.stringify({ name: 'chatrail', type: 'module', exports: { './testing/vitest': { types: './dist/testing-vitest.d.ts' } } }))
   for (const dependency of ['vitest', '@vitest', 'vite', '@types', 'json-schema']) {
@@ -53,11 +54,10 @@ beforeAll(async () => {
       // Not installed (json-schema's types live under @types): nothing to link.
     }
   }
-  // Only this entry's declarations: the same tsup build as `npm run build`, one entry.
-  const out = join(app, 'build')
-  await run(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--entry.testing-vitest', 'src/testing/vitest.ts', '--dts-only', '--format', 'esm', '--out-dir', out, '--silent'], { cwd: root, timeout: 240_000 })
-  cpSync(join(out, 'testing-vitest.d.ts'), join(packageDir, 'dist', 'testing-vitest.d.ts'))
-}, 300_000)
+  // The declarations `npm run build` makes, shared with the other built-package suites (one build
+  // per state of the sources; a build of its own cost this file ~40 s of CPU).
+  symlinkSync(join(await builtPackage(), 'dist'), join(packageDir, 'dist'))
+}, 420_000)
 
 afterAll(() => {
   if (app) rmSync(app, { recursive: true, force: true })

@@ -1,22 +1,23 @@
 import { execFile } from 'node:child_process'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { cliBundle } from '../support/cli-bundle.js'
 import { clockBotModule, conversationDir, shopBotModule } from './support/conversation-dir.js'
 
 /**
- * `chatrail test` as users run it: a spawned CLI (`tsx src/cli/main.ts`, as `npm start` does),
- * asserted on exit code, stdout and stderr. The spawns run in beforeAll, two at a time (each
- * takes a few seconds: tsx compiles the sources on start).
+ * `chatrail test` as users run it: a spawned CLI (the CLI built once with esbuild and started with
+ * plain node, test/support/cli-bundle.ts; it loads the TypeScript definitions through tsx as an
+ * installed chatrail does), asserted on exit code, stdout and stderr. The spawns run in beforeAll,
+ * two at a time.
  */
 
 interface Outcome { code: number | null; stdout: string; stderr: string }
 
-const tsx = resolve('node_modules/.bin/tsx')
-const main = resolve('src/cli/main.ts')
+const main = await cliBundle()
 
 function chatrail(args: readonly string[], cwd: string): Promise<Outcome> {
   return new Promise((done) => {
-    execFile(tsx, [main, 'test', ...args], { cwd, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [main, 'test', ...args], { cwd, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
       done({ code, stdout, stderr })
     })

@@ -1,24 +1,24 @@
 import { execFile } from 'node:child_process'
 import { resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { cliBundle } from '../support/cli-bundle.js'
 import { toDot, toMermaid } from '../../src/conversation/mermaid.js'
 import { lostCard } from './fixtures/lost-card.js'
 
 /**
- * `chatrail explain` and `chatrail graph` as users run them: the real CLI (`tsx src/cli/main.ts`,
- * as `npm start` does) loading a TypeScript definition module, asserted on exit code and output.
- * The spawns run in beforeAll, two at a time (tsx compiles the sources on start).
+ * `chatrail explain` and `chatrail graph` as users run them: the real CLI (built once with esbuild
+ * and started with plain node, test/support/cli-bundle.ts) loading a TypeScript definition module,
+ * asserted on exit code and output. The spawns run in beforeAll, two at a time.
  */
 
 interface Outcome { code: number | null; stdout: string; stderr: string }
 
-const tsx = resolve('node_modules/.bin/tsx')
-const main = resolve('src/cli/main.ts')
+const main = await cliBundle()
 const fixtures = resolve('test/tools/fixtures')
 
 function chatrail(args: readonly string[]): Promise<Outcome> {
   return new Promise((done) => {
-    execFile(tsx, [main, ...args], { cwd: fixtures, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [main, ...args], { cwd: fixtures, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
       done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr })
     })
   })

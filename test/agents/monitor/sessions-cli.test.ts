@@ -4,15 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MonitorEntry } from '../../../src/agents/monitor/monitor-entry.js'
 import { makeFakeHome, placeClaude, placeCodex, writeRegistry } from './fake-home.js'
 import type { FakeHome, PlacedSession } from './fake-home.js'
+import { cliBundle } from '../../support/cli-bundle.js'
 
 /**
- * `chatrail sessions` spawned (through tsx, as the bin runs it) against a fake home whose recorded
+ * `chatrail sessions` spawned (the CLI built once and started with plain node, as the bin runs dist:
+ * test/support/cli-bundle.ts) against a fake home whose recorded
  * sessions are shifted to "a few minutes ago", so the test reads the same whatever today is.
  */
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const { CODEX_HOME: _ignored, ...parentEnv } = process.env
-const chatrail = (...args: string[]) => spawnSync(`${root}node_modules/.bin/tsx`, ['src/cli/main.ts', 'sessions', '--no-opencode-url', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, env: parentEnv })
+const cli = await cliBundle()
+const chatrail = (...args: string[]) => spawnSync(process.execPath, [cli, 'sessions', '--no-opencode-url', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000, env: parentEnv })
 
 let home: FakeHome
 let waiting: PlacedSession

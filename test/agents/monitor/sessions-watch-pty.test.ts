@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { projectRoot, terminalEnv } from '../../ink/demo-driver.js'
 import { startPty } from '../../ink/pty-terminal.js'
 import type { PtyTerminal } from '../../ink/pty-terminal.js'
 import { appendLines, makeFakeHome, placeCodex } from './fake-home.js'
 import type { FakeHome } from './fake-home.js'
+import { cliBundle } from '../../support/cli-bundle.js'
 
 /**
  * `chatrail sessions --watch` in a real pseudo-terminal over a fake home: the table updates in place
@@ -13,6 +13,8 @@ import type { FakeHome } from './fake-home.js'
  * (the CLI's default 10 s), and `q` quits with exit code 0. About 15 s.
  */
 
+// the CLI built once and started with plain node (test/support/cli-bundle.ts), not through tsx (1–2 s a start)
+const cli = await cliBundle()
 const running: PtyTerminal[] = []
 let home: FakeHome | undefined
 afterEach(() => {
@@ -27,7 +29,7 @@ describe('chatrail sessions --watch (pty)', () => {
     const thread = placeCodex(home, 'plain-turn', { lines: 9, sessionId: randomUUID(), endsAgoMs: 30_000 })
     const env = terminalEnv()
     delete env.CODEX_HOME
-    const terminal = startPty(join(projectRoot, 'node_modules', '.bin', 'tsx'), ['src/cli/main.ts', 'sessions', '--watch', '--no-opencode-url', '--home', home.home], { cwd: projectRoot, env, cols: 120, rows: 20 })
+    const terminal = startPty(process.execPath, [cli, 'sessions', '--watch', '--no-opencode-url', '--home', home.home], { cwd: projectRoot, env, cols: 120, rows: 20 })
     running.push(terminal)
     let screen = await terminal.waitFor((text) => /codex\s.*\srunning\s+\d+s ago/.test(text), 45_000)
     expect(screen).toMatch(/AGENT\s+PROJECT\s+TITLE\s+STATE\s+ACTIVE/)

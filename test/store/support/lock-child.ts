@@ -15,7 +15,7 @@ import type { LockMode } from '../../../src/store/directory-lock.js'
 const [command, dir, mode, prefix, count, then] = process.argv.slice(2)
 if (command !== 'append' || !dir || !mode || !prefix || !count || !then) throw new Error('usage: lock-child append <dir> <mode> <prefix> <n> <hold|exit|linger>')
 
-const store = pgliteStoreWith({ dataDir: dir }, mode === 'auto' ? undefined : (mode as LockMode))
+const store = pgliteStoreWith({ dataDir: dir }, mode === 'auto' ? {} : { lockMode: mode as LockMode })
 const definition = { id: 'lock', revision: 1 }
 let acked = 0
 let error: Record<string, unknown> | undefined
