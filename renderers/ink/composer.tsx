@@ -1,4 +1,16 @@
-import { Box, Text } from 'ink'
+import { Box, Text, useStdout } from 'ink'
+import { useRef } from 'react'
+import { COMPOSER_ROWS, composerWindow } from './composer-window.js'
+import { fitHint } from './fit-hint.js'
+import type { HintItem } from './fit-hint.js'
+import { linesOf, positionOf } from './line-editor.js'
+
+/** Ctrl+R's search as the composer shows it: the query, the entry it matched (if any), whether the last step failed. */
+export interface ComposerSearch {
+  query: string
+  match?: string
+  failed: boolean
+}
 
 interface Props {
   input: string
@@ -9,28 +21,95 @@ interface Props {
   editing: boolean
   /** A pending dialog whose picker was closed: the composer says how to reopen it. */
   dialogClosed?: boolean
+  /** A first Esc was pressed on an empty composer: the hint says the next one edits the last message. */
+  escArmed?: boolean
+  /** Ctrl+R's search is open: the composer is its `(reverse-i-search)` line. */
+  search?: ComposerSearch
+  /** Lines shown before the composer scrolls. @default 8 */
+  rows?: number
+  /** The width the hint is fitted to. @default the terminal's columns (80 when not a terminal) */
+  columns?: number
 }
 
-/** The input line with its cursor, and a one-line key hint that follows what the keys would do now. */
-export function Composer({ input, cursor, streaming, editing, dialogClosed = false }: Props) {
-  const chars = [...input]
-  const at = Math.max(0, Math.min(cursor ?? chars.length, chars.length))
+/**
+ * The input with its cursor, growing with its lines up to `rows` and then scrolling to keep the
+ * cursor's line in view (with how many lines are hidden above and below), and a one-line key
+ * hint that follows what the keys would do now, fitted to the terminal's width.
+ */
+export function Composer({ input, cursor, streaming, editing, dialogClosed = false, escArmed = false, search, rows = COMPOSER_ROWS, columns }: Props) {
+  const { stdout } = useStdout()
+  const width = columns ?? (stdout.columns > 0 ? stdout.columns : 80)
+  const hint = <Text dimColor>{fitHint(hintItems({ streaming, editing, dialogClosed, escArmed, searching: search !== undefined }), width)}</Text>
+  const top = useRef(0)
+  if (search !== undefined) {
+    return (
+      <Box flexDirection="column">
+        <Text wrap="truncate-end">
+          <Text color={search.failed ? 'red' : 'cyan'}>{search.failed ? '(failed reverse-i-search)' : '(reverse-i-search)'}</Text>
+          {`\`${search.query}': `}
+          {(search.match ?? '').replace(/\n/g, ' ↵ ')}
+        </Text>
+        {hint}
+      </Box>
+    )
+  }
+  const lines = linesOf(input)
+  const at = positionOf(input, cursor ?? [...input].length)
+  const shown = composerWindow(lines.length, at.line, rows, top.current)
+  top.current = shown.top
+  const prompt = editing ? 'edit › ' : '› '
+  const indent = ' '.repeat(prompt.length)
   return (
     <Box flexDirection="column">
-      <Text>
-        <Text color={editing ? 'yellow' : 'cyan'}>{editing ? 'edit › ' : '› '}</Text>
-        {chars.slice(0, at).join('')}
-        <Text inverse>{chars[at] ?? ' '}</Text>
-        {chars.slice(at + 1).join('')}
-      </Text>
-      <Text dimColor>{hint(streaming, editing, dialogClosed)}</Text>
+      {shown.above === 0 ? null : <Text dimColor>{`${indent}↑ ${moreLines(shown.above)}`}</Text>}
+      {lines.slice(shown.top, shown.top + shown.shown).map((line, offset) => {
+        const index = shown.top + offset
+        const chars = [...line]
+        return (
+          <Text key={index}>
+            {index === 0 ? <Text color={editing ? 'yellow' : 'cyan'}>{prompt}</Text> : indent}
+            {index === at.line ? (
+              <>
+                {chars.slice(0, at.column).join('')}
+                <Text inverse>{chars[at.column] ?? ' '}</Text>
+                {chars.slice(at.column + 1).join('')}
+              </>
+            ) : line}
+          </Text>
+        )
+      })}
+      {shown.below === 0 ? null : <Text dimColor>{`${indent}↓ ${moreLines(shown.below)}`}</Text>}
+      {hint}
     </Box>
   )
 }
 
-function hint(streaming: boolean, editing: boolean, dialogClosed: boolean): string {
-  if (dialogClosed) return `Tab answer the agent · ${streaming ? 'Esc stop the turn' : 'Enter send'} · Ctrl+C quit`
-  if (streaming) return 'streaming… Esc stop · Enter sends anyway'
-  if (editing) return 'editing your last message · Enter resend · Esc cancel'
-  return 'Enter send · Esc stop · ↑ edit last · Ctrl+R retry · Ctrl+G regenerate · Ctrl+C quit'
+const moreLines = (count: number): string => `${count} more line${count === 1 ? '' : 's'}`
+
+interface HintMode {
+  streaming: boolean
+  editing: boolean
+  dialogClosed: boolean
+  escArmed: boolean
+  searching: boolean
+}
+
+/** Pure: the hint's items for the composer's mode, in the order shown, ranked by what matters most. */
+export function hintItems({ streaming, editing, dialogClosed, escArmed, searching }: HintMode): HintItem[] {
+  const item = (text: string, rank: number): HintItem => ({ text, rank })
+  if (searching) return [item('Enter or → accept', 0), item('Ctrl+R older match', 1), item('Esc cancel', 0)]
+  if (dialogClosed) return [item('Tab answer the agent', 0), item(streaming ? 'Esc stop the turn' : 'Enter send', 1), item('Ctrl+C quit', 2)]
+  if (streaming) return [item('streaming… Esc stop', 0), item('Enter sends anyway', 1), item('Ctrl+J newline', 3), item('Ctrl+C quit', 2)]
+  if (editing) return [item('editing your last message', 0), item('Enter resend', 0), item('Esc cancel', 1), item('Ctrl+J newline', 2)]
+  if (escArmed) return [item('Esc again to edit your last message', 0), item('any other key cancels', 2), item('Ctrl+C quit', 1)]
+  return [
+    item('Enter send', 0),
+    item('↑ history', 2),
+    item('Ctrl+R search', 6),
+    item('Esc Esc edit last', 4),
+    item('Ctrl+T retry', 5),
+    item('Ctrl+G regenerate', 7),
+    item('Ctrl+J newline', 3),
+    item('Ctrl+C quit', 1),
+  ]
 }

@@ -2,6 +2,7 @@ import { Box, Text, useApp } from 'ink'
 import { useRef, useState } from 'react'
 import type { DialogAnswerInput } from '../../src/contract/dialog.js'
 import type { ChatDefinition, JsonObject } from '../../src/index.js'
+import type { Message } from '../../src/contract/message.js'
 import { useChatSession } from '../react/use-chat-session.js'
 import type { UseChatSessionReturn } from '../react/use-chat-session.js'
 import { chatKeyAction } from './chat-keys.js'
@@ -10,10 +11,15 @@ import { Composer } from './composer.js'
 import { DialogPicker } from './dialog-picker.js'
 import type { KeyHandler } from './dialog-picker.js'
 import { EventShortcuts } from './event-shortcuts.js'
-import { editLine } from './line-editor.js'
+import { failureLine } from './failure-line.js'
+import { editLine, linesOf } from './line-editor.js'
 import type { LineState } from './line-editor.js'
 import { appendSettled } from './printed-log.js'
 import type { PrintedEntry } from './printed-log.js'
+import {
+  atDraft, emptyHistory, historyNewer, historyOlder, recordPrompt, refineSearch, searchOlder, searchResult, startSearch,
+} from './prompt-history.js'
+import type { HistoryBrowse, HistorySearch, PromptHistory } from './prompt-history.js'
 import { replyLabel } from './reply-label.js'
 import { shortcutEvents, withStartOver } from './shortcut-events.js'
 import type { EventShortcut } from './shortcut-events.js'
@@ -40,7 +46,8 @@ interface Props<Ctx extends JsonObject> {
 /**
  * A complete terminal chat over one session: the printed log, the streaming reply, a pending
  * agent dialog's picker, the status line, the state's events, and the composer. Keys drive the
- * lifecycle (see `chat-keys.ts`); `/…` lines are sent like any text, to the app's routes.
+ * lifecycle (see `chat-keys.ts`); `/…` lines are sent like any text, to the app's routes. The
+ * prompts sent from this chat are its history (↑/↓, Ctrl+R), kept for as long as it is mounted.
  */
 export function InkChat<Ctx extends JsonObject>({ definition, options, backend, eventLabels, header }: Props<Ctx>) {
   const chat = useChatSession(definition, options)
@@ -56,8 +63,16 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
   const [failure, setFailure] = useState<string | undefined>(undefined)
   // Keys can arrive faster than React re-renders: read live values from the controller and refs.
   const editingRef = useRef(editing)
+  const history = useRef<PromptHistory>(emptyHistory())
+  const browse = useRef<HistoryBrowse>(atDraft)
+  const [search, setSearch] = useState<HistorySearch | undefined>(undefined)
+  const searchRef = useRef(search)
+  const [escArmed, setEscArmed] = useState(false)
+  const escArmedRef = useRef(escArmed)
   const printed = useRef<readonly PrintedEntry[]>([])
-  printed.current = appendSettled(printed.current, chat.messages, replyLabel(chat.traces), chat.dialogLog)
+  // the controller's error belongs to the reply that failed with it, which settles in the same update
+  const describeFailure = (message: Message) => failureLine(message, chat.error ?? undefined)
+  printed.current = appendSettled(printed.current, chat.messages, replyLabel(chat.traces), chat.dialogLog, describeFailure)
 
   const pending = chat.pendingDialog
   const pickerOpen = pending !== undefined && pending.toolId !== closedDialog
@@ -78,20 +93,32 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
     editingRef.current = id
     setEditing(id)
   }
+  const setSearchNow = (next: HistorySearch | undefined): void => {
+    searchRef.current = next
+    setSearch(next)
+  }
+  const setEscArmedNow = (armed: boolean): void => {
+    if (escArmedRef.current === armed) return
+    escArmedRef.current = armed
+    setEscArmed(armed)
+  }
 
   const apply = (action: ChatKeyAction, chatNow: UseChatSessionReturn<Ctx>, shortcutsNow: readonly EventShortcut[]): void => {
     const { input, messages } = chatNow.controller.getState()
+    const show = (next: LineState): void => {
+      line.current = next
+      setCursorShown(next.cursor)
+      if (next.text !== input) chatNow.setInput(next.text)
+    }
+    const searchNow = searchRef.current
     switch (action.type) {
-      case 'edit': {
-        const next = editLine(lineNow(input), action.edit)
-        line.current = next
-        setCursorShown(next.cursor)
-        if (next.text !== input) chatNow.setInput(next.text)
-        return
-      }
+      case 'edit':
+        return show(editLine(lineNow(input), action.edit))
       case 'clear-input':
         return chatNow.setInput('')
       case 'send': {
+        history.current = recordPrompt(history.current, input)
+        browse.current = atDraft
         const id = editingRef.current
         if (id === undefined) return attempt(chatNow.send(input))
         setEditingNow(undefined)
@@ -100,6 +127,36 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
       }
       case 'stop':
         return chatNow.stop()
+      case 'arm-edit-last':
+        return setEscArmedNow(true)
+      case 'history-older': {
+        const step = historyOlder(history.current, browse.current, input)
+        if (step === undefined) return
+        browse.current = step.browse
+        // the cursor at the end of the first line: a shell's place for a one-line prompt, and for a
+        // prompt of several lines still on the first, so the next ↑ walks on
+        return show({ text: step.text, cursor: [...(linesOf(step.text)[0] ?? '')].length })
+      }
+      case 'history-newer': {
+        const step = historyNewer(history.current, browse.current)
+        if (step === undefined) return
+        browse.current = step.browse
+        return show({ text: step.text, cursor: [...step.text].length })
+      }
+      case 'search-start':
+        return setSearchNow(startSearch(input))
+      case 'search-query':
+        return searchNow === undefined ? undefined : setSearchNow(refineSearch(history.current, searchNow, action.query))
+      case 'search-older':
+        return searchNow === undefined ? undefined : setSearchNow(searchOlder(history.current, searchNow))
+      case 'search-accept':
+      case 'search-cancel': {
+        if (searchNow === undefined) return
+        setSearchNow(undefined)
+        browse.current = atDraft
+        const text = action.type === 'search-accept' ? searchResult(history.current, searchNow) : searchNow.draft
+        return show({ text, cursor: [...text].length })
+      }
       case 'edit-last': {
         const last = messages.findLast((message) => message.role === 'user')
         if (last === undefined) return
@@ -141,13 +198,20 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
       return
     }
     const state = now.chat.controller.getState()
+    const searching = searchRef.current
     const action = chatKeyAction(input, key, {
       streaming: state.status === 'streaming',
       editing: editingRef.current !== undefined,
       input: state.input,
+      cursor: lineNow(state.input).cursor,
       dialogClosed: now.pending !== undefined,
       paste,
+      escArmed: escArmedRef.current,
+      canEditLast: state.messages.some((message) => message.role === 'user'),
+      ...(searching === undefined ? {} : { searchQuery: searching.query }),
     })
+    // Esc Esc is two keys in a row: any other key in between disarms it (no timer)
+    setEscArmedNow(action?.type === 'arm-edit-last')
     if (action !== undefined) now.apply(action, now.chat, now.shortcuts)
   })
 
@@ -159,7 +223,9 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
   const dismiss = (toolId: string): void => setClosedDialog(toolId)
 
   const lastTrace = chat.traces.at(-1)
-  const error = failure ?? chat.error?.message
+  // a failed reply prints its own error line; this one is for failures no reply shows
+  const replyFailed = chat.messages.at(-1)?.status === 'error'
+  const error = failure ?? (replyFailed ? undefined : chat.error?.message)
   return (
     <Box flexDirection="column">
       <Transcript
@@ -196,6 +262,14 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
           streaming={streaming}
           editing={editing !== undefined}
           dialogClosed={pending !== undefined}
+          escArmed={escArmed}
+          {...(search === undefined ? {} : {
+            search: {
+              query: search.query,
+              failed: search.failed,
+              ...(search.match === undefined ? {} : { match: history.current.entries[search.match] ?? '' }),
+            },
+          })}
         />
       )}
     </Box>

@@ -2,6 +2,7 @@ import { Box, Text, useStdout } from 'ink'
 import { memo, useMemo, useRef } from 'react'
 import type { Message } from '../../src/contract/message.js'
 import { terminalText } from '../../src/contract/terminal-text.js'
+import { failureLine } from './failure-line.js'
 import { MarkdownView } from './markdown-view.js'
 import { markdownBlocks, markdownLines, wrapLines, type StyledLine } from './terminal-markdown.js'
 
@@ -13,6 +14,8 @@ interface Props {
   edited?: boolean
   /** Tool calls not to list: agent dialogs, shown as their Q→A lines instead. */
   hiddenToolIds?: readonly string[]
+  /** A failed reply's error line (`failureLine`), shown red on its own line under the reply. */
+  failure?: string
 }
 
 const speakers: Record<Message['role'], { name: string; color: string }> = {
@@ -26,11 +29,12 @@ const speakers: Record<Message['role'], { name: string; color: string }> = {
  * One chat message: the speaker line, then the text. A reply (assistant or system) is markdown:
  * headings, emphasis, lists, tables fitted to the terminal's width and code under its language,
  * laid out anew on each chunk while it streams (only the live reply redraws; printed ones never
- * do). What the user typed is shown as typed. A streaming reply ends in a cursor block.
+ * do). What the user typed is shown as typed. A streaming reply ends in a cursor block. A failed
+ * reply keeps its partial text as a reply and ends in its error, red, on a line of its own.
  * Text from the model or an agent's files is shown with its control characters as symbols, so it
  * cannot send the terminal commands (a title, a screen clear, a clipboard write).
  */
-export function MessageView({ message, label, edited = false, hiddenToolIds = [] }: Props) {
+export function MessageView({ message, label, edited = false, hiddenToolIds = [], failure }: Props) {
   const speaker = speakers[message.role]
   const streaming = message.status === 'streaming'
   const toolCalls = (message.toolCalls ?? []).filter((call) => !hiddenToolIds.includes(call.id))
@@ -44,8 +48,8 @@ export function MessageView({ message, label, edited = false, hiddenToolIds = []
         {message.status === 'error' ? <Text color="red"> · error</Text> : null}
       </Text>
       {empty && !streaming ? <Text dimColor>{message.status === 'error' ? '(no reply)' : '(stopped before any text)'}</Text> : null}
-      {message.content === '' ? null : message.role === 'user' || message.role === 'tool' || message.status === 'error' ? (
-        <Text color={message.status === 'error' ? 'red' : undefined}>
+      {message.content === '' ? null : message.role === 'user' || message.role === 'tool' ? (
+        <Text>
           {terminalText(message.content)}
           {streaming ? '▍' : ''}
         </Text>
@@ -58,6 +62,7 @@ export function MessageView({ message, label, edited = false, hiddenToolIds = []
           ⚙ {terminalText(call.name, { singleLine: true })} ({call.status})
         </Text>
       ))}
+      {message.status === 'error' ? <Text color="red">✗ {failure ?? failureLine(message)}</Text> : null}
     </Box>
   )
 }

@@ -19,6 +19,8 @@ export interface PrintedMessage {
   edited: boolean
   /** Tool calls that are agent dialogs: their Q→A lines stand for them, so the view hides them. */
   dialogToolIds?: readonly string[]
+  /** A failed reply's error line (see `failureLine`), known when it settled. */
+  failure?: string
 }
 
 export interface PrintedDialog {
@@ -35,6 +37,9 @@ export interface SeenDialog {
 
 /** Describes how an assistant message was produced; undefined when unknown. */
 export type DescribeReply = (message: Message, messages: readonly Message[]) => string | undefined
+
+/** Says why a settled reply failed (its error line); undefined for one that did not. */
+export type DescribeFailure = (message: Message) => string | undefined
 
 function isSettled(message: Message): boolean {
   return message.status === 'complete' || message.status === 'error'
@@ -64,6 +69,7 @@ export function appendSettled(
   messages: readonly Message[],
   describe?: DescribeReply,
   dialogs: readonly SeenDialog[] = [],
+  failure?: DescribeFailure,
 ): readonly PrintedEntry[] {
   const seen = new Set(printed.map((entry) => entry.key))
   const printedIds = new Set(printed.flatMap((entry) => (entry.kind === 'message' ? [entry.message.id] : [])))
@@ -86,6 +92,7 @@ export function appendSettled(
     if (!seen.has(key)) {
       const label = message.role === 'assistant' ? describe?.(message, messages) : undefined
       const hidden = (message.toolCalls ?? []).map((call) => call.id).filter((id) => dialogIds.has(id))
+      const failed = message.role === 'assistant' ? failure?.(message) : undefined
       added.push({
         kind: 'message',
         key,
@@ -93,6 +100,7 @@ export function appendSettled(
         ...(label === undefined ? {} : { label }),
         edited: message.role === 'user' && printedIds.has(message.id),
         ...(hidden.length === 0 ? {} : { dialogToolIds: hidden }),
+        ...(failed === undefined ? {} : { failure: failed }),
       })
       seen.add(key)
     }

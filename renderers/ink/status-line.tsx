@@ -20,10 +20,14 @@ interface Props {
   backend?: string
 }
 
-/** One line: the conversation state, how the last turn was decided, and the agent's run state. */
+/**
+ * One line: the conversation state, how the last turn was decided, and the agent's run state.
+ * Too long for the terminal, it is cut with `…` rather than wrapped (a wrapped status line
+ * pushes the composer down and reads as two lines).
+ */
 export function StatusLine({ state, final = false, lastTurn, agent, backend }: Props) {
   return (
-    <Text>
+    <Text wrap="truncate-end">
       <Text dimColor>state </Text>
       <Text bold color="blue">{state}</Text>
       {final ? <Text dimColor> (final)</Text> : null}

@@ -33,6 +33,7 @@ export function Transcript({ printed, live, header, printKey = 0, liveHiddenTool
                 edited={entry.edited}
                 {...(entry.label === undefined ? {} : { label: entry.label })}
                 {...(entry.dialogToolIds === undefined ? {} : { hiddenToolIds: entry.dialogToolIds })}
+                {...(entry.failure === undefined ? {} : { failure: entry.failure })}
               />
             )}
           </Box>

@@ -27,21 +27,64 @@ describe('chatKeyAction', () => {
     expect(press('', { escape: true, meta: true }, { streaming: true, editing: true })).toEqual({ type: 'stop' })
     expect(press('', { escape: true, meta: true }, { editing: true })).toEqual({ type: 'cancel-edit' })
     expect(press('', { escape: true, meta: true }, { input: 'draft' })).toEqual({ type: 'clear-input' })
-    expect(press('', { escape: true, meta: true })).toBeUndefined()
   })
 
-  it('retries on Ctrl+R and regenerates on Ctrl+G, but not while a reply streams', () => {
-    expect(press('r', { ctrl: true })).toEqual({ type: 'retry' })
+  it('edits the last user message on Esc Esc from an empty, idle composer: the first Esc arms, the second edits', () => {
+    expect(press('', { escape: true, meta: true })).toEqual({ type: 'arm-edit-last' })
+    expect(press('', { escape: true, meta: true }, { escArmed: true })).toEqual({ type: 'edit-last' })
+    expect(press('', { escape: true, meta: true }, { canEditLast: false })).toBeUndefined()
+    expect(press('', { escape: true, meta: true }, { escArmed: true, dialogClosed: true })).toBeUndefined()
+    expect(press('', { escape: true, meta: true }, { escArmed: true, streaming: true })).toEqual({ type: 'stop' })
+    expect(press('', { escape: true, meta: true }, { escArmed: true, input: 'x' })).toEqual({ type: 'clear-input' })
+  })
+
+  it('retries on Ctrl+T and regenerates on Ctrl+G, but not while a reply streams', () => {
+    expect(press('t', { ctrl: true })).toEqual({ type: 'retry' })
     expect(press('g', { ctrl: true })).toEqual({ type: 'regenerate' })
-    expect(press('r', { ctrl: true }, { streaming: true })).toBeUndefined()
+    expect(press('t', { ctrl: true }, { streaming: true })).toBeUndefined()
     expect(press('g', { ctrl: true }, { streaming: true })).toBeUndefined()
   })
 
-  it('edits the last user message on ↑ only from an empty, idle composer', () => {
-    expect(press('', { upArrow: true })).toEqual({ type: 'edit-last' })
-    expect(press('', { upArrow: true }, { input: 'draft' })).toBeUndefined()
-    expect(press('', { upArrow: true }, { streaming: true })).toBeUndefined()
+  it('walks the history on ↑/↓ (and Ctrl+P/N) from the first / last line, and moves between lines otherwise', () => {
+    expect(press('', { upArrow: true })).toEqual({ type: 'history-older' })
+    expect(press('', { upArrow: true }, { input: 'draft' })).toEqual({ type: 'history-older' })
+    expect(press('', { upArrow: true }, { streaming: true })).toEqual({ type: 'history-older' })
+    expect(press('', { downArrow: true }, { input: 'draft' })).toEqual({ type: 'history-newer' })
+    expect(press('p', { ctrl: true })).toEqual({ type: 'history-older' })
+    expect(press('n', { ctrl: true })).toEqual({ type: 'history-newer' })
+    const twoLines = { input: 'one\ntwo' }
+    expect(press('', { upArrow: true }, { ...twoLines, cursor: 5 })).toEqual({ type: 'edit', edit: { type: 'move', to: 'up' } })
+    expect(press('', { upArrow: true }, { ...twoLines, cursor: 2 })).toEqual({ type: 'history-older' })
+    expect(press('', { downArrow: true }, { ...twoLines, cursor: 2 })).toEqual({ type: 'edit', edit: { type: 'move', to: 'down' } })
+    expect(press('', { downArrow: true }, { ...twoLines, cursor: 5 })).toEqual({ type: 'history-newer' })
+    // an edit of the last message is not swapped for another prompt
     expect(press('', { upArrow: true }, { editing: true })).toBeUndefined()
+  })
+
+  it('opens the reverse search on Ctrl+R; inside it typing refines, Ctrl+R goes older, Enter/→ accept, Esc/Ctrl+G cancel', () => {
+    expect(press('r', { ctrl: true })).toEqual({ type: 'search-start' })
+    expect(press('r', { ctrl: true }, { editing: true })).toBeUndefined()
+    const searching = { searchQuery: 'ord' }
+    expect(press('e', {}, searching)).toEqual({ type: 'search-query', query: 'orde' })
+    expect(press('', { backspace: true }, searching)).toEqual({ type: 'search-query', query: 'or' })
+    expect(press('r', { ctrl: true }, searching)).toEqual({ type: 'search-older' })
+    expect(press('\r', { return: true }, searching)).toEqual({ type: 'search-accept' })
+    expect(press('', { rightArrow: true }, searching)).toEqual({ type: 'search-accept' })
+    expect(press('', { escape: true, meta: true }, searching)).toEqual({ type: 'search-cancel' })
+    expect(press('g', { ctrl: true }, searching)).toEqual({ type: 'search-cancel' })
+    // Ctrl+G outside the search still regenerates; Alt+digit inside it does nothing
+    expect(press('3', { meta: true }, searching)).toBeUndefined()
+  })
+
+  it('starts a new line on Shift+Enter, Alt+Enter, Ctrl+J, and on Enter after a backslash (which it replaces)', () => {
+    const newline = { type: 'edit', edit: { type: 'insert', text: '\n' } }
+    expect(press('\r', { return: true, shift: true }, { input: 'a' })).toEqual(newline)
+    expect(press('\r', { return: true, meta: true }, { input: 'a' })).toEqual(newline)
+    expect(press('\n', {}, { input: 'a' })).toEqual(newline)
+    expect(press('j', { ctrl: true }, { input: 'a' })).toEqual(newline)
+    expect(press('\r', { return: true }, { input: 'a\\' })).toEqual({ type: 'edit', edit: { type: 'replace-back', text: '\n' } })
+    // only a backslash right before the cursor
+    expect(press('\r', { return: true }, { input: 'a\\b', cursor: 3 })).toEqual({ type: 'send' })
   })
 
   it('sends events on Alt+1…9 and leaves plain digits to the text (order numbers)', () => {
@@ -50,10 +93,10 @@ describe('chatKeyAction', () => {
     expect(press('0', { meta: true })).toBeUndefined()
   })
 
-  it('edits text: backspace deletes, pasted newlines become spaces, control bytes vanish', () => {
+  it('edits text: backspace deletes, control bytes vanish', () => {
     expect(press('', { backspace: true })).toEqual({ type: 'edit', edit: { type: 'delete-back' } })
     expect(press('', { delete: true })).toEqual({ type: 'edit', edit: { type: 'delete-back' } })
-    expect(press('a\nb\u0007c')).toEqual({ type: 'edit', edit: { type: 'insert', text: 'a bc' } })
+    expect(press('ab\u0007c')).toEqual({ type: 'edit', edit: { type: 'insert', text: 'abc' } })
     expect(press('\u0002')).toBeUndefined()
   })
 
@@ -72,9 +115,10 @@ describe('chatKeyAction', () => {
     expect(press('f', { meta: true })).toEqual(edit({ type: 'move', to: 'word-right' }))
   })
 
-  it('takes a paste as text only: its line breaks never send', () => {
-    expect(press('first\rsecond\n', {}, { paste: true, input: 'x' })).toEqual({ type: 'edit', edit: { type: 'insert', text: 'first second ' } })
-    expect(press('\n', { return: true }, { paste: true, input: 'x' })).toEqual({ type: 'edit', edit: { type: 'insert', text: ' ' } })
+  it('takes a paste as text only: its line breaks stay line breaks (CR LF and CR as LF) and never send', () => {
+    expect(press('first\r\nsecond\rthird\n', {}, { paste: true, input: 'x' })).toEqual({ type: 'edit', edit: { type: 'insert', text: 'first\nsecond\nthird\n' } })
+    expect(press('\n', { return: true }, { paste: true, input: 'x' })).toEqual({ type: 'edit', edit: { type: 'insert', text: '\n' } })
+    expect(press('a\tb\u0007', {}, { paste: true })).toEqual({ type: 'edit', edit: { type: 'insert', text: 'a b' } })
   })
 
   it('reopens a closed dialog on Tab and quits on Ctrl+D from an empty composer', () => {

@@ -1,3 +1,4 @@
+import { Box } from 'ink'
 import { render } from 'ink-testing-library'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
@@ -53,6 +54,22 @@ describe('StatusLine', () => {
     expect(frameText(r)).toBe('state confirming · last turn deterministic unavailable')
   })
 
+  it('cuts a long status line with … at 80 columns instead of wrapping it', () => {
+    const r = render(
+      <Box width={80}>
+        <StatusLine
+          state="awaiting_the_customers_confirmation_of_the_reshipment"
+          lastTurn={{ kind: 'agentic', outcome: 'ok', replayed: false }}
+          agent={{ agent: 'claude-code', state: 'working', status: 'running', detail: 'reading src/orders/reship.ts and the carrier API docs' }}
+        />
+      </Box>,
+    )
+    const lines = frameText(r).split('\n')
+    expect(lines).toHaveLength(1)
+    expect([...(lines[0] ?? '')].length).toBeLessThanOrEqual(80)
+    expect(lines[0]).toMatch(/^state awaiting_the_customers_confirmation_of_the_reshipment · last turn agentic.*…$/)
+  })
+
   it('says none before the first turn', () => {
     expect(frameText(render(<StatusLine state="start" />))).toBe('state start · last turn none')
   })
@@ -78,15 +95,41 @@ describe('EventShortcuts', () => {
 })
 
 describe('Composer', () => {
-  it('shows the input and a hint that follows the mode', () => {
-    expect(frameText(render(<Composer input="/help" streaming={false} editing={false} />))).toBe(
-      '› /help\nEnter send · Esc stop · ↑ edit last · Ctrl+R retry · Ctrl+G regenerate · Ctrl+C quit',
+  it('shows the input and a hint that follows the mode, fitted to the width', () => {
+    expect(frameText(render(<Composer input="/help" streaming={false} editing={false} columns={100} />))).toBe(
+      '› /help\nEnter send · ↑ history · Esc Esc edit last · Ctrl+T retry · Ctrl+J newline · Ctrl+C quit',
     )
     expect(frameText(render(<Composer input="" streaming editing={false} />))).toContain('streaming… Esc stop')
     expect(frameText(render(<Composer input="A-1" streaming={false} editing />))).toBe(
-      'edit › A-1\nediting your last message · Enter resend · Esc cancel',
+      'edit › A-1\nediting your last message · Enter resend · Esc cancel · Ctrl+J newline',
     )
     expect(frameText(render(<Composer input="" streaming={false} editing={false} dialogClosed />))).toContain('Tab answer the agent')
+    expect(frameText(render(<Composer input="" streaming={false} editing={false} escArmed />))).toContain('Esc again to edit your last message')
+    expect(frameText(render(<Composer input="" streaming={false} editing={false} columns={40} />))).toBe('›\nEnter send · ↑ history · Ctrl+C quit')
+  })
+
+  it('grows with its lines, continuation lines under the text', () => {
+    expect(frameText(render(<Composer input={'one\ntwo\nthree'} cursor={5} streaming={false} editing={false} columns={40} />))).toBe(
+      '› one\n  two\n  three\nEnter send · ↑ history · Ctrl+C quit',
+    )
+  })
+
+  it('scrolls past its rows to keep the cursor line in view, saying how many lines are hidden', () => {
+    const text = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n')
+    const end = frameText(render(<Composer input={text} streaming={false} editing={false} rows={8} columns={40} />))
+    expect(end.split('\n')).toEqual(['  ↑ 4 more lines', '  line 5', '  line 6', '  line 7', '  line 8', '  line 9', '  line 10', '  line 11', '  line 12', 'Enter send · ↑ history · Ctrl+C quit'])
+    cleanup()
+    const start = frameText(render(<Composer input={text} cursor={0} streaming={false} editing={false} rows={8} columns={40} />))
+    expect(start.split('\n').slice(0, 2)).toEqual(['› line 1', '  line 2'])
+    expect(start).toContain('  ↓ 4 more lines\n')
+    expect(start).not.toContain('line 9')
+  })
+
+  it('is the reverse-i-search line while Ctrl+R searches', () => {
+    expect(frameText(render(<Composer input="draft" streaming={false} editing={false} search={{ query: 'ord', match: 'order 1234', failed: false }} />))).toBe(
+      "(reverse-i-search)`ord': order 1234\nEnter or → accept · Ctrl+R older match · Esc cancel",
+    )
+    expect(frameText(render(<Composer input="" streaming={false} editing={false} search={{ query: 'zz', failed: true }} />))).toContain("(failed reverse-i-search)`zz':")
   })
 })
 
@@ -101,10 +144,14 @@ describe('MessageView', () => {
   it('marks streaming, stopped and failed replies', () => {
     expect(frameText(render(<MessageView message={message('a1', 'assistant', 'Hel', 'streaming')} />))).toBe('bot\nHel▍')
     expect(frameText(render(<MessageView message={message('a1', 'assistant', '')} />))).toBe('bot\n(stopped before any text)')
-    expect(frameText(render(<MessageView message={message('a1', 'assistant', 'server died', 'error')} />))).toBe(
-      'bot · error\nserver died',
+    expect(frameText(render(<MessageView message={message('a1', 'assistant', 'Partial answer', 'error')} failure="server died (AK_ADAPTER_STREAM_FAILED)" />))).toBe(
+      'bot · error\nPartial answer\n✗ server died (AK_ADAPTER_STREAM_FAILED)',
     )
+    // a failed turn restored from a server carries its code only
+    const restored = { ...message('a2', 'assistant', '', 'error'), metadata: { chatrail: { status: 'error', error: { code: 'AGENT_TIMEOUT' } } } }
+    expect(frameText(render(<MessageView message={restored} />))).toBe('bot · error\n(no reply)\n✗ the turn failed (AGENT_TIMEOUT)')
   })
+
 })
 
 describe('Transcript', () => {

@@ -54,12 +54,12 @@ describe('<InkChat> driven through stdin', () => {
     expect(adapter.calls).toHaveLength(1)
   })
 
-  it('retries with Ctrl+R and regenerates with Ctrl+G as replays, without calling the agent', async () => {
+  it('retries with Ctrl+T and regenerates with Ctrl+G as replays, without calling the agent', async () => {
     const adapter = scriptedAdapter(['unused'])
     const r = render(<InkChat definition={orderChat(adapter)} />)
     await press(r, '/start', keys.enter)
     await waitForFrame(r, (f) => f.includes('last turn deterministic (begin)'))
-    await press(r, keys.ctrlR)
+    await press(r, keys.ctrlT)
     let frame = await waitForFrame(r, (f) => f.includes('(begin) replayed'))
     expect(frame).toContain('bot · deterministic · begin · replayed\nHi! What is your order number?')
     expect(frame).toContain('state order')
@@ -69,13 +69,15 @@ describe('<InkChat> driven through stdin', () => {
     expect(adapter.calls).toHaveLength(0)
   })
 
-  it('edits the last user message with ↑ and resends it with Enter', async () => {
+  it('edits the last user message with Esc Esc (the first Esc says so) and resends it with Enter', async () => {
     const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused']))} />)
     await press(r, '/start', keys.enter)
     await waitForFrame(r, (f) => f.includes('state order'))
     await press(r, '1234', keys.enter)
     await waitForFrame(r, (f) => f.includes('Order 1234'))
-    await press(r, keys.up)
+    await press(r, keys.escape)
+    await waitForFrame(r, (f) => f.includes('Esc again to edit your last message'))
+    await press(r, keys.escape)
     await waitForFrame(r, (f) => f.includes('edit › 1234'))
     await press(r, keys.backspace, keys.backspace, '99', keys.enter)
     const frame = await waitForFrame(r, (f) => f.includes('Order 1299'))
@@ -88,12 +90,81 @@ describe('<InkChat> driven through stdin', () => {
     const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused']))} />)
     await press(r, '/start', keys.enter)
     await waitForFrame(r, (f) => f.includes('state order'))
-    await press(r, keys.up)
+    await press(r, keys.escape, keys.escape)
     await waitForFrame(r, (f) => f.includes('edit › /start'))
     await press(r, keys.escape)
     const frame = await waitForFrame(r, (f) => !f.includes('edit ›'))
     expect(frame).not.toContain('(edited)')
     expect(frame).toContain('state order')
+  })
+
+  it('disarms Esc Esc on any other key: Esc, a letter, Esc only arms again', async () => {
+    const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused']))} />)
+    await press(r, '/start', keys.enter)
+    await waitForFrame(r, (f) => f.includes('state order'))
+    await press(r, keys.escape)
+    await waitForFrame(r, (f) => f.includes('Esc again to edit'))
+    await press(r, 'x', keys.backspace)
+    await waitForFrame(r, (f) => f.includes('Enter send') && !f.includes('Esc again'))
+    await press(r, keys.escape)
+    const frame = await waitForFrame(r, (f) => f.includes('Esc again to edit'))
+    expect(frame).not.toContain('edit ›')
+  })
+
+  it('walks the prompt history with ↑/↓, keeping the unsent draft for the way back down', async () => {
+    const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused']))} />)
+    await press(r, '/start', keys.enter)
+    await waitForFrame(r, (f) => f.includes('state order'))
+    await press(r, '1234', keys.enter)
+    await waitForFrame(r, (f) => f.includes('Order 1234'))
+    await press(r, 'my draft', keys.up)
+    await waitForFrame(r, (f) => /^› 1234\s*$/m.test(f))
+    await press(r, keys.up)
+    await waitForFrame(r, (f) => /^› \/start\s*$/m.test(f))
+    // the oldest: ↑ stays
+    await press(r, keys.up)
+    await waitForFrame(r, (f) => /^› \/start\s*$/m.test(f))
+    await press(r, keys.down, keys.down)
+    const frame = await waitForFrame(r, (f) => /^› my draft\s*$/m.test(f))
+    expect(frame).not.toContain('edit ›')
+  })
+
+  it('searches the history with Ctrl+R: typing refines, Ctrl+R goes older, Enter accepts without sending, Esc goes back to the draft', async () => {
+    const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused', 'unused', 'unused']))} />)
+    for (const prompt of ['order 1111 please', 'where is it?', 'order 2222 please']) {
+      await press(r, prompt, keys.enter)
+      await waitForFrame(r, (f) => f.includes(`you\n${prompt}`) && f.includes('Enter send'))
+    }
+    await press(r, 'draft', keys.ctrlR)
+    await waitForFrame(r, (f) => f.includes("(reverse-i-search)`':"))
+    await press(r, 'ord')
+    let frame = await waitForFrame(r, (f) => f.includes("(reverse-i-search)`ord': order 2222 please"))
+    expect(frame).toContain('Enter or → accept')
+    await press(r, keys.ctrlR)
+    await waitForFrame(r, (f) => f.includes("(reverse-i-search)`ord': order 1111 please"))
+    await press(r, keys.enter)
+    frame = await waitForFrame(r, (f) => /^› order 1111 please\s*$/m.test(f))
+    // accepted into the composer, not sent
+    expect(count(frame, 'you\norder 1111 please')).toBe(1)
+    await press(r, keys.ctrlU, 'draft', keys.ctrlR, 'where')
+    await waitForFrame(r, (f) => f.includes("`where': where is it?"))
+    await press(r, keys.escape)
+    frame = await waitForFrame(r, (f) => /^› draft\s*$/m.test(f))
+    expect(frame).not.toContain('reverse-i-search')
+  })
+
+  it('writes several lines (Shift+Enter, \\ then Enter, Ctrl+J, a paste) and sends them with their line breaks', async () => {
+    const r = render(<InkChat definition={orderChat(scriptedAdapter(['Noted.']))} />)
+    await press(r, 'one', keys.shiftEnter, 'two\\', keys.enter, 'three', keys.ctrlJ)
+    await press(r, keys.paste('four\r\nfive'), keys.shiftEnterXterm, 'six')
+    let frame = await waitForFrame(r, (f) => f.includes('› one\n  two\n  three\n  four\n  five\n  six'))
+    expect(frame).not.toContain('you\n')
+    // ↑ on a line below the first moves up a line, ← at a line start goes to the end of the line before
+    await press(r, keys.up, keys.up, keys.home, keys.left, 'X')
+    frame = await waitForFrame(r, (f) => f.includes('  threeX\n  four'))
+    await press(r, keys.enter)
+    frame = await waitForFrame(r, (f) => f.includes('Noted.'))
+    expect(frame).toContain('you\none\ntwo\nthreeX\nfour\nfive\nsix\n')
   })
 
   it('sends a state event with Alt+digit', async () => {
@@ -172,11 +243,14 @@ describe('<InkChat> driven through stdin', () => {
     expect(frame).not.toContain('▍')
   })
 
-  it('shows a failed agent turn as an error line', async () => {
-    const r = render(<InkChat definition={orderChat(scriptedAdapter([[{ type: 'error', content: 'model unavailable' }]]))} />)
+  it('shows a failed agent turn: its partial reply, then its error with the code and cause on a line of its own', async () => {
+    const failing = scriptedAdapter([[{ type: 'text', content: 'Partial answer so far.' }, { type: 'error', content: 'model unavailable' }]])
+    const r = render(<InkChat definition={orderChat(failing)} />)
     await press(r, 'hello?', keys.enter)
-    const frame = await waitForFrame(r, (f) => f.includes('error: model unavailable'))
-    expect(frame).toContain('bot · agentic · error')
+    const frame = await waitForFrame(r, (f) => f.includes('✗ model unavailable'))
+    expect(frame).toContain('bot · agentic · error\nPartial answer so far.\n✗ model unavailable (AK_ADAPTER_STREAM_FAILED)\n')
+    // said once: no second error line under the log
+    expect(frame).not.toContain('error: model unavailable')
   })
 })
 

@@ -26,12 +26,29 @@ describe('readKeys', () => {
   it('takes a bracketed paste as text, its Enter included, until the end marker', () => {
     let step = readKeys('[200~', noKey, idle)
     expect(step).toEqual({ events: [], state: { pasting: true } })
-    step = readKeys('one\rtwo', noKey, step.state)
-    expect(summary(step.events)).toEqual(['"one\\rtwo" (paste)'])
+    step = readKeys('one\rtwo\r\nthree', noKey, step.state)
+    expect(summary(step.events)).toEqual(['"one\\ntwo\\nthree" (paste)'])
     step = readKeys('', { ...noKey, return: true }, step.state)
     expect(summary(step.events)).toEqual(['"\\n" (paste)'])
     step = readKeys('[201~', noKey, step.state)
     expect(step.state.pasting).toBe(false)
+  })
+
+  it('keeps a CR LF split between two reads of a paste as one line break', () => {
+    let step = readKeys('[200~', noKey, idle)
+    step = readKeys('one\r', noKey, step.state)
+    expect(summary(step.events)).toEqual(['"one\\n" (paste)'])
+    step = readKeys('\ntwo', noKey, step.state)
+    expect(summary(step.events)).toEqual(['"two" (paste)'])
+  })
+
+  it('names the keys Ink leaves raw: modifyOtherKeys Shift+Enter, Esc Esc read at once, LF (Ctrl+J) in a burst', () => {
+    expect(summary(readKeys('[27;2;13~', noKey, idle).events)).toEqual(['"\\r"+return+shift'])
+    expect(summary(readKeys('[27;3;13~', noKey, idle).events)).toEqual(['"\\r"+return+meta'])
+    const escape = { ...noKey, escape: true, meta: true }
+    expect(summary(readKeys('\u001B', escape, idle).events)).toEqual(['""+escape+meta', '""+escape+meta'])
+    expect(summary(readKeys('', escape, idle).events)).toEqual(['""+escape+meta'])
+    expect(summary(readKeys('ab\n', noKey, idle).events)).toEqual(['"ab"', '"\\n"'])
   })
 
   it('treats a line break followed by more text in one read as a paste (terminals without bracketed paste)', () => {

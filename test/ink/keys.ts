@@ -22,6 +22,12 @@ export const keys = {
   ctrlD: '\u0004',
   ctrlG: '\u0007',
   ctrlR: '\u0012',
+  ctrlT: '\u0014',
+  /** LF: Ctrl+J (Enter sends CR). */
+  ctrlJ: '\n',
+  /** Shift+Enter as kitty's keyboard protocol (CSI-u) reports it; xterm's modifyOtherKeys sends `ESC[27;2;13~`. */
+  shiftEnter: '\u001B[13;2u',
+  shiftEnterXterm: '\u001B[27;2;13~',
   alt: (digit: number): string => `\u001B${digit}`,
   /** A paste as a terminal with bracketed paste mode on delivers it. */
   paste: (text: string): string => `\u001B[200~${text}\u001B[201~`,

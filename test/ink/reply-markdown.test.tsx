@@ -57,12 +57,12 @@ describe('replies as markdown in Ink', () => {
     }
   })
 
-  it('keeps what the user typed as typed, and a failed reply as plain text', () => {
+  it('keeps what the user typed as typed; a failed reply stays the markdown it streamed as, its error on a line below', () => {
     const typed = frameText(render(<MessageView message={message('user', '**not bold** ## here')} />))
     expect(typed).toContain('**not bold** ## here')
     cleanup()
-    const failed = frameText(render(<MessageView message={message('assistant', 'Partial **answer**', 'error')} />))
-    expect(failed).toContain('Partial **answer**')
+    const failed = frameText(render(<MessageView message={message('assistant', 'Partial **answer**', 'error')} failure="model unavailable" />))
+    expect(failed).toContain('Partial answer\n✗ model unavailable')
   })
 
   it('puts the streaming cursor after the last line of the reply', () => {

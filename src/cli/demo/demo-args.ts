@@ -32,7 +32,9 @@ Which agent answers unmatched input:
   CHATRAIL_DEMO_AGENT=NAME   The same as --agent (the flag wins).
 
 Keys:
-  Enter send · Esc stop · ↑ edit your last message · Ctrl+R retry · Ctrl+G regenerate
+  Enter send · Shift+Enter, Ctrl+J or \\ then Enter a new line · Esc stop
+  ↑/↓ earlier prompts · Ctrl+R search them · Esc Esc edit your last message
+  Ctrl+T retry · Ctrl+G regenerate
   Alt+1…9 send one of the current state's events · Tab reopen a closed agent dialog
   ←/→ Home/End Ctrl+A/E move · Ctrl+W delete a word · Ctrl+U/K delete before/after the cursor
   PgUp/PgDn scroll a long agent plan · Ctrl+C (or Ctrl+D on an empty line) quit
