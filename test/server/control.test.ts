@@ -1,29 +1,16 @@
-import type { PGlite } from '@electric-sql/pglite'
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { defineChat, type ChatDefinition } from '../../src/index.js'
 import { createChatHandler } from '../../src/server/index.js'
-import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
-import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
+import { memoryStore, type ConversationStore } from '../../src/store/index.js'
+import { everyStore } from './support/every-store.js'
 import { endlessAgent, planAgent } from './support/agents.js'
 import { eventually, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
-import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Stop and dialog answers reach the instance running the turn: two handler instances on one store,
 // sharing nothing but the store (as two processes would), a turn running on A, the control request
 // sent to B. B leaves a signal in the store; A's turn polls it (limits.signalPollMs) and acts.
 
-let pglite: PGlite | undefined
-afterAll(async () => {
-  await pglite?.close()
-})
-requirePostgresInCi()
-const postgresUrl = POSTGRES_URL
-const stores: Array<[string, () => Promise<ConversationStore>]> = [
-  ['memoryStore', async () => memoryStore()],
-  ['pgliteStore', async () => pgliteStore({ db: (pglite ??= await pgliteFromTemplate()), schema: freshSchema('control') })],
-  ...(postgresUrl ? [['postgresStore', async () => postgresStore({ connectionString: postgresUrl, schema: freshSchema('control'), max: 4 })] as [string, () => Promise<ConversationStore>]] : []),
-]
-if (!postgresUrl) describe('stop and dialog answers: postgresStore', () => it.skip(`skipped: ${POSTGRES_SKIP_REASON}`, () => undefined))
+const stores = everyStore('control', 'stop and dialog answers')
 
 const json = { 'content-type': 'application/json' }
 const post = (url: string, body: unknown): Promise<Response> => fetch(url, { method: 'POST', headers: json, body: JSON.stringify(body) })

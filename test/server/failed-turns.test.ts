@@ -1,31 +1,17 @@
-import type { PGlite } from '@electric-sql/pglite'
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StreamChunk } from '../../src/contract/stream.js'
 import { createChatHandler, type ChatHandler } from '../../src/server/index.js'
-import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
-import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
+import { type ConversationStore } from '../../src/store/index.js'
+import { everyStore } from './support/every-store.js'
 import { toolAgent } from './support/agents.js'
 import { countingAgent, deliveryDefinition, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
-import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Failed and tool turns that survive a reload (issue 29): what GET returns for them, what useChat's
 // own reader sees of a failed turn, tool parts that always end, and turn ids unique per conversation.
 // Over real HTTP, with the AI SDK's transport and reader, on every store.
 
-let pglite: PGlite | undefined
-const sharedPglite = async (): Promise<PGlite> => (pglite ??= await pgliteFromTemplate())
-afterAll(async () => {
-  await pglite?.close()
-})
-
-requirePostgresInCi()
-const stores: Array<[string, () => Promise<ConversationStore>]> = [
-  ['memoryStore', async () => memoryStore()],
-  ['pgliteStore', async () => pgliteStore({ db: await sharedPglite(), schema: freshSchema('failed_turns') })],
-  ...(POSTGRES_URL ? [['postgresStore', async () => postgresStore({ connectionString: POSTGRES_URL as string, schema: freshSchema('failed_turns'), max: 4 })] as [string, () => Promise<ConversationStore>]] : []),
-]
-if (!POSTGRES_URL) describe('failed and tool turns: postgresStore', () => it.skip(`skipped: ${POSTGRES_SKIP_REASON}`, () => undefined))
+const stores = everyStore('failed_turns', 'failed and tool turns')
 
 /** An agent that streams `chunks`, the same on every call. */
 const scripted = (chunks: StreamChunk[]) => ({

@@ -1,28 +1,13 @@
-import type { PGlite } from '@electric-sql/pglite'
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type ConversationStore } from '../../src/store/index.js'
 import { createChatHandler } from '../../src/server/index.js'
-import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
+import { everyStore } from './support/every-store.js'
 import { countingAgent, deliveryDefinition, eventually, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
-import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // createChatHandler over real HTTP (node:http on 127.0.0.1 via toNodeHandler), with the AI SDK's
 // own DefaultChatTransport as the client, on every store.
 
-let pglite: PGlite | undefined
-const sharedPglite = async (): Promise<PGlite> => (pglite ??= await pgliteFromTemplate())
-afterAll(async () => {
-  await pglite?.close()
-})
-
-requirePostgresInCi()
-const postgresUrl = POSTGRES_URL
-const stores: Array<[string, () => Promise<ConversationStore>]> = [
-  ['memoryStore', async () => memoryStore()],
-  ['pgliteStore', async () => pgliteStore({ db: await sharedPglite(), schema: freshSchema('server') })],
-  ...(postgresUrl ? [['postgresStore', async () => postgresStore({ connectionString: postgresUrl, schema: freshSchema('server'), max: 4 })] as [string, () => Promise<ConversationStore>]] : []),
-]
-if (!POSTGRES_URL) describe('createChatHandler: postgresStore', () => it.skip(`skipped: ${POSTGRES_SKIP_REASON}`, () => undefined))
+const stores = everyStore('server', 'createChatHandler')
 
 describe.each(stores)('createChatHandler over HTTP: %s', (_name, makeStore) => {
   let store: ConversationStore

@@ -1,10 +1,8 @@
-import type { PGlite } from '@electric-sql/pglite'
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createChatHandler, createHealthHandlers, type BeforeTurn, type ChatHandler, type ChatHandlerOptions, type TurnAttempt } from '../../src/server/index.js'
-import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
-import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
+import { memoryStore, type ConversationStore } from '../../src/store/index.js'
+import { everyStore } from './support/every-store.js'
 import { countingAgent, deliveryDefinition, eventually, listen, userMessage, type Ctx, type Listening } from './support/harness.js'
-import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Operations (issue 29): CORS, the beforeTurn hook, graceful shutdown (handler.close()) and the
 // health/ready handlers, over real HTTP.
@@ -12,18 +10,7 @@ import { pgliteFromTemplate } from '../support/pglite-template.js'
 const json = { 'content-type': 'application/json' }
 const turnBody = (conversationId: string, messageId: string, text: string): string => JSON.stringify({ id: conversationId, messages: [userMessage(messageId, text)], trigger: 'submit-message' })
 
-let pglite: PGlite | undefined
-const sharedPglite = async (): Promise<PGlite> => (pglite ??= await pgliteFromTemplate())
-afterAll(async () => {
-  await pglite?.close()
-})
-requirePostgresInCi()
-const stores: Array<[string, () => Promise<ConversationStore>]> = [
-  ['memoryStore', async () => memoryStore()],
-  ['pgliteStore', async () => pgliteStore({ db: await sharedPglite(), schema: freshSchema('operations') })],
-  ...(POSTGRES_URL ? [['postgresStore', async () => postgresStore({ connectionString: POSTGRES_URL as string, schema: freshSchema('operations'), max: 4 })] as [string, () => Promise<ConversationStore>]] : []),
-]
-if (!POSTGRES_URL) describe('operations: postgresStore', () => it.skip(`skipped: ${POSTGRES_SKIP_REASON}`, () => undefined))
+const stores = everyStore('operations', 'operations')
 
 describe('cors', () => {
   let http: Listening

@@ -1,12 +1,9 @@
-import type { PGlite } from '@electric-sql/pglite'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { StreamChunk } from '../../src/contract/stream.js'
 import { defineChat } from '../../src/index.js'
 import { createChatHandler } from '../../src/server/index.js'
-import { memoryStore, pgliteStore, postgresStore, type ConversationStore } from '../../src/store/index.js'
-import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
+import { everyStore } from './support/every-store.js'
 import { eventually } from './support/harness.js'
-import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Resume latency, per store (issue 29): a turn runs on instance A (its agent holds mid-answer);
 // instance B gets `GET <api>/<id>/stream` and the time to its first replayed part (the `start`,
@@ -16,18 +13,7 @@ import { pgliteFromTemplate } from '../support/pglite-template.js'
 // the handler and the store, not a network. Printed, not asserted: a loaded machine changes them;
 // what is asserted is that every reconnect got the parts so far.
 
-let pglite: PGlite | undefined
-afterAll(async () => {
-  await pglite?.close()
-})
-requirePostgresInCi()
-const postgresUrl = POSTGRES_URL
-const stores: Array<[string, () => Promise<ConversationStore>]> = [
-  ['memory', async () => memoryStore()],
-  ['pglite', async () => pgliteStore({ db: (pglite ??= await pgliteFromTemplate()), schema: freshSchema('latency') })],
-  ...(postgresUrl ? [['postgres', async () => postgresStore({ connectionString: postgresUrl, schema: freshSchema('latency'), max: 4 })] as [string, () => Promise<ConversationStore>]] : []),
-]
-if (!postgresUrl) describe('resume latency: postgres', () => it.skip(`skipped: ${POSTGRES_SKIP_REASON}`, () => undefined))
+const stores = everyStore('latency', 'resume latency', { memory: 'memory', pglite: 'pglite', postgres: 'postgres' })
 
 const RECONNECTS = 40
 const API = 'http://latency.test/api/chat'

@@ -1,13 +1,11 @@
-import type { PGlite } from '@electric-sql/pglite'
 import { DefaultChatTransport, type UIMessage, type UIMessageChunk } from 'ai'
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StreamChunk } from '../../src/contract/stream.js'
 import { commandRoute, defineChat, type ChatDefinition } from '../../src/index.js'
 import { createChatHandler, type ChatHandler, type ChatHandlerOptions } from '../../src/server/index.js'
-import { memoryStore, pgliteStore, postgresStore, type ConversationStore, type StoreOptions } from '../../src/store/index.js'
-import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
+import { memoryStore, type ConversationStore } from '../../src/store/index.js'
+import { everyStore } from './support/every-store.js'
 import { eventually, userMessage } from './support/harness.js'
-import { pgliteFromTemplate } from '../support/pglite-template.js'
 
 // Resumable streams without Redis (issue 29): a turn runs on instance A; `useChat`'s own transport
 // (`DefaultChatTransport.reconnectToStream`: GET <api>/<id>/stream) reconnects to instance B, which
@@ -15,19 +13,7 @@ import { pgliteFromTemplate } from '../support/pglite-template.js'
 // `finish`: every part once, in order, the same message as A's own stream. Both handlers run in
 // process (a Request in, a Response out) through the transport's `fetch`, on each store.
 
-let pglite: PGlite | undefined
-afterAll(async () => {
-  await pglite?.close()
-})
-requirePostgresInCi()
-const postgresUrl = POSTGRES_URL
-type MakeStore = (options?: StoreOptions) => Promise<ConversationStore>
-const stores: Array<[string, MakeStore]> = [
-  ['memoryStore', async (options) => memoryStore(options)],
-  ['pgliteStore', async (options) => pgliteStore({ ...options, db: (pglite ??= await pgliteFromTemplate()), schema: freshSchema('resume') })],
-  ...(postgresUrl ? [['postgresStore', async (options?: StoreOptions) => postgresStore({ ...options, connectionString: postgresUrl, schema: freshSchema('resume'), max: 4 })] as [string, MakeStore]] : []),
-]
-if (!postgresUrl) describe('resumable streams: postgresStore', () => it.skip(`skipped: ${POSTGRES_SKIP_REASON}`, () => undefined))
+const stores = everyStore('resume', 'resumable streams')
 
 const WORDS = ['Resuming', 'a', 'stream', 'needs', 'no', 'Redis', 'when', 'the', 'store', 'is', 'shared.']
 
