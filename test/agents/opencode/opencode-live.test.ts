@@ -9,11 +9,11 @@ import { OpencodeServerError } from '../../../src/agents/opencode/opencode-error
 import { runInspect } from '../../../src/cli/inspect.js'
 import { runSessions } from '../../../src/cli/sessions.js'
 import { createMonitor } from '../../../src/agents/monitor/create-monitor.js'
-import { startOpencodeServer } from '../../../src/agents/opencode/adapter/opencode-server.js'
 import type { OpencodeServerProcess } from '../../../src/agents/opencode/adapter/opencode-server.js'
 import { OPENCODE_BIN } from '../../support/opencode-cli.js'
 import type { MonitorEntry } from '../../../src/agents/monitor/monitor-entry.js'
 import type { AgentChat } from '../../../src/contract/agent-chat.js'
+import { restartOnPort } from './restart-on-port.js'
 import { answerQuestion, BASH_MARKER, COMPLETE_TEXT, driveTurn, replyPermission, startRig, TAGS } from './opencode-scenarios.js'
 import type { OpencodeRig } from './opencode-scenarios.js'
 
@@ -243,7 +243,7 @@ describe('readChat on the real server', () => {
       expect(monitor.getState().warnings.join('\n')).toContain(`OpenCode at ${rig.server.url}: Nothing answers`)
 
       // Started again under the same credentials, where the monitor looks for it.
-      restarted = await startOpencodeServer({ bin: OPENCODE_BIN, cwd: rig.home.cwd, env: rig.home.env, port, password: rig.auth.password, startTimeoutMs: 60_000, graceMs: 2000 })
+      restarted = await restartOnPort({ bin: OPENCODE_BIN, cwd: rig.home.cwd, env: rig.home.env, port, password: rig.auth.password, startTimeoutMs: 60_000, graceMs: 2000, dataDir: rig.home.dataDir })
       await waitFor('live states again', () => entry(done.sessionId)?.status === 'completed')
       expect(entry(done.sessionId)).toMatchObject({ state: 'ended', endedBy: 'turn', path: `${rig.server.url}/session/${done.sessionId}` })
       // The permission lived in the killed server's memory: the new server does not know it.

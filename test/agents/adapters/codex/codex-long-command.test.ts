@@ -8,7 +8,7 @@ import { functionOutputs, respond, run, say } from '../../../support/openai-serv
 import type { ScriptedItem } from '../../../support/openai-server.js'
 import { startCodexRig } from '../support/codex-harness.js'
 import type { CodexRig } from '../support/codex-harness.js'
-import { userMessage, waitUntil } from '../support/harness.js'
+import { descendantsRunning, userMessage, waitUntil } from '../support/harness.js'
 
 /**
  * Issue 35 with the real Codex CLI (0.171.0): a command still running when the turn ends must not
@@ -27,6 +27,17 @@ afterEach(async () => {
 
 const sleepCall = (cmd: string): ScriptedItem => ({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd, yield_time_ms: 1000 }) })
 const commandChip = (chat: AgentChat | undefined): AgentTool | undefined => chat?.messages.find((message) => message.kind === 'tool')?.tool
+
+/**
+ * Waits for Codex's last word: first for the process to exit (its own deadline: killing the
+ * background command and writing the record can take long on a loaded machine, and a fixed 15 s for
+ * both failed once in a fresh-clone CI run), then for the read after the exit, which the adapter
+ * takes within a few polls of it.
+ */
+async function afterCodexExit(lastRead: () => boolean): Promise<void> {
+  await waitUntil(() => descendantsRunning('codex').length === 0, 40_000, 'the Codex process to exit')
+  await waitUntil(lastRead, 10_000, 'the last read after the exit')
+}
 
 async function rolloutChat(rig: CodexRig): Promise<AgentChat> {
   const path = rig.workspace.rollouts().at(-1) ?? ''
@@ -57,7 +68,7 @@ describe('codexAdapter: a command that outlives the turn (real CLI)', () => {
     // stream's final status, error.
     // Codex writes that record after task_complete, so the live state is needs_input a read before
     // it shows the command's end: wait for the read after the exit (a loaded CI run caught it between).
-    await waitUntil(() => rig?.adapter.agentChat()?.state === 'needs_input' && commandChip(rig.adapter.agentChat())?.status !== 'running', 15_000, 'the last read after the exit')
+    await afterCodexExit(() => rig?.adapter.agentChat()?.state === 'needs_input' && commandChip(rig.adapter.agentChat())?.status !== 'running')
     const chat = await rolloutChat(rig)
     expect(commandChip(chat)).toMatchObject({ name: 'exec_command', status: 'error' })
     expect(commandChip(rig.adapter.agentChat())).toMatchObject({ status: 'error' })
@@ -72,7 +83,7 @@ describe('codexAdapter: a command that outlives the turn (real CLI)', () => {
     const fold = createRolloutFold()
     lines.slice(0, lastWord).forEach((line, index) => fold.push(JSON.parse(line) as unknown, index + 1))
     expect(commandChip(fold.snapshot({ offset: 0, lines: lastWord }))).toMatchObject({ name: 'exec_command', status: 'running' })
-  }, 60_000)
+  }, 90_000)
 
   it('a fast command is unchanged: started, then its result, and the reader shows it ok', async () => {
     rig = await startCodexRig([respond(run('printf fast-output')), respond(say('Ran it.'))])
@@ -83,7 +94,7 @@ describe('codexAdapter: a command that outlives the turn (real CLI)', () => {
     expect(chunks[1]?.toolCall?.result).toContain('fast-output')
     expect(chunks[1]?.metadata).toMatchObject({ toolStatus: 'complete', exitCode: 0, isError: false })
     expect(chunks.some((chunk) => chunk.metadata?.resultUnknown === true)).toBe(false)
-    await waitUntil(() => rig?.adapter.agentChat()?.state === 'needs_input', 15_000, 'the last read after the exit')
+    await afterCodexExit(() => rig?.adapter.agentChat()?.state === 'needs_input')
     expect(commandChip(await rolloutChat(rig))).toMatchObject({ status: 'ok' })
-  }, 60_000)
+  }, 90_000)
 })
