@@ -3,15 +3,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildServePage } from '../src/cli/serve/build-page.js'
+import { buildDevtoolsPage, buildServePage } from '../src/cli/serve/build-page.js'
 
 // `npm run build` (and the test suite's build of the package, test/support/built-package.ts):
 //   1. tsc emits every entry's declarations into a temp folder (tsconfig.build.json);
 //   2. tsup bundles the JavaScript (ESM, CJS, source maps) and those declarations per entry
 //      (tsup.config.ts reads the folder from CHATRAIL_DECLARATIONS_DIR): bundling emitted .d.ts
 //      files costs ≈6 s of CPU where compiling the sources again inside tsup cost ≈95 s;
-//   3. the `chatrail serve` page is prebuilt into <out>/serve-page next to <out>/cli.js, so the
-//      published CLI serves files and never needs esbuild (src/cli/serve/page-assets.ts).
+//   3. the `chatrail serve` page is prebuilt into <out>/serve-page next to <out>/cli.js, and its
+//      devtools page (/devtools) into <out>/devtools-page, so the published CLI serves files and
+//      never needs esbuild (src/cli/serve/page-assets.ts).
 // Usage: tsx scripts/build.ts [out dir, default dist]
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -33,12 +34,18 @@ try {
   rmSync(declarations, { recursive: true, force: true })
 }
 
-const pageDir = join(outDir, 'serve-page')
-rmSync(pageDir, { recursive: true, force: true })
-const files = await buildServePage()
-for (const [path, file] of files) {
-  const target = join(pageDir, path)
-  mkdirSync(dirname(target), { recursive: true })
-  writeFileSync(target, file.contents)
+function writePage(folder: string, files: Awaited<ReturnType<typeof buildServePage>>): void {
+  const pageDir = join(outDir, folder)
+  rmSync(pageDir, { recursive: true, force: true })
+  for (const [path, file] of files) {
+    const target = join(pageDir, path)
+    mkdirSync(dirname(target), { recursive: true })
+    writeFileSync(target, file.contents)
+  }
 }
-process.stdout.write(`build: ${outDir} (serve page: ${[...files.keys()].join(', ')})\n`)
+
+const files = await buildServePage()
+writePage('serve-page', files)
+const devtools = await buildDevtoolsPage()
+writePage('devtools-page', devtools)
+process.stdout.write(`build: ${outDir} (serve page: ${[...files.keys()].join(', ')}; devtools page: ${[...devtools.keys()].join(', ')})\n`)

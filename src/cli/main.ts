@@ -27,6 +27,7 @@ export const commands: readonly CommandEntry[] = [
   { name: 'inspect', summary: 'show an agent transcript\'s run state, pending dialog and messages (--json)', load: () => import('./inspect.js') },
   { name: 'test', summary: 'run *.conv.yaml conversation files (--json, --coverage, --replay-check)', load: () => import('./test-command.js') },
   { name: 'explain', summary: 'which route answers a message in a state, and why the others do not (--state, --json)', load: () => import('./explain.js') },
+  { name: 'export', summary: 'turn a stored conversation into a .conv.yaml regression test (--store, --definition, --redact)', load: () => import('./export.js') },
   { name: 'graph', summary: 'print a definition\'s state diagram (--format mermaid|dot)', load: () => import('./graph.js') },
   { name: 'sessions', summary: 'every local Claude Code and Codex session, the ones that need you first (--watch, --json)', load: () => import('./sessions.js') },
   { name: 'serve', summary: 'serve a chat definition over HTTP with a built-in chat page (--store, --port, --token)', load: () => import('./serve.js') },

@@ -1,13 +1,13 @@
-import { resolve } from 'node:path'
+import { relative, resolve, sep } from 'node:path'
 import { ChatrailError } from '../contract/errors.js'
 import { defineChat, type ChatDefinition } from '../index.js'
 import { loadDefinition } from '../testing/conversations/definition-loader.js'
 import { loadAgentAdapter } from './demo/agent-adapter.js'
 import { resolveDemoAgent } from './demo/resolve-demo-agent.js'
-import { loadServePage } from './serve/page-assets.js'
+import { loadDevtoolsPage, loadServePage } from './serve/page-assets.js'
 import { pageConfigOf } from './serve/page-config.js'
 import { parseServeArgs, serveHelp, type ServeOptions } from './serve/serve-args.js'
-import { bindServeHttp, API_PATH } from './serve/serve-http.js'
+import { bindServeHttp, API_PATH, DEVTOOLS_API_PATH, DEVTOOLS_PATH } from './serve/serve-http.js'
 import { describeStore, openWarmStore } from './serve/open-store.js'
 import type { ConversationStore } from '../store/index.js'
 import { bearerTokenAuth } from './serve/token-auth.js'
@@ -17,8 +17,9 @@ import { warmUp } from './serve/warm-up.js'
 
 /**
  * `chatrail serve <module>`: a chat definition behind `createChatHandler` at /api/chat, with the
- * built-in chat page at /, until SIGINT or SIGTERM. Exit codes: 0 after a clean stop, 1 when the
- * definition, the store or the port fails, 2 a usage error.
+ * built-in chat page at /, and the devtools (page at /devtools/, `createDevtoolsHandler` at
+ * /devtools/api, the same authentication as the chat), until SIGINT or SIGTERM. Exit codes: 0
+ * after a clean stop, 1 when the definition, the store or the port fails, 2 a usage error.
  */
 
 export interface ServeIo {
@@ -91,7 +92,10 @@ export async function run(args: readonly string[]): Promise<number> {
 /** Loads the definition, builds or reads the page, binds the port, opens the store (warm: connected and migrated), then serves. */
 export async function startServe(options: ServeOptions, io: ServeIo): Promise<StartedServe> {
   const { createChatHandler, createHealthHandlers } = await import('../server/index.js')
-  let definition = await loadServedDefinition(resolve(io.cwd, options.module))
+  const { createDevtoolsHandler } = await import('../devtools/index.js')
+  const modulePath = resolve(io.cwd, options.module)
+  const served = await loadServedDefinitionExport(modulePath)
+  let definition = served.definition
   let agentLine = definition.chat.adapter === undefined ? 'none: unmatched input gets the definition\'s fallback answer' : 'the definition\'s own adapter'
   if (options.agent !== undefined) {
     const choice = await resolveDemoAgent({ requested: options.agent, env: io.env, cwd: io.cwd, timeoutMs: 8000 })
@@ -99,7 +103,7 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
     definition = withAdapter(definition, adapter)
     agentLine = choice.reason
   }
-  const page = await loadServePage()
+  const [page, devtoolsPage] = await Promise.all([loadServePage(), loadDevtoolsPage()])
   // The port first: a port in use fails before the store is touched (no directory created, locked
   // or migrated). Nothing is served until the store is open.
   const bound = await bindServeHttp({ host: options.host, port: options.port })
@@ -112,16 +116,30 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
   }
   const server = bound
   let handler: Awaited<ReturnType<typeof createChatHandler>>
+  let devtools: ReturnType<typeof createDevtoolsHandler> | undefined
   try {
     const authenticate = options.token === undefined ? 'none' : bearerTokenAuth(options.token)
     // The operator's terminal gets what a response never carries: the internal error's text.
     const onError = (error: unknown): void => io.stderr(`chatrail serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     handler = createChatHandler({ definition, store, authenticate, onError })
     const health = createHealthHandlers({ store, handler, onError })
-    server.serve({ handler, health, page: page.files, pageConfig: pageConfigOf(definition), authenticate })
+    // The devtools read every conversation of the store: the operator holding the token (or, without
+    // one, this machine: serve-http answers loopback names only) sees them all, as from the store itself.
+    devtools = createDevtoolsHandler({
+      store,
+      definitions: [definition],
+      authenticate,
+      basePath: DEVTOOLS_API_PATH,
+      access: 'all',
+      // An exported test names the module as seen from here: saved in this directory, it runs as it is.
+      exportModule: { module: moduleSpecifier(io.cwd, modulePath), ...(served.exportName === 'default' ? {} : { export: served.exportName }) },
+      onError,
+    })
+    server.serve({ handler, health, page: page.files, pageConfig: pageConfigOf(definition), authenticate, devtools: { handler: devtools, page: devtoolsPage.files } })
     // before "listening on": the first request must not pay the store's first statement or the read path's first run
     await warmUp(server.url, options.token, onError)
   } catch (error) {
+    devtools?.close()
     await server.close()
     await store.close().catch(() => undefined)
     throw error
@@ -135,12 +153,16 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
       ? `auth: none (authenticate: 'none'): only this machine can reach ${options.host}; pass --token-file <path> (or set CHATRAIL_TOKEN) to require a token`
       : `auth: Authorization: Bearer <token> on ${API_PATH}; open the page as ${server.url}/#token=<secret>`,
   )
+  io.stdout(`devtools: ${server.url}${DEVTOOLS_PATH}/${options.token === undefined ? '' : '#token=<secret>'} (API at ${DEVTOOLS_API_PATH})`)
   io.stdout(`listening on ${server.url}`)
   const running = server
   const draining = handler
+  const devtoolsHandler = devtools
   return {
     url: running.url,
     close: async () => {
+      // the devtools' event streams end first: an open one would hold the HTTP server's close for its grace period
+      devtoolsHandler.close()
       // no new turns; running ones finish, or end stored as failed at the deadline with their leases released
       await draining.close({ deadlineMs: SHUTDOWN_DEADLINE_MS })
       await running.close()
@@ -151,12 +173,24 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
 
 /** The module's default export, or its export named `definition`. */
 export async function loadServedDefinition(path: string): Promise<ChatDefinition> {
+  return (await loadServedDefinitionExport(path)).definition
+}
+
+/** `./<path>` of the module from `cwd` (a relative specifier, `/` separators), or its absolute path when it is not below `cwd`. */
+export function moduleSpecifier(cwd: string, modulePath: string): string {
+  const path = relative(cwd, modulePath)
+  if (path === '' || path.startsWith('..') || resolve(cwd, path) !== modulePath) return modulePath.split(sep).join('/')
+  return `./${path.split(sep).join('/')}`
+}
+
+/** The served definition and the export it came from (the devtools' exported tests name it). */
+async function loadServedDefinitionExport(path: string): Promise<{ definition: ChatDefinition; exportName: 'default' | 'definition' }> {
   try {
-    return await loadDefinition(path, 'default')
+    return { definition: await loadDefinition(path, 'default'), exportName: 'default' }
   } catch (error) {
     if (!ChatrailError.isInstance(error) || error.code !== 'DEFINITION_EXPORT_MISSING') throw error
     try {
-      return await loadDefinition(path, 'definition')
+      return { definition: await loadDefinition(path, 'definition'), exportName: 'definition' }
     } catch (second) {
       if (ChatrailError.isInstance(second) && second.code === 'DEFINITION_EXPORT_MISSING') {
         throw new ChatrailError({

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadServePage } from '../../src/cli/serve/page-assets.js'
+import { loadDevtoolsPage, loadServePage } from '../../src/cli/serve/page-assets.js'
 
 /**
  * Where `chatrail serve` looks for its page. The built CLI (dist/cli.js) used to name a source path
@@ -41,5 +41,20 @@ describe('the serve page', () => {
     const page = await loadServePage(dir)
     expect(page.source).toBe('prebuilt')
     expect(page.files.get('/index.html')?.contents.toString()).toContain('<title>chat</title>')
+  })
+
+  it('the devtools page (issue 33) comes from dist/devtools-page, or names it and renderers/devtools/page when missing', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'chatrail-page-'))
+    dirs.push(root)
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'chatrail', version: '0.0.0' }))
+    const dist = join(root, 'dist')
+    mkdirSync(dist)
+    const error = await loadDevtoolsPage(dist).catch((caught: unknown) => caught)
+    expect(String(error)).toContain(`the devtools page is missing: ${join(dist, 'devtools-page', 'index.html')} does not exist, nor does ${join(root, 'renderers', 'devtools', 'page', 'main.tsx')}`)
+    mkdirSync(join(dist, 'devtools-page'))
+    writeFileSync(join(dist, 'devtools-page', 'index.html'), '<!doctype html><title>devtools</title>')
+    const page = await loadDevtoolsPage(dist)
+    expect(page.source).toBe('prebuilt')
+    expect(page.files.get('/index.html')?.contents.toString()).toContain('<title>devtools</title>')
   })
 })

@@ -15,12 +15,12 @@ interface Esbuild {
   build: (options: Record<string, unknown>) => Promise<{ outputFiles: EsbuildOutputFile[] }>
 }
 
-const INDEX_HTML = `<!doctype html>
+const indexHtml = (title: string): string => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="UTF-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>chatrail serve</title>
+    <title>${title}</title>
     <link rel="icon" type="image/svg+xml" href="./favicon.svg" />
     <link rel="stylesheet" href="./assets/page.css" />
   </head>
@@ -33,8 +33,10 @@ const INDEX_HTML = `<!doctype html>
 
 export interface BuildServePageOptions {
   minify?: boolean
-  /** Another page's entry module (a test page); default renderers/serve-page/main.tsx. */
+  /** Another page's entry module (a test page, the devtools page); default renderers/serve-page/main.tsx. */
   entry?: string
+  /** The document's title before the page sets its own; default `chatrail serve`. */
+  title?: string
 }
 
 export async function buildServePage(options: BuildServePageOptions = {}): Promise<PageFiles> {
@@ -60,10 +62,20 @@ export async function buildServePage(options: BuildServePageOptions = {}): Promi
     define: { 'process.env.NODE_ENV': '"production"' },
   })
   const files = new Map<string, PageFile>()
-  files.set('/index.html', { contents: new TextEncoder().encode(INDEX_HTML), contentType: contentTypeOf('.html') })
+  files.set('/index.html', { contents: new TextEncoder().encode(indexHtml(options.title ?? 'chatrail serve')), contentType: contentTypeOf('.html') })
   for (const file of result.outputFiles) {
     const path = `/assets/${file.path.slice(outdir.length + 1)}`
     files.set(path, { contents: file.contents, contentType: contentTypeOf(path) })
   }
   return files
+}
+
+/**
+ * The devtools page `chatrail serve` mounts at /devtools (renderers/devtools/page: chatrail/devtools'
+ * `<ChatDevtools>`), built the same way; the diagram (dagre) is its own lazy chunk. Its HTML names
+ * its assets relatively (`./assets/page.js`), so the same files work under any mount path.
+ */
+export function buildDevtoolsPage(options: Omit<BuildServePageOptions, 'entry' | 'title'> = {}): Promise<PageFiles> {
+  const entry = fileURLToPath(new URL('../../../renderers/devtools/page/main.tsx', import.meta.url))
+  return buildServePage({ ...options, entry, title: 'chatrail devtools' })
 }

@@ -32,8 +32,10 @@ export const defaultStore = 'pglite:./.chatrail'
 export const serveHelp = `usage: chatrail serve <definition module> [options]
 
 Serves a chat definition over HTTP with a built-in chat page: the handler at /api/chat (the AI
-SDK UI message stream \`useChat\` reads) and the page at /. The module's default export, or its
-export named \`definition\`, must be a defineChat result (.ts modules load through tsx).
+SDK UI message stream \`useChat\` reads) and the page at /. The devtools (every stored
+conversation's turns, routes and decisions, the state diagram, what-if, export as a test) are at
+/devtools/, behind the same token. The module's default export, or its export named
+\`definition\`, must be a defineChat result (.ts modules load through tsx).
 
 options:
   --store <spec>    where conversations live: memory, pglite:<dir> or postgres://…

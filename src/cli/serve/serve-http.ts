@@ -12,6 +12,9 @@ import type { PageFiles } from './page-files.js'
  * `/assets/…` (GET and HEAD), its icon at `/favicon.ico` and `/favicon.svg`, the definition's page config at `/chatrail-serve.json`,
  * liveness at `/health` and readiness at `/ready` (no token: they say nothing about anyone's data), 404 for anything else. The page carries no conversation data, so it is served without the token; the data
  * is behind `/api/chat`, where the handler authenticates, and the config behind `authenticate` too.
+ * With `devtools`, the devtools page is at `/devtools/` (its files at `/devtools/assets/…`, no data
+ * either) and its JSON API at `/devtools/api/…`, which the devtools handler guards with the same
+ * `authenticate` as the chat.
  * Without authentication (`'none'`, loopback only) every request must name a loopback host and,
  * when it has an Origin, come from one: otherwise a web page whose DNS name is re-pointed at
  * 127.0.0.1 (DNS rebinding) would be same-origin with this server and could drive its agent.
@@ -25,12 +28,20 @@ export interface ServeHttpOptions {
   pageConfig: ServePageConfig
   /** Guards `/chatrail-serve.json` as the handler guards `/api/chat`; `'none'` serves it to anyone. */
   authenticate: Authenticate | 'none'
+  /** The devtools page at `/devtools/` and its API handler at `/devtools/api` (both 404 without it). */
+  devtools?: ServeDevtools
   /** `/health` and `/ready` (createHealthHandlers); without them both are 404. */
   health?: HealthHandlers
   host: string
   port: number
   /** How long `close` waits for responses still streaming before it cuts them. Default 5 s. */
   graceMs?: number
+}
+
+export interface ServeDevtools {
+  /** `createDevtoolsHandler({ basePath: DEVTOOLS_API_PATH, authenticate, … })`: it authenticates every request itself. */
+  handler: FetchHandler
+  page: PageFiles
 }
 
 export interface RunningServer {
@@ -42,6 +53,8 @@ export interface RunningServer {
 }
 
 export const API_PATH = '/api/chat'
+export const DEVTOOLS_PATH = '/devtools'
+export const DEVTOOLS_API_PATH = '/devtools/api'
 
 /** Where `bindServeHttp` listens, before it knows what it serves. */
 export interface ServeHttpAddress {
@@ -111,6 +124,8 @@ function routesOf(options: ServeHttpOptions): (req: IncomingMessage, res: Server
   const probes = options.health
   const health = probes && toNodeHandler(probes.health)
   const ready = probes && toNodeHandler(probes.ready)
+  const devtools = options.devtools
+  const devtoolsApi = devtools && toNodeHandler(devtools.handler)
   return (req, res) => {
     if (options.authenticate === 'none' && !fromLoopback(req)) {
       res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8' }).end('This chatrail serve answers only http://127.0.0.1, http://localhost or http://[::1] (it runs without a token). Use one of those addresses, or start it with --token.')
@@ -119,6 +134,13 @@ function routesOf(options: ServeHttpOptions): (req: IncomingMessage, res: Server
     const path = new URL(req.url ?? '/', 'http://localhost').pathname
     if (path === API_PATH || path.startsWith(`${API_PATH}/`)) {
       api(req, res)
+      return
+    }
+    if (devtools && devtoolsApi && (path === DEVTOOLS_PATH || path.startsWith(`${DEVTOOLS_PATH}/`))) {
+      if (path === DEVTOOLS_API_PATH || path.startsWith(`${DEVTOOLS_API_PATH}/`)) devtoolsApi(req, res)
+      // The page names its assets relatively (./assets/page.js): without the slash they would resolve under /.
+      else if (path === DEVTOOLS_PATH) redirect(req, res, `${DEVTOOLS_PATH}/`)
+      else servePage(devtools.page, path.slice(DEVTOOLS_PATH.length), req, res)
       return
     }
     if (path === PAGE_CONFIG_PATH) {
@@ -150,6 +172,11 @@ export function fromLoopback(req: Pick<IncomingMessage, 'headers'>): boolean {
   if (host === undefined || !isLoopbackAddress(`http://${host}`)) return false
   const origin = req.headers.origin
   return origin === undefined || isLoopbackAddress(origin)
+}
+
+function redirect(req: IncomingMessage, res: ServerResponse, to: string): void {
+  const query = new URL(req.url ?? '/', 'http://localhost').search
+  res.writeHead(308, { location: `${to}${query}`, 'content-type': 'text/plain; charset=utf-8' }).end()
 }
 
 function servePage(page: PageFiles, path: string, req: IncomingMessage, res: ServerResponse): void {

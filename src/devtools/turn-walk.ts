@@ -1,0 +1,169 @@
+import type { Message } from '../contract/message.js'
+import { fingerprint, readDecisionRecord, type DecisionRecord } from '../conversation/decision-record.js'
+import { inputKeyOf, reapply, type Decision } from '../conversation/decisions.js'
+import type { JsonObject } from '../conversation/json.js'
+import type { Machine, MachineState } from '../conversation/machine.js'
+import { uiEventOf } from '../conversation/ui-events.js'
+import type { DevtoolsAdapterCall, DevtoolsMessage, DevtoolsSignature, DevtoolsTurn, DevtoolsTurnKind } from './devtools-api.js'
+
+/**
+ * A stored history read as turns: one per user message, with the answers that follow it, the
+ * decision record they carry, and the state before and after as a session resuming the history
+ * would reach it (its timeline adopts a record when the user text still has the record's
+ * fingerprint and the machine still takes the record from the state before; otherwise the turn
+ * changes nothing). Pure and linear in the history; nothing runs a route or the agent.
+ */
+
+export interface WalkedConversation {
+  readonly messages: DevtoolsMessage[]
+  readonly turns: DevtoolsTurn[]
+  /** The initial state, then each state a turn moved to. */
+  readonly path: string[]
+  /** The state after the last turn (null: no machine, and no record to read it from). */
+  readonly state: string | null
+  readonly context: JsonObject | null
+  readonly failedTurns: number
+  /** The machine's state (and context) just before each turn, by turn index (empty without a machine). */
+  readonly before: MachineState[]
+}
+
+/** How a record's signature is judged (the handler's record key, when it has one). */
+export type SignatureJudge = (record: DecisionRecord) => DevtoolsSignature
+
+export const signatureWithoutKey: SignatureJudge = (record) => (record.sig === undefined ? 'unsigned' : 'signed')
+
+/** A state no real history is at: `reapply` then re-applies the record from `before` (never takes its shortcut). */
+const NOWHERE: MachineState = Object.freeze({ state: '', context: Object.freeze({}) })
+
+function adopted<Ctx extends JsonObject>(machine: Machine<Ctx>, before: MachineState<Ctx>, record: DecisionRecord, inputKey: string): MachineState<Ctx> | undefined {
+  const decision: Decision<Ctx> = { record, inputKey, before: NOWHERE as MachineState<Ctx>, after: NOWHERE as MachineState<Ctx>, chunks: undefined, answerId: undefined }
+  return reapply(machine, decision, before)
+}
+
+const FORM_REASONS: ReadonlySet<string> = new Set(['slot-filled', 'form-complete', 'form-exhausted'])
+
+function kindOf(answer: Message | undefined, record: DecisionRecord | undefined): DevtoolsTurnKind {
+  if (!answer) return 'pending'
+  if (answer.status === 'error' || errorCodeOf(answer) !== undefined) return 'failed'
+  if (!record) return 'agentic'
+  if (record.outcome === 'refused') return 'refused'
+  if (record.outcome === 'unavailable') return 'unavailable'
+  if (record.reason !== undefined && FORM_REASONS.has(record.reason)) return 'form'
+  return record.kind
+}
+
+function errorCodeOf(message: Message): string | undefined {
+  const error = (message.metadata as { error?: { code?: unknown } } | undefined)?.error
+  return typeof error?.code === 'string' ? error.code : undefined
+}
+
+function adapterCallsOf(answers: readonly Message[], kind: DevtoolsTurnKind): DevtoolsAdapterCall[] {
+  const calls: DevtoolsAdapterCall[] = []
+  for (const answer of answers) {
+    if (answer.role !== 'assistant') continue
+    if (kind === 'agentic' || kind === 'failed') {
+      const errorCode = errorCodeOf(answer)
+      calls.push({ type: 'model', messageId: answer.id, status: answer.status === 'error' || errorCode !== undefined ? 'error' : 'complete', ...(errorCode === undefined ? {} : { errorCode }) })
+    }
+    const tools = (answer.metadata as { tools?: unknown } | undefined)?.tools
+    if (Array.isArray(tools)) {
+      for (const tool of tools as { toolCallId?: unknown; toolName?: unknown; state?: unknown }[]) {
+        if (typeof tool?.toolCallId === 'string' && typeof tool.toolName === 'string') calls.push({ type: 'tool', toolCallId: tool.toolCallId, name: tool.toolName, status: typeof tool.state === 'string' ? tool.state : 'unknown' })
+      }
+    } else for (const call of answer.toolCalls ?? []) calls.push({ type: 'tool', toolCallId: call.id, name: call.name, status: call.status })
+  }
+  return calls
+}
+
+const iso = (date: Date): string => date.toISOString()
+
+/**
+ * Walks `messages` through `machine` (undefined: a definition the handler does not have, so states
+ * are the records' own). Pure.
+ */
+export function walkConversation<Ctx extends JsonObject>(machine: Machine<Ctx> | undefined, messages: readonly Message[], judge: SignatureJudge = signatureWithoutKey): WalkedConversation {
+  const shown: DevtoolsMessage[] = []
+  const turns: DevtoolsTurn[] = []
+  let at: MachineState<Ctx> | undefined = machine?.initial
+  let recordedState: string | null = null
+  const path: string[] = at ? [at.state] : []
+  let failedTurns = 0
+  const statesBefore: MachineState<Ctx>[] = []
+  let i = 0
+  for (; i < messages.length && messages[i]?.role !== 'user'; i++) shown.push(messageView(messages[i] as Message, undefined))
+  while (i < messages.length) {
+    const user = messages[i++] as Message
+    const index = turns.length
+    shown.push(messageView(user, index))
+    const answers: Message[] = []
+    for (; i < messages.length && messages[i]?.role !== 'user'; i++) {
+      answers.push(messages[i] as Message)
+      shown.push(messageView(messages[i] as Message, index))
+    }
+    let record: DecisionRecord | undefined
+    for (const answer of answers) {
+      const found = answer.role === 'assistant' ? readDecisionRecord(answer) : undefined
+      if (found && found.messageId === user.id) {
+        record = found
+        break
+      }
+    }
+    const inputKey = inputKeyOf(user)
+    const recordStale = record !== undefined && record.input !== fingerprint(inputKey)
+    let fromState: string
+    let toState: string
+    if (machine && at) {
+      const before: MachineState<Ctx> = at
+      statesBefore.push(before)
+      const after = record && !recordStale ? adopted(machine, before, record, inputKey) : undefined
+      fromState = before.state
+      at = after ?? before
+      toState = at.state
+    } else {
+      fromState = record?.fromState ?? recordedState ?? ''
+      toState = record?.toState ?? fromState
+      recordedState = toState
+    }
+    if (path.length === 0 && fromState !== '') path.push(fromState)
+    if (toState !== '' && toState !== path.at(-1)) path.push(toState)
+    const answer = answers.find((message) => message.role === 'assistant') ?? answers[0]
+    const kind = kindOf(answer, record)
+    if (kind === 'failed') failedTurns += 1
+    const errorCode = answer && errorCodeOf(answer)
+    const ended = answers.at(-1)?.createdAt
+    turns.push({
+      index,
+      userMessageId: user.id,
+      answerIds: answers.map((message) => message.id),
+      kind,
+      routeId: record?.routeId ?? null,
+      event: record?.event ?? null,
+      restart: record?.restart === true,
+      fromState,
+      toState,
+      ...(record?.reason === undefined ? {} : { reason: record.reason }),
+      ...(errorCode === undefined ? {} : { errorCode }),
+      record: record ?? null,
+      signature: record ? judge(record) : 'unsigned',
+      recordStale,
+      timings: ended === undefined ? {} : { turnMs: Math.max(0, ended.getTime() - user.createdAt.getTime()) },
+      adapterCalls: adapterCallsOf(answers, kind),
+      startedAt: iso(user.createdAt),
+      ...(ended === undefined ? {} : { endedAt: iso(ended) }),
+    })
+  }
+  return { messages: shown, turns, path, state: at?.state ?? recordedState, context: at ? (at.context as JsonObject) : null, failedTurns, before: statesBefore as MachineState[] }
+}
+
+function messageView(message: Message, turn: number | undefined): DevtoolsMessage {
+  const uiEvent = uiEventOf(message)
+  return {
+    id: message.id,
+    role: message.role,
+    text: message.content,
+    status: message.status,
+    createdAt: iso(message.createdAt),
+    ...(uiEvent === undefined ? {} : { uiEvent }),
+    ...(turn === undefined ? {} : { turn }),
+  }
+}
