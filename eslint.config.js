@@ -56,6 +56,15 @@ export default tseslint.config(
     ...layer([{ group: ['**/testing/**', '**/cli/**', '**/renderers/**'], message: 'src/agents are plugins over the contract and the conversation layer: they never import testing, the CLI or renderers.' }]),
   },
   {
+    files: ['src/components/**'],
+    ...layer([
+      {
+        regex: '^\\.\\./(?!contract/|conversation/(config-error|interactions|interaction-judge)\\.js$)',
+        message: 'src/components sits on src/contract (and the config error of src/conversation): sessions, servers and renderers use it, it uses none of them.',
+      },
+    ]),
+  },
+  {
     files: ['src/store/**'],
     ...layer([
       {

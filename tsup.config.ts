@@ -3,6 +3,8 @@ import { defineConfig } from 'tsup'
 export const entry = {
   index: 'src/index.ts',
   tools: 'src/conversation/tools.ts',
+  actions: 'src/conversation/actions.ts',
+  components: 'src/components/index.ts',
   controller: 'src/controller/index.ts',
   store: 'src/store/index.ts',
   server: 'src/server/index.ts',
@@ -16,7 +18,10 @@ export const entry = {
   monitor: 'src/agents/monitor/index.ts',
   react: 'renderers/react/index.ts',
   'react-remote': 'renderers/react/remote.ts',
+  'react-actions': 'renderers/react/actions.ts',
   ink: 'renderers/ink/index.ts',
+  devtools: 'renderers/devtools/index.ts',
+  'devtools-server': 'src/devtools/index.ts',
   cli: 'src/cli/main.ts',
 }
 
@@ -37,5 +42,5 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   splitting: true,
-  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'better-sqlite3', 'markdown-to-jsx', 'ai'],
+  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'better-sqlite3', 'markdown-to-jsx', 'ai', '@dagrejs/dagre'],
 })

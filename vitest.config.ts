@@ -25,6 +25,7 @@ export const endToEndSuites = [
   // real Postgres, many processes, crashes, signals
   'test/server/many-instances.test.ts',
   'test/server/resume-latency.test.ts',
+  'test/server/confirmations-postgres.test.ts',
   'test/store/crash.test.ts',
   'test/store/directory-lock.test.ts',
   'test/store/pglite-template-race.test.ts',

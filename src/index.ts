@@ -26,6 +26,10 @@ export type {
   ChatReturn,
   ChatState,
   ChatrailErrorOptions,
+  ComponentCatalog,
+  ComponentFallback,
+  ComponentPart,
+  ComponentProvenance,
   ContentPart,
   DataRegion,
   Dialog,
@@ -175,6 +179,7 @@ export type {
   RouteMatch,
   RouteMatcher,
   RouteOptions,
+  RouteContent,
   RouteOutput,
   RouteResponder,
   RouteResponse,
@@ -196,3 +201,25 @@ export type {
   UiEventName,
   UiEventSender,
 } from './conversation/index.js'
+// Action confirmation and capability policy (docs/actions.md): the shapes; the functions are in
+// `chatrail/actions` (kept out of this entry's budget), and a session's `createConfirmation` /
+// `withPolicy` load them on first use.
+export type {
+  ActionConfirmation,
+  ActionConfirmationStatus,
+  ActionPolicyDecision,
+  ActionPolicyPhase,
+  ActionPolicyReason,
+  ActionPolicyTrace,
+  ConfirmableAction,
+  ConfirmationChange,
+  ConfirmationClaim,
+  ConfirmationEvent,
+  ConfirmationLedger,
+  ConfirmationOutcome,
+  TrustedActionContext,
+} from './contract/index.js'
+export type { ActionConfirmationCoordinator, ActionConfirmationOptions, ConfirmationCaller } from './conversation/action-confirmation.js'
+export type { ActionExecutionContext, ActionExecutor, ConfirmationChat } from './conversation/action-executor.js'
+export type { ActionPolicy, CapabilityPolicyOptions, CapabilityRequirements, ContextReader } from './conversation/capability-policy.js'
+export type { PolicyOptions, SessionConfirmationOptions } from './conversation/session-actions.js'

@@ -2,13 +2,16 @@ import { Box, Text, useApp } from 'ink'
 import { useRef, useState } from 'react'
 import type { DialogAnswerInput } from '../../src/contract/dialog.js'
 import type { ChatDefinition, JsonObject } from '../../src/index.js'
+import { sendInteraction } from '../../src/conversation/index.js'
 import type { Message } from '../../src/contract/message.js'
 import { useChatSession } from '../react/use-chat-session.js'
 import type { UseChatSessionReturn } from '../react/use-chat-session.js'
 import { chatKeyAction } from './chat-keys.js'
 import type { ChatKeyAction } from './chat-keys.js'
 import { Composer } from './composer.js'
+import { ComponentPicker } from './component-picker.js'
 import { DialogPicker } from './dialog-picker.js'
+import { pendingComponentOf } from './pending-component.js'
 import type { KeyHandler } from './dialog-picker.js'
 import { EventShortcuts } from './event-shortcuts.js'
 import { failureLine } from './failure-line.js'
@@ -75,7 +78,13 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
   printed.current = appendSettled(printed.current, chat.messages, replyLabel(chat.traces), chat.dialogLog, describeFailure)
 
   const pending = chat.pendingDialog
-  const pickerOpen = pending !== undefined && pending.toolId !== closedDialog
+  const dialogOpen = pending !== undefined && pending.toolId !== closedDialog
+  // A choice list or button group in the last answer gets a picker (an agent dialog comes first).
+  const [closedComponent, setClosedComponent] = useState<string | undefined>(undefined)
+  const component = pending === undefined && chat.status !== 'streaming' ? pendingComponentOf(chat.messages, chat.session.definition.components) : undefined
+  const componentOpen = component !== undefined && component.key !== closedComponent
+  const pickerOpen = dialogOpen || componentOpen
+  const pickerClosed = (pending !== undefined && !dialogOpen) || (component !== undefined && !componentOpen)
   const streaming = chat.status === 'streaming'
   const live = chat.messages.find((message) => message.status === 'streaming')
   // While a dialog waits, an event key would stop the agent's turn (and lose the dialog): none is offered.
@@ -176,6 +185,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
         return
       }
       case 'open-dialog':
+        setClosedComponent(undefined)
         return setClosedDialog(undefined)
       case 'quit':
         chatNow.stop()
@@ -185,8 +195,8 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
 
   // Ink re-subscribes a changed handler in a passive effect, which can run after the next key:
   // the handler reads this render's values through a ref, never through its closure.
-  const current = useRef({ chat, pending, pickerOpen, shortcuts, apply })
-  current.current = { chat, pending, pickerOpen, shortcuts, apply }
+  const current = useRef({ chat, pending, pickerOpen, pickerClosed, shortcuts, apply })
+  current.current = { chat, pending, pickerOpen, pickerClosed, shortcuts, apply }
   // The one key listener, always active: toggling the last active useInput would drop raw mode
   // for a moment, and a freshly mounted picker only listens after its effect runs; either way a
   // key typed then would be lost. So an open picker gets its keys from here (`keysRef`).
@@ -204,7 +214,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
       editing: editingRef.current !== undefined,
       input: state.input,
       cursor: lineNow(state.input).cursor,
-      dialogClosed: now.pending !== undefined,
+      dialogClosed: now.pickerClosed,
       paste,
       escArmed: escArmedRef.current,
       canEditLast: state.messages.some((message) => message.role === 'user'),
@@ -236,7 +246,19 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
         liveHiddenToolIds={chat.dialogLog.map((entry) => entry.dialog.toolId)}
       />
       {error === undefined ? null : <Text color="red">error: {error}</Text>}
-      {pickerOpen ? (
+      {componentOpen && !dialogOpen ? (
+        <ComponentPicker
+          key={component.key}
+          pending={component}
+          keysRef={pickerKeys}
+          onDismiss={() => setClosedComponent(component.key)}
+          onChoose={(choice) => {
+            setClosedComponent(component.key)
+            attempt(sendInteraction(chat.controller, { messageId: component.messageId, part: component.part, event: component.event, value: choice.value, label: choice.label }))
+          }}
+        />
+      ) : null}
+      {dialogOpen ? (
         <DialogPicker
           key={pending.toolId}
           dialog={pending}
@@ -261,7 +283,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
           cursor={lineNow(chat.input).cursor}
           streaming={streaming}
           editing={editing !== undefined}
-          dialogClosed={pending !== undefined}
+          dialogClosed={pickerClosed}
           escArmed={escArmed}
           {...(search === undefined ? {} : {
             search: {

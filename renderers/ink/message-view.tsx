@@ -2,6 +2,8 @@ import { Box, Text, useStdout } from 'ink'
 import { memo, useMemo, useRef } from 'react'
 import type { Message } from '../../src/contract/message.js'
 import { terminalText } from '../../src/contract/terminal-text.js'
+import { isComponentPart } from '../../src/contract/component-chunk.js'
+import { ComponentText } from './component-text.js'
 import { failureLine } from './failure-line.js'
 import { MarkdownView } from './markdown-view.js'
 import { markdownBlocks, markdownLines, wrapLines, type StyledLine } from './terminal-markdown.js'
@@ -53,6 +55,8 @@ export function MessageView({ message, label, edited = false, hiddenToolIds = []
           {terminalText(message.content)}
           {streaming ? '▍' : ''}
         </Text>
+      ) : (message.parts ?? []).some(isComponentPart) ? (
+        <AnswerParts message={message} streaming={streaming} />
       ) : (
         <ReplyMarkdown text={message.content} streaming={streaming} />
       )}
@@ -63,6 +67,20 @@ export function MessageView({ message, label, edited = false, hiddenToolIds = []
         </Text>
       ))}
       {message.status === 'error' ? <Text color="red">✗ {failure ?? failureLine(message)}</Text> : null}
+    </Box>
+  )
+}
+
+/** An answer with components: its parts in order, text as markdown, each component as text (`<ComponentText>`). */
+function AnswerParts({ message, streaming }: { message: Message; streaming: boolean }) {
+  const parts = message.parts ?? []
+  return (
+    <Box flexDirection="column">
+      {parts.map((part, index) => {
+        if (isComponentPart(part)) return <Box key={`c:${part.instanceId}`} marginTop={index === 0 ? 0 : 1}><ComponentText part={part} /></Box>
+        if (part.type !== 'text' || part.text.trim() === '') return null
+        return <Box key={index} marginTop={index === 0 ? 0 : 1}><ReplyMarkdown text={part.text.trim()} streaming={streaming && index === parts.length - 1} /></Box>
+      })}
     </Box>
   )
 }

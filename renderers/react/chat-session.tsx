@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import type { ChatDefinition, JsonObject } from '../../src/conversation/index.js'
 import { ChatSessionContext } from './chat-context.js'
+import type { ComponentViews } from './component-host.js'
 import { Composer } from './composer.js'
 import { EventButtons } from './event-buttons.js'
 import { MessageList } from './message-list.js'
@@ -22,6 +23,8 @@ export interface ChatSessionProps<Ctx extends JsonObject> {
   eventLabels?: Record<string, string>
   /** `chatrail-dark` / `chatrail-light` force a theme (see styles.css); default: the system's. */
   className?: string
+  /** Views for component keys of your own registry, e.g. `{ 'order-card': OrderCardView }`. */
+  componentViews?: ComponentViews
   /** Rendered inside the chat's context, after the header: custom parts can omit `chat`. */
   children?: ReactNode
 }
@@ -34,7 +37,7 @@ export interface ChatSessionProps<Ctx extends JsonObject> {
  * on messages). Headless: markup and `data-chatrail-*` attributes only; see styles.css.
  */
 export function ChatSession<Ctx extends JsonObject>({
-  definition, options, title = 'Chat', greeting, placeholder, stateLabels, eventLabels, className, children,
+  definition, options, title = 'Chat', greeting, placeholder, stateLabels, eventLabels, className, children, componentViews,
 }: ChatSessionProps<Ctx>): ReactNode {
   const chat: UseChatSessionReturn<JsonObject> = useChatSession(definition, options)
   return (
@@ -46,7 +49,7 @@ export function ChatSession<Ctx extends JsonObject>({
         </header>
         {children}
         <Welcome chat={chat} greeting={greeting} eventLabels={eventLabels} />
-        <MessageList chat={chat} />
+        <MessageList chat={chat} componentViews={componentViews} />
         {chat.messages.length > 0 && <EventButtons chat={chat} labels={eventLabels} />}
         <Composer chat={chat} placeholder={placeholder} />
       </section>

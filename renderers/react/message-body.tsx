@@ -2,6 +2,8 @@ import { useLayoutEffect, useRef, useState } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
 import type { Message } from '../../src/contract/message.js'
 import { uiEventOf } from '../../src/conversation/index.js'
+import { isComponentPart } from '../../src/contract/component-chunk.js'
+import { ComponentSlot } from './component-slot.js'
 import { CopyButton } from './copy-button.js'
 import { EditIcon } from './icons.js'
 import { MarkdownContent } from './markdown-content.js'
@@ -38,6 +40,16 @@ function EditForm({ message, onSave, onCancel }: {
       </div>
     </form>
   )
+}
+
+/** An answer's parts in order: text as markdown, each component through the component UI. */
+function AnswerParts({ message, streaming }: { message: Message; streaming: boolean }): ReactNode {
+  const parts = message.parts ?? []
+  return parts.map((part, index) => {
+    if (isComponentPart(part)) return <ComponentSlot key={`c:${part.instanceId}`} messageId={message.id} part={part} />
+    if (part.type !== 'text' || part.text.trim() === '') return null
+    return <MarkdownContent key={index} source={part.text} streaming={streaming && index === parts.length - 1} headingLevel={3} CopyButton={CopyButton} />
+  })
 }
 
 /** Focus moves to the chat's composer (after an edit was sent, the reply is what comes next). */
@@ -84,6 +96,8 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
   if (stopped && message.content === '' && toolCalls.length === 0) return null
   const waiting = streaming && text === '' && toolCalls.length === 0
   const editable = canEdit && event === undefined && message.role === 'user'
+  // A whole answer with components: its parts in order. A reply split around a dialog is agent text only.
+  const components = part === undefined && text === message.content && (message.parts ?? []).some(isComponentPart)
   return (
     <article
       ref={article}
@@ -102,7 +116,9 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
           onSave={(content) => { setEditing(false); focusComposer(article.current); onEdit(message.id, content) }}
         />
         : <div data-chatrail-content="">
-          {message.role === 'assistant' ? <MarkdownContent source={text} streaming={streaming} headingLevel={3} CopyButton={CopyButton} /> : text}
+          {message.role !== 'assistant' ? text : components
+            ? <AnswerParts message={message} streaming={streaming} />
+            : <MarkdownContent source={text} streaming={streaming} headingLevel={3} CopyButton={CopyButton} />}
           {waiting && <span data-chatrail-typing="" role="img" aria-label="Thinking">…</span>}
         </div>}
       {toolCalls.length > 0 && (

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useRef } from 'react'
 import type { ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
+import { ComponentHostContext } from './component-host.js'
+import type { ComponentViews } from './component-host.js'
 import { DialogCard } from './dialog-card.js'
 import { ErrorBanner } from './error-banner.js'
 import { loadDialogUI } from './dialog-ui-loader.js'
@@ -17,6 +19,8 @@ export interface MessageListProps {
   /** Accessible name of the log; default "Messages". */
   label?: string
   className?: string
+  /** Views for component keys of your own registry (the standard catalog's are built in). */
+  componentViews?: ComponentViews
 }
 
 /**
@@ -27,7 +31,7 @@ export interface MessageListProps {
  * starts loading as soon as the session has a live agent, the only source of pending dialogs, so
  * the first card renders at once; a dialog already in history starts it by rendering.
  */
-export function MessageList({ chat, label = 'Messages', className }: MessageListProps): ReactNode {
+export function MessageList({ chat, label = 'Messages', className, componentViews }: MessageListProps): ReactNode {
   const resolved = useChatFrom(chat, 'MessageList')
   const { messages, dialogLog, status, edit, stopped, failedAt } = resolved
   const live = resolved.snapshot.agent !== undefined
@@ -51,6 +55,7 @@ export function MessageList({ chat, label = 'Messages', className }: MessageList
       className={className}
     >
       <CardLoadedContext value={cardLoaded}>
+      <ComponentHostContext value={{ chat: resolved, views: componentViews }}>
         {items.map((item) => {
           if (item.kind === 'dialog') return <DialogCard key={item.key} dialog={item.dialog} chat={resolved} />
           if (item.message.role === 'system') return null
@@ -69,6 +74,7 @@ export function MessageList({ chat, label = 'Messages', className }: MessageList
         })}
         {/* In the stream, after what failed: it scrolls into view with the failed reply and never shrinks the list. */}
         <ErrorBanner chat={resolved} />
+      </ComponentHostContext>
       </CardLoadedContext>
     </div>
     <MessageUIPart fallback={null} render={(ui) => <ui.ReplyAnnouncer messages={messages} />} />

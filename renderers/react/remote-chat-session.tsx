@@ -18,7 +18,7 @@ export interface RemoteChatSessionProps<Ctx extends JsonObject> extends Omit<Cha
 
 /** `<ChatSession>` against a chatrail server: the same parts and markup over `useRemoteChatSession`. */
 export function RemoteChatSession<Ctx extends JsonObject>({
-  definition, remote, title = 'Chat', greeting, placeholder, stateLabels, eventLabels, className, children,
+  definition, remote, title = 'Chat', greeting, placeholder, stateLabels, eventLabels, className, children, componentViews,
 }: RemoteChatSessionProps<Ctx>): ReactNode {
   const chat: UseChatSessionReturn<JsonObject> = useRemoteChatSession(definition, remote)
   return (
@@ -30,7 +30,7 @@ export function RemoteChatSession<Ctx extends JsonObject>({
         </header>
         {children}
         <Welcome chat={chat} greeting={greeting} eventLabels={eventLabels} />
-        <MessageList chat={chat} />
+        <MessageList chat={chat} componentViews={componentViews} />
         {chat.messages.length > 0 && <EventButtons chat={chat} labels={eventLabels} />}
         <Composer chat={chat} placeholder={placeholder} />
       </section>

@@ -6,7 +6,8 @@ import type { ChatRequest, ChatRequestMessage } from '../protocol/chat-request.j
  * the history as UI messages (text parts), the trigger and, for a regenerate, the message id.
  * The server reads only the last user message (it owns history), so request-only messages
  * (system prompts, retrieved documents), tool messages and the empty streaming placeholder are
- * left out, and only a user message's UI event (`metadata.chatrail.event`) travels as metadata —
+ * left out, and only a user message's UI event (`metadata.chatrail.event`, with a component
+ * interaction's `interaction`) travels as metadata —
  * never an answer's decision record. Pure.
  */
 export function chatRequestBody(conversationId: string, messages: readonly Message[], trigger: ChatRequest['trigger']): ChatRequest {
@@ -15,11 +16,13 @@ export function chatRequestBody(conversationId: string, messages: readonly Messa
     if (message.role === 'system' || message.role === 'tool') continue
     if (message.role === 'assistant' && message.content === '' && message.status === 'streaming') continue
     const event = message.role === 'user' ? uiEventOf(message) : undefined
+    // a component interaction travels with its UI event; the server checks it against its own history
+    const interaction = event === undefined ? undefined : (message.metadata as { chatrail?: { interaction?: unknown } } | undefined)?.chatrail?.interaction
     ui.push({
       id: message.id,
       role: message.role,
       parts: message.content === '' ? [] : [{ type: 'text', text: message.content }],
-      ...(event === undefined ? {} : { metadata: { chatrail: { event } } }),
+      ...(event === undefined ? {} : { metadata: { chatrail: interaction === undefined ? { event } : { event, interaction } } }),
     })
   }
   const last = ui.findLast((message) => message.role === 'user')

@@ -1,18 +1,21 @@
+import { AnswerParts } from '../contract/answer-parts.js'
+import { isComponentPart } from '../contract/component-chunk.js'
 import type { Message, ToolCall } from '../contract/message.js'
 import { HttpAdapterError } from './http-adapter-error.js'
 
 /**
  * A conversation restored from chatrail/server (`GET <api>?id=`, whose `messages` are `UIMessage`s)
  * as controller messages (`createChatController`'s `setMessages`), so a reloaded page shows what a
- * live one did: the text; the tool calls an answer made as its `toolCalls`, settled (`complete` with
+ * live one did: the text; its components (as `parts`); a user message's UI event and component
+ * interaction (`metadata.chatrail`); the tool calls an answer made as its `toolCalls`, settled (`complete` with
  * the output as `result`, or `error`); and a failed answer as failed (`status: 'error'`,
  * `metadata.error.code`). Pure. A message of any other shape is read for what it has: its text.
  */
 export interface RestoredUiMessage {
   readonly id: string
   readonly role: 'system' | 'user' | 'assistant'
-  readonly parts: ReadonlyArray<{ readonly type: string; readonly text?: unknown; readonly toolCallId?: unknown; readonly state?: unknown; readonly input?: unknown; readonly output?: unknown; readonly errorText?: unknown }>
-  readonly metadata?: { readonly chatrail?: { readonly status?: unknown; readonly error?: { readonly code?: unknown } } }
+  readonly parts: ReadonlyArray<{ readonly type: string; readonly text?: unknown; readonly toolCallId?: unknown; readonly state?: unknown; readonly input?: unknown; readonly output?: unknown; readonly errorText?: unknown; readonly data?: unknown }>
+  readonly metadata?: { readonly chatrail?: { readonly status?: unknown; readonly error?: { readonly code?: unknown }; readonly event?: unknown; readonly interaction?: unknown } }
 }
 
 export function restoredMessages(stored: readonly RestoredUiMessage[], createdAt: Date): Message[] {
@@ -25,16 +28,30 @@ export function restoredMessages(stored: readonly RestoredUiMessage[], createdAt
       const settled = state === 'output-error' ? { status: 'error' as const, error: String(part.errorText) } : { status: 'complete' as const, result: typeof part.output === 'string' ? part.output : (JSON.stringify(part.output) ?? '') }
       return [{ id: part.toolCallId, name: part.type.slice(5), args, ...settled }]
     })
+    // text and components in order, by the rule a live answer follows (src/contract/answer-parts.ts)
+    const answer = new AnswerParts()
+    for (const part of parts) {
+      if (part.type === 'text' && typeof part.text === 'string') answer.text(part.text)
+      else if (part.type === 'data-component' && role === 'assistant' && isComponentPart(part.data)) answer.component(part.data)
+    }
     return {
       id,
       role,
-      content: parts.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join(''),
+      content: answer.content,
+      ...(answer.parts ? { parts: answer.parts } : {}),
       status: failure === undefined ? 'complete' : 'error',
       createdAt,
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
       ...(failure === undefined ? {} : { metadata: { error: { code: failure } } }),
+      ...(role === 'user' ? userMetadata(metadata?.chatrail) : {}),
     }
   })
+}
+
+/** A user message's UI event and interaction, as the live message carried them (renderers read them). */
+function userMetadata(chatrail: { readonly event?: unknown; readonly interaction?: unknown } | undefined): { metadata?: Record<string, unknown> } {
+  if (typeof chatrail?.event !== 'string') return {}
+  return { metadata: { chatrail: { event: chatrail.event, ...(chatrail.interaction === undefined ? {} : { interaction: chatrail.interaction }) } } }
 }
 
 const failures = new WeakMap<Message, HttpAdapterError>()

@@ -31,6 +31,8 @@ export type {
   Retriever,
   RetrieverRequest,
 } from './memory.js'
+export type { ComponentCatalog, ComponentFallback, ComponentPart, ComponentProvenance } from './component-part.js'
+export { componentChunk, componentOfChunk, isComponentPart } from './component-chunk.js'
 export type {
   AudioPart,
   ContentPart,
@@ -85,3 +87,19 @@ export type {
   ToolDefinition,
   ToolExecutionContext,
 } from './tool.js'
+// Action confirmation and capability policy (docs/actions.md).
+export type {
+  ActionConfirmation,
+  ActionConfirmationStatus,
+  ActionPolicyDecision,
+  ActionPolicyPhase,
+  ActionPolicyReason,
+  ActionPolicyTrace,
+  ConfirmableAction,
+  ConfirmationChange,
+  ConfirmationClaim,
+  ConfirmationEvent,
+  ConfirmationLedger,
+  ConfirmationOutcome,
+  TrustedActionContext,
+} from './action-confirmation.js'

@@ -3,6 +3,8 @@
  * No logic lives here beyond the pure content-part helpers upstream also exports.
  */
 
+import type { ComponentPart } from './component-part.js'
+
 export type MaybePromise<T> = T | Promise<T>
 export type DataRegion = 'eu' | 'us' | 'apac'
 
@@ -14,7 +16,8 @@ export interface ImagePart { type: 'image'; source: string; mimeType?: string; d
 export interface AudioPart { type: 'audio'; source: string; mimeType?: string; durationSec?: number }
 export interface VideoPart { type: 'video'; source: string; mimeType?: string; durationSec?: number }
 export interface FilePart { type: 'file'; source: string; mimeType?: string; filename?: string }
-export type ContentPart = TextPart | ImagePart | AudioPart | VideoPart | FilePart
+/** `component` is chatrail's addition to upstream's five kinds (see component-part.ts). */
+export type ContentPart = TextPart | ImagePart | AudioPart | VideoPart | FilePart | ComponentPart
 export type PartKind = ContentPart['type']
 
 export type ToolCallStatus = 'pending' | 'running' | 'complete' | 'error' | 'requires_confirmation'

@@ -28,12 +28,16 @@ export const filePart = (source: string, opts: Omit<FilePart, 'type' | 'source'>
   ...opts,
 })
 
-/** Text projection of parts: text parts as-is, others as `[kind: source]` (files by name), joined by newlines. */
+/**
+ * Text projection of parts: text parts as-is, a component as its fallback summary (what a model
+ * reads in its place), others as `[kind: source]` (files by name), joined by newlines.
+ */
 export function partsToText(parts: readonly ContentPart[]): string {
   return parts
     .map((part) => {
       if (part.type === 'text') return part.text
       if (part.type === 'file') return `[file: ${part.filename ?? part.source}]`
+      if (part.type === 'component') return part.fallback.summary
       return `[${part.type}: ${part.source}]`
     })
     .join('\n')

@@ -42,6 +42,14 @@ export const contentPartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('audio'), source: z.string(), mimeType: z.optional(z.string()), durationSec: z.optional(z.number()) }),
   z.object({ type: z.literal('video'), source: z.string(), mimeType: z.optional(z.string()), durationSec: z.optional(z.number()) }),
   z.object({ type: z.literal('file'), source: z.string(), mimeType: z.optional(z.string()), filename: z.optional(z.string()) }),
+  z.object({
+    type: z.literal('component'),
+    componentKey: z.string().check(z.regex(/^[a-z][a-z0-9-]{0,63}$/)),
+    instanceId: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/)),
+    props: z.unknown(),
+    fallback: z.object({ kind: z.string().check(z.minLength(1), z.maxLength(64)), summary: z.string().check(z.minLength(1), z.maxLength(4096)) }),
+    provenance: z.enum(['route', 'agent', 'host']),
+  }),
 ])
 
 export const toolCallSchema = z.object({

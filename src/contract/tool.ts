@@ -5,7 +5,15 @@ import type { MaybePromise, Message, ToolCall } from './message.js'
 
 export type { JSONSchema7 }
 
-export interface ToolExecutionContext { messages: Message[]; call: ToolCall }
+export interface ToolExecutionContext {
+  messages: Message[]
+  call: ToolCall
+  /**
+   * Set when a confirmed action runs (chatrail's action confirmation): the same key on every
+   * attempt, also a reconcile after a crash, so a tool that dedupes by it has its effect once.
+   */
+  idempotencyKey?: string
+}
 
 export interface ToolDefinition<TArgs = Record<string, unknown>> {
   name: string

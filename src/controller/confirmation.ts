@@ -25,12 +25,13 @@ function findCall(messages: readonly Message[], callId: string): { message: Mess
  * the chat is idle, the call's message is the latest, and all its calls are settled and need a
  * reply, the tool loop continues with a fresh turn.
  * A call in any other status, or an unknown id, is a no-op (approving twice runs the tool once).
+ * `idempotencyKey` (from an action confirmation record) reaches the tool's `execute` context.
  * A `stop()` or new turn during execution makes the result inert (the stop settled the call).
  */
 export async function settleConfirmation(
   ctx: ControllerContext,
   callId: string,
-  verdict: { approve: true } | { approve: false; reason?: string },
+  verdict: { approve: true; idempotencyKey?: string } | { approve: false; reason?: string },
 ): Promise<void> {
   const found = findCall(ctx.messages(), callId)
   if (!found || found.call.status !== 'requires_confirmation') return
@@ -43,7 +44,7 @@ export async function settleConfirmation(
     patch({ status: 'running' })
     outcome = await executeTool(ctx, call, (partial) => {
       if (ctx.turns.generation() === generation) patch({ result: partial })
-    })
+    }, verdict.idempotencyKey)
     if (ctx.turns.generation() !== generation) return
   } else {
     outcome = { status: 'error', error: `Permission denied: ${verdict.reason ?? 'user denied access'}` }

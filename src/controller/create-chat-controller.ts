@@ -209,7 +209,7 @@ export function createChatController(config: ChatConfig, options: ChatController
     clear,
     updateConfig,
     proposeToolCall: (proposal) => proposeToolCall(ctx, proposal),
-    approve: (toolCallId) => settleConfirmation(ctx, toolCallId, { approve: true }),
+    approve: (toolCallId: string, options?: { idempotencyKey?: string }) => settleConfirmation(ctx, toolCallId, { approve: true, ...(options?.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }) }),
     deny: (toolCallId, reason) => settleConfirmation(ctx, toolCallId, { approve: false, reason }),
   }
 }

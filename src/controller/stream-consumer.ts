@@ -1,3 +1,5 @@
+import { componentOfChunk } from '../contract/component-chunk.js'
+import type { ComponentPart } from '../contract/component-part.js'
 import type { StreamChunk, StreamSource, StreamToolCallPayload, TokenUsage } from '../contract/stream.js'
 import { ChatrailError } from '../contract/errors.js'
 import { AdapterError, describeThrown, ErrorCodes } from './errors.js'
@@ -11,6 +13,11 @@ export type StreamOutcome = { kind: 'done' } | { kind: 'error'; error: Error } |
 /** Keyed by chunk type where the chunk's payload is its non-empty `content`. */
 export interface ChunkHandlers {
   text: (delta: string) => void
+  /**
+   * chatrail addition: a `text` chunk carrying a component (`metadata.component`, see
+   * src/contract/component-chunk.ts). The message gets the part; its content, the part's summary.
+   */
+  component: (part: ComponentPart) => void
   reasoning: (delta: string) => void
   tool_result: (content: string) => void
   /** Awaited before the next chunk is pulled; a throw ends the turn with that error. */
@@ -82,9 +89,14 @@ export async function consumeStream(source: StreamSource, turn: Turn, handlers: 
       const chunk: StreamChunk = step.value
       const { content } = chunk ?? {}
       switch (chunk?.type) {
-        case 'text':
+        case 'text': {
+          const component = chunk.metadata === undefined ? undefined : componentOfChunk(chunk)
+          if (component) handlers.component(component)
+          else if (hasText(content)) handlers.text(content)
+          break
+        }
         case 'reasoning':
-          if (hasText(content)) handlers[chunk.type](content)
+          if (hasText(content)) handlers.reasoning(content)
           break
         case 'tool_result':
           if (hasText(content)) handlers.tool_result(content)

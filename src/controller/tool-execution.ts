@@ -45,6 +45,7 @@ export async function executeTool(
   ctx: ControllerContext,
   call: ToolCall,
   onPartial: (result: string) => void,
+  idempotencyKey?: string,
 ): Promise<ToolOutcome> {
   const tool = ctx.tools.find(call.name)
   if (!tool?.execute) {
@@ -74,7 +75,7 @@ export async function executeTool(
       const late = refusal(decision, call)
       if (late) return failure(late)
       ctx.emit({ type: 'tool:start', name: call.name, args: call.args })
-      const returned = await execute(call.args, { messages: ctx.messages(), call })
+      const returned = await execute(call.args, { messages: ctx.messages(), call, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) })
       let result: string
       if (isAsyncIterable(returned)) {
         result = ''

@@ -1,3 +1,5 @@
+import { AnswerParts } from '../contract/answer-parts.js'
+import type { ContentPart } from '../contract/message.js'
 import type { RetrievedDocument } from '../contract/memory.js'
 import { historyOf } from '../contract/history-view.js'
 import { buildAdapterRequest } from './adapter-request.js'
@@ -73,17 +75,23 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
   // Counted after `createSource` (an adapter may have replaced the array), without building it.
   ctx.emit({ type: 'llm:start', messageCount: historyOf(request).length })
 
-  let text = ''
+  const answer = new AnswerParts()
   let reasoning = ''
   let lastUsage: { promptTokens: number; completionTokens: number } | undefined
-  const patch = (fields: { content?: string }, metadata?: Record<string, unknown>): void => {
+  const patch = (fields: { content?: string; parts?: ContentPart[] }, metadata?: Record<string, unknown>): void => {
     ctx.store.dispatch({ type: 'message-patched', id: assistantId, patch: fields, metadata })
   }
   const outcome = await consumeStream(source, turn, {
     text: (delta) => {
-      if (!text) ctx.emit({ type: 'llm:first-token', latencyMs: elapsedMs(started, ctx.clock()) })
-      text += delta
-      patch({ content: text })
+      if (answer.content === '') ctx.emit({ type: 'llm:first-token', latencyMs: elapsedMs(started, ctx.clock()) })
+      answer.text(delta)
+      const parts = answer.parts
+      patch(parts ? { content: answer.content, parts: [...parts] } : { content: answer.content })
+    },
+    component: (part) => {
+      if (answer.content === '') ctx.emit({ type: 'llm:first-token', latencyMs: elapsedMs(started, ctx.clock()) })
+      answer.component(part)
+      patch({ content: answer.content, parts: [...(answer.parts ?? [])] })
     },
     reasoning: (delta) => {
       reasoning += delta
@@ -105,7 +113,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
   if (!turn.isCurrent()) return false
   ctx.emit({
     type: 'llm:end',
-    content: text,
+    content: answer.content,
     ...(lastUsage ? { usage: lastUsage } : {}),
     durationMs: elapsedMs(started, ctx.clock()),
   })

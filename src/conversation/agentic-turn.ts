@@ -1,4 +1,5 @@
 import type { AdapterRequest } from '../contract/adapter.js'
+import { withComponentsAsText } from './component-projection.js'
 import type { StreamChunk } from '../contract/stream.js'
 import { TRANSITION_TOOL, judgeProposal, legalEvents, withTransitionContext } from './agent-transitions.js'
 import { turnContext } from './decide.js'
@@ -30,12 +31,14 @@ const ABORTED: TurnOutcome = { kind: 'agentic', outcome: 'aborted' }
  */
 export function agenticTurn<Ctx extends JsonObject>(
   core: SessionCore<Ctx>,
-  request: AdapterRequest,
+  received: AdapterRequest,
   control: TurnControl,
   last: LastUserMessage | undefined,
   before: MachineState<Ctx>,
   recorder: AgenticRecorder,
 ): AsyncIterableIterator<StreamChunk> {
+  // Only a definition with components can have them in history: the others pay nothing here.
+  const request = core.definition.components === undefined ? received : withComponentsAsText(received)
   const adapter = core.adapter()
   if (!adapter || (core.definition.conversation.agentTransitions === true && last !== undefined)) return agenticGenerator(core, request, control, last, before, recorder)
   let iterator: AsyncIterator<StreamChunk> | undefined
@@ -106,7 +109,7 @@ class PassThrough<Ctx extends JsonObject> implements AsyncIterableIterator<Strea
       this.#ended = true
       this.recorder.settle(OK)
     }
-    return next
+    return next.value.metadata?.component === undefined ? next : { done: false, value: asPlainText(next.value) }
   }
 
   /** A failure, an end without `done` or a stop: the generator takes the turn over from the pull. */
@@ -128,6 +131,18 @@ class PassThrough<Ctx extends JsonObject> implements AsyncIterableIterator<Strea
   [Symbol.asyncIterator](): AsyncIterableIterator<StreamChunk> {
     return this
   }
+}
+
+/**
+ * An adapter's chunk that claims to carry a component, as the plain text it also is. A component
+ * in an answer is the app's word (a route's, or the host's); an agent proposes one only through a
+ * declared tool, whose path marks it `agent`. So whatever an adapter streams in
+ * `metadata.component` (a model or a CLI could print anything) shows as its text and nothing more.
+ */
+function asPlainText(chunk: StreamChunk): StreamChunk {
+  const { metadata: carried, ...fields } = chunk
+  const { component: _dropped, ...metadata } = carried ?? {}
+  return Object.keys(metadata).length === 0 ? fields : { ...fields, metadata }
 }
 
 /** The turn from its start, or (`started`) from a pull the pass-through handed over. */
@@ -184,7 +199,8 @@ async function* agenticGenerator<Ctx extends JsonObject>(
     }
     for (const chunk of output.chunks) {
       if (control.aborted) return aborted
-      yield chunk
+      // as a route's (turn.ts), a fallback's components need the registry; without it they are their text
+      yield core.definition.components === undefined && chunk.metadata?.component !== undefined ? asPlainText(chunk) : chunk
     }
     if (control.aborted) return aborted
     return yield* terminal(DONE, { kind: 'fallback', outcome: 'ok', errorClass })
@@ -255,7 +271,7 @@ async function* agenticGenerator<Ctx extends JsonObject>(
           outcome = yield* terminal(...commit(chunk))
           return
         }
-        yield chunk
+        yield chunk.metadata?.component === undefined ? chunk : asPlainText(chunk)
         if (control.aborted) return
       }
     } catch (error) {

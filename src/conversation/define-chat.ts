@@ -42,6 +42,7 @@ export function defineChat<Ctx extends JsonObject>(definition?: ChatDefinitionIn
       context: deepFreeze(structuredClone(conversation.context ?? ({} as Ctx))),
       routes: Object.freeze([...conversation.routes]),
     }),
+    ...(definition.components === undefined ? {} : { components: definition.components }),
   })
   validated.add(result)
   return result

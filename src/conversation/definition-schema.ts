@@ -89,6 +89,7 @@ const definitionShape = {
   revision: optional(positiveInt(true)),
   chat: object({ adapter: optional(object({ createSource: fn }, false)) }, false),
   conversation: object(conversationShape, true),
+  components: optional(object({ keys: unknown, resolve: fn }, false)),
 }
 const definitionSchema = object(definitionShape, true)
 

@@ -1,9 +1,10 @@
 import type { AdapterFactory } from '../contract/adapter.js'
 import type { ChatConfig } from '../contract/chat.js'
+import type { ComponentCatalog } from '../contract/component-part.js'
 import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
 import type { JsonObject, JsonValue } from './json.js'
-import type { Route } from './routes.js'
+import type { Route, RouteContent } from './routes.js'
 import type { TurnTrace } from './trace.js'
 
 /**
@@ -111,6 +112,8 @@ export interface FallbackContext<Ctx extends JsonObject = JsonObject> {
 
 export interface FallbackOutput {
   text?: string
+  /** Text and components after `text`, in order, as a route's `content`. */
+  content?: readonly RouteContent[]
   chunks?: StreamChunk[]
 }
 
@@ -164,6 +167,8 @@ export interface ChatDefinitionInput<Ctx extends JsonObject = JsonObject, S exte
   revision?: number
   chat: ChatConfigInput
   conversation: ConversationDefinition<Ctx, S, E, U>
+  /** The components its routes may answer with (`defineComponents` from chatrail/components). */
+  components?: ComponentCatalog
 }
 
 /**
@@ -182,6 +187,8 @@ export interface ChatDefinition<Ctx extends JsonObject = JsonObject, N extends C
   /** The same object you passed in. */
   readonly chat: ChatConfigInput
   readonly conversation: Readonly<ConversationDefinition<Ctx, N['state'], N['event'], N['uiEvent']>> & { readonly context: Readonly<Ctx> }
+  /** The component registry, when the definition names one. */
+  readonly components?: ComponentCatalog
 }
 
 /** The names of a definition or a session (`ChatNames`, all `string`, for anything else). */

@@ -57,6 +57,7 @@ export type {
   RouteMatch,
   RouteMatcher,
   RouteOptions,
+  RouteContent,
   RouteOutput,
   RouteResponder,
   RouteResponse,
@@ -71,4 +72,7 @@ export type { SessionSnapshot } from './snapshot.js'
 export { TRANSITION_TOOL } from './agent-transitions.js'
 export type { TurnKind, TurnOutcome, TurnTrace } from './trace.js'
 export { sendUiEvent, uiEventMessageMetadata, uiEventOf } from './ui-events.js'
+export { interactionUiEvent, sendInteraction } from './interactions.js'
+export type { Interaction, InteractionInput, InteractionMetadata } from './interactions.js'
+export type { InteractionRefusal } from './interaction-judge.js'
 export type { UiEventMetadata, UiEventSender } from './ui-events.js'

@@ -37,6 +37,8 @@ const PHRASES: Record<string, string> = {
   'pattern-assign-threw': 'its assign function threw',
   'invalid-output': 'its response returned something other than a string or { text, chunks, assign }',
   'assign-not-json': 'its assign is not JSON',
+  // without the registry the session cannot keep components from the adapter's view of history
+  'components-undeclared': 'its response holds a component, but the definition names no `components` (pass the registry: defineChat({ components: defineComponents([...]) }))',
 }
 
 export function failed<Ctx extends JsonObject>(route: Route<Ctx> | undefined, reason: string, cause?: unknown, phrase = PHRASES[reason] ?? reason, routeId = route?.id ?? 'form'): Resolution<Ctx> {

@@ -1,3 +1,5 @@
+import { componentChunk, isComponentPart } from '../contract/component-chunk.js'
+import type { ComponentPart } from '../contract/component-part.js'
 import type { StreamChunk } from '../contract/stream.js'
 import type { JsonObject } from './json.js'
 import type { RouteResult } from './routes.js'
@@ -48,13 +50,26 @@ function textOutput(text: string): NormalizedOutput<JsonObject> {
 
 export function normalizeOutput<Ctx extends JsonObject>(result: unknown): NormalizedOutput<Ctx> | undefined {
   if (typeof result === 'string') return textOutput(result) as NormalizedOutput<Ctx>
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) return undefined
-  const { text, chunks, assign, ...rest } = result as Exclude<RouteResult<Ctx>, string> & Record<string, unknown>
+  if (Array.isArray(result)) return normalizeOutput({ content: result })
+  if (typeof result !== 'object' || result === null) return undefined
+  const { text, content, chunks, assign, ...rest } = result as Exclude<RouteResult<Ctx>, string | readonly unknown[]> & Record<string, unknown>
   if (Object.keys(rest).length > 0) return undefined
   if (text !== undefined && typeof text !== 'string') return undefined
   if (assign !== undefined && (typeof assign !== 'object' || assign === null || Array.isArray(assign))) return undefined
   const out: StreamChunk[] = []
   if (text) out.push(Object.freeze({ type: 'text', content: text }))
+  if (content !== undefined) {
+    if (!Array.isArray(content)) return undefined
+    for (const piece of content as readonly unknown[]) {
+      if (typeof piece === 'string') {
+        if (piece !== '') out.push(Object.freeze({ type: 'text', content: piece }))
+        continue
+      }
+      const part = routeComponent(piece)
+      if (!part) return undefined
+      out.push(componentChunk(part))
+    }
+  }
   if (chunks !== undefined) {
     if (!Array.isArray(chunks)) return undefined
     for (const chunk of chunks) {
@@ -63,10 +78,26 @@ export function normalizeOutput<Ctx extends JsonObject>(result: unknown): Normal
       const copy = cloneData(chunk)
       if (copy === undefined) return undefined
       if (!isStreamChunk(copy) || copy.type === 'done' || copy.type === 'error') return undefined
+      if (copy.metadata !== undefined && 'component' in copy.metadata) {
+        const part = routeComponent(copy.metadata.component)
+        if (!part) return undefined
+        out.push(componentChunk(part))
+        continue
+      }
       out.push(Object.freeze(copy as StreamChunk))
     }
   }
   return { chunks: Object.freeze(out), assign: assign as Partial<Ctx> | undefined }
+}
+
+/**
+ * A component in a route's answer, copied (read once). A route speaks for itself (`route`) or for
+ * the app (`host`); `agent` is the agent tool path's alone, so a route cannot claim it.
+ */
+function routeComponent(value: unknown): ComponentPart | undefined {
+  const copy = cloneData(value)
+  if (!isComponentPart(copy) || copy.provenance === 'agent') return undefined
+  return Object.freeze(copy)
 }
 
 /** A structured clone of plain data; `undefined` for what cannot be cloned (functions, symbols). */

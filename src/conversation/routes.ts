@@ -1,3 +1,4 @@
+import type { ComponentPart } from '../contract/component-part.js'
 import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
 import { ChatrailConfigError, configIssue } from './config-error.js'
@@ -42,15 +43,20 @@ export interface RouteContext<Ctx extends JsonObject = JsonObject> {
   readonly signal: AbortSignal
 }
 
+/** A piece of a route's answer, in order: text, or a component (made by a `chatrail/components` registry). */
+export type RouteContent = string | ComponentPart
+
 export interface RouteOutput<Ctx extends JsonObject = JsonObject> {
   text?: string
-  /** Extra chunks after the text, e.g. `tool_call` payloads a renderer shows as components. */
+  /** Text and components after `text`, in order (`[text, registry.render('choice-list', …)]`). */
+  content?: readonly RouteContent[]
+  /** Extra chunks after the text and content, e.g. `tool_call` payloads. */
   chunks?: StreamChunk[]
   /** Shallow patch applied to the context when the transition commits. */
   assign?: Partial<Ctx>
 }
 
-export type RouteResult<Ctx extends JsonObject = JsonObject> = string | RouteOutput<Ctx>
+export type RouteResult<Ctx extends JsonObject = JsonObject> = string | readonly RouteContent[] | RouteOutput<Ctx>
 
 /*
  * Callback types are declared through a method (`{ fn(…): … }['fn']`) so their parameters are

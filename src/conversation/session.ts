@@ -20,7 +20,7 @@ import { lintDefinition } from './lint.js'
 import { buildRouteIndex, type RouteIndex } from './route-index.js'
 import { projectSnapshot, type SessionSnapshot } from './snapshot.js'
 import { notifyTraceListeners, type TurnTrace } from './trace.js'
-import { createTraceLog } from './trace-log.js'
+import { createTraceLog, type RecordCounts } from './trace-log.js'
 import type { SessionCore } from './session-core.js'
 import type { Explanation, ExplainInput, RouteExplanation } from './explain.js'
 import { createTurnSource } from './turn.js'
@@ -28,6 +28,9 @@ import { resolveRoutes } from './decide.js'
 import { createRecordSigner, isRecordKey, signedTurnSource, type RecordKey } from './record-signing.js'
 import { rederiveFromText } from './rederive-turn.js'
 import { randomUUID } from '../contract/random-uuid.js'
+import type { ActionConfirmationCoordinator } from './action-confirmation.js'
+import type { ActionPolicy, CapabilityRequirements, ContextReader } from './capability-policy.js'
+import { sessionActions, type PolicyOptions, type SessionConfirmationOptions } from './session-actions.js'
 
 /**
  * A session: one conversation's progress over one shared, immutable definition (seed 004). It
@@ -84,6 +87,15 @@ export interface ChatSession<Ctx extends JsonObject = JsonObject, N extends Chat
   explainTurn: (input: ExplainInput) => Promise<Explanation>
   /** Answers the live agent's pending dialog; throws `ChatrailError` `NO_PENDING_DIALOG` when there is none. */
   answerDialog: (toolId: string, answer: DialogAnswerInput) => Promise<DialogAnswerResult>
+  /**
+   * A capability policy bound to this session: the context's `sessionId` must be this session's,
+   * `getContext` is read again at every check (propose, execute, a gated route), and an action the
+   * current state does not list in `actions` is refused (when the definition declares any). Its
+   * decisions go into the next turn's trace (`TurnTrace.policy`). See docs/actions.md.
+   */
+  withPolicy: (requirements: CapabilityRequirements, getContext: ContextReader, options?: PolicyOptions) => ActionPolicy
+  /** A confirmation coordinator for this session's id (AgentsKit Chat's `session.createConfirmation`). See docs/actions.md. */
+  createConfirmation: (options: SessionConfirmationOptions) => ActionConfirmationCoordinator
   dispose: () => void
 }
 
@@ -178,6 +190,18 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
   const newTurn = ids ? (): string => String(ids()) : (): number => ++turns
   const clock = options.clock
   const now = clock ? () => clock().getTime() : Date.now
+  // the state gate applies only to a definition that lists actions somewhere (else every state's
+  // list is empty); found on a policy's first check, not per session (the server opens one per request)
+  let declaresActions: boolean | undefined
+  const actions = sessionActions({
+    sessionId,
+    stateActions: () => {
+      declaresActions ??= [...machine.states.values()].some((state) => state.actions.length > 0)
+      return declaresActions ? (machine.states.get(timeline.current().state)?.actions ?? []) : undefined
+    },
+    lastTurnId: () => log.latest()?.turnId,
+    now,
+  })
   let original: AdapterFactory | undefined
   let chat: ChatConfig
   let disposed = false
@@ -213,7 +237,7 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
     turnId,
     now,
     trace(turn) {
-      let counts: { untrustedRecords?: number; rederivedTurns?: number } | undefined
+      let counts: RecordCounts | undefined
       if (untrusted.size > 0 && turn.messageId !== undefined) {
         const ignored = untrusted.get(turn.messageId)
         if (ignored !== undefined) {
@@ -222,9 +246,11 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
         }
       }
       if (rederived > 0) {
-        ;(counts ??= {}).rederivedTurns = rederived
+        counts = { ...counts, rederivedTurns: rederived }
         rederived = 0
       }
+      const policy = actions.takePolicyTrace()
+      if (policy) counts = { ...counts, policy }
       log.add(turn, Math.max(0, now() - turn.startedAt), counts)
       const latest = !disposed && traceListeners.length > 0 ? log.latest() : undefined
       if (latest) notifyTraceListeners(traceListeners, latest)
@@ -297,6 +323,8 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
       }
       return source.answerDialog(toolId, answer)
     },
+    withPolicy: actions.withPolicy,
+    createConfirmation: actions.createConfirmation,
     dispose() {
       disposed = true
       unsubscribeAgent?.()

@@ -1,3 +1,4 @@
+import type { ActionPolicyTrace } from '../contract/action-confirmation.js'
 import { isoTime, type TurnKind, type TurnOutcome, type TurnTrace } from './trace.js'
 
 /**
@@ -34,6 +35,8 @@ export interface RecordedTurn {
 export interface RecordCounts {
   readonly untrustedRecords?: number
   readonly rederivedTurns?: number
+  /** Capability-policy decisions since the previous trace (bounded by the session). */
+  readonly policy?: readonly ActionPolicyTrace[]
 }
 
 export interface TraceLog {
@@ -105,6 +108,7 @@ export function createTraceLog(max: number, sessionId: string, turnIdOf: (turn: 
     trace.sessionId = sessionId
     if (rare?.untrustedRecords !== undefined) trace.untrustedRecords = rare.untrustedRecords
     if (rare?.rederivedTurns !== undefined) trace.rederivedTurns = rare.rederivedTurns
+    if (rare?.policy !== undefined) trace.policy = rare.policy
     trace.at = isoTime(startedAts[slot] as number)
     trace.durationMs = durations[slot]
     return (built[slot] = Object.freeze(trace) as unknown as TurnTrace)

@@ -1,3 +1,4 @@
+import type { ActionPolicyTrace } from '../contract/action-confirmation.js'
 import { isPromise } from './is-promise.js'
 
 /**
@@ -37,6 +38,11 @@ export interface TurnTrace {
   readonly untrustedRecords?: number
   /** Turns since the last trace that were re-decided from their text because their record was not trusted. */
   readonly rederivedTurns?: number
+  /**
+   * Capability-policy decisions (`session.withPolicy`) made during this turn or since the previous
+   * trace: action names, phases and reasons only, never an input or a context; at most 32.
+   */
+  readonly policy?: readonly ActionPolicyTrace[]
 }
 
 export type TraceListener = (trace: TurnTrace) => void | Promise<void>

@@ -1,6 +1,7 @@
 import type { AdapterRequest } from '../contract/adapter.js'
 import { ChatrailError } from '../contract/errors.js'
 import { historyOf } from '../contract/history-view.js'
+import type { Message } from '../contract/message.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
@@ -13,6 +14,9 @@ import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
 import type { MachineState } from './machine.js'
 import { normalizeOutput } from './route-output.js'
+import { failed } from './resolution.js'
+import type { InteractionRefusal } from './interaction-judge.js'
+import { textChunks } from './form.js'
 import type { Route } from './routes.js'
 import { turnSignal, type SessionCore, type TurnControl } from './session-core.js'
 import { DISPOSED_MESSAGE, DONE, ROUTE_FAILED_MESSAGE, ROUTE_TIMEOUT_MESSAGE, errorChunk } from './stream.js'
@@ -131,6 +135,57 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
   // The text as `turnContext` reads it (history from outside may carry no string content).
   const input = typeof message.content === 'string' ? message.content : ''
   const uiEvent = uiEventOf(message)
+  if (uiEvent !== undefined && carriesInteraction(message)) return judgedInteraction(core, request, control, recorder, last, before, inputKey, input, uiEvent)
+  return routedTurn(core, request, control, recorder, last, before, inputKey, input, uiEvent)
+}
+
+/** A user message holding a component interaction (interactions.ts reads it properly). */
+const carriesInteraction = (message: Message): boolean => (message.metadata as { chatrail?: { interaction?: unknown } } | undefined)?.chatrail?.interaction !== undefined
+
+/**
+ * A component interaction is answered once, by the component's own terms: the judge (loaded on
+ * first use, so a definition without components never ships it) refuses a repeat, a component no
+ * earlier answer holds and a value it does not offer; anything else is routed as any UI event.
+ */
+function judgedInteraction<Ctx extends JsonObject>(
+  core: SessionCore<Ctx>,
+  request: AdapterRequest,
+  control: TurnSource<Ctx>,
+  recorder: TurnRecorder<Ctx>,
+  last: LastUserMessage,
+  before: MachineState<Ctx>,
+  inputKey: string,
+  input: string,
+  uiEvent: string,
+): AsyncIterator<StreamChunk> {
+  return guarded(
+    (async function* () {
+      const { interactionOf, interactionRefusal } = await import('./interaction-judge.js')
+      if (control.aborted) return
+      const interaction = interactionOf(last.message)
+      const refusal = interaction && interactionRefusal(historyOf(request), last.message, interaction, core.definition.components)
+      const next = refusal
+        ? fromResolution(core, request, control, recorder, last, before, inputKey, refused(before, refusal))
+        : routedTurn(core, request, control, recorder, last, before, inputKey, input, uiEvent)
+      yield* { [Symbol.asyncIterator]: () => next }
+    })(),
+    recorder,
+  )
+}
+
+/** The turn's routes (or the agent) answer the message. */
+function routedTurn<Ctx extends JsonObject>(
+  core: SessionCore<Ctx>,
+  request: AdapterRequest,
+  control: TurnSource<Ctx>,
+  recorder: TurnRecorder<Ctx>,
+  last: LastUserMessage,
+  before: MachineState<Ctx>,
+  inputKey: string,
+  input: string,
+  uiEvent: string | undefined,
+): AsyncIterator<StreamChunk> {
+  const message = last.message
   const candidates = core.index.candidates(input, uiEvent)
   if (plainMiss(core.machine, candidates, uiEvent, before.state)) return fromResolution(core, request, control, recorder, last, before, inputKey, MISS)
   const ctx = turnContext(message, before, request, core.sessionId, recorder.turnId, control)
@@ -179,6 +234,9 @@ function fromResolution<Ctx extends JsonObject>(
     return agenticTurn(core, request, control, last, before, recorder)
   }
   const { route } = resolution
+  if (resolution.type === 'match' && core.definition.components === undefined && resolution.chunks.some(carriesComponent)) {
+    return fromResolution(core, request, control, recorder, last, before, inputKey, failed(route, 'components-undeclared'))
+  }
   if (resolution.type === 'match') return deterministic(core, control, recorder, answerDecision(last.message.id, inputKey, before, resolution, recorder.turnId, last.answerId))
   recorder.decided({ kind: route?.traceKind ?? 'deterministic', routeId: route?.id, event: route?.event })
   if (resolution.type === 'timeout') return guarded(timedOut(core, request, control, last, before, recorder, resolution.route), recorder)
@@ -187,6 +245,20 @@ function fromResolution<Ctx extends JsonObject>(
     return errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
   }, () => recorder.finish('aborted'))
 }
+
+const REFUSAL_TEXT: Record<InteractionRefusal, string> = {
+  'interaction-repeated': 'That was already answered.',
+  'interaction-unknown-component': 'That option is no longer available.',
+  'interaction-invalid': 'That option is not available.',
+}
+
+/** A refused interaction: a fixed answer, no transition, no model call. */
+function refused<Ctx extends JsonObject>(before: MachineState<Ctx>, reason: InteractionRefusal): Resolution<Ctx> {
+  return { type: 'match', route: undefined, event: undefined, after: before, assign: undefined, chunks: textChunks(REFUSAL_TEXT[reason]), outcome: 'refused', reason }
+}
+
+/** A chunk a component rides on (route-output.ts made it from the route's answer). */
+const carriesComponent = (chunk: StreamChunk): boolean => chunk.metadata?.component !== undefined
 
 /**
  * A route ran past its `routeTimeoutMs`: answer the fallback (`conversation.fallback`, seeing

@@ -1,3 +1,4 @@
+import { componentChunk, isComponentPart } from '../contract/component-chunk.js'
 import type { StreamChunk } from '../contract/stream.js'
 import type { UiPart } from './ui-parts.js'
 
@@ -16,6 +17,9 @@ export function uiPartToChunks(part: UiPart): StreamChunk[] {
       return [{ type: 'error', content: part.errorText }]
     case 'finish':
       return [{ type: 'done' }]
+    case 'data-component':
+      // from the server: checked again all the same (a proxy or a hostile server could send anything)
+      return isComponentPart(part.data) ? [componentChunk(part.data)] : []
     default:
       return []
   }

@@ -1,3 +1,4 @@
+import { componentOfChunk } from '../contract/component-chunk.js'
 import type { StreamChunk } from '../contract/stream.js'
 import type { ChatrailPartData, FinishReason, UiPart } from './ui-parts.js'
 
@@ -7,7 +8,8 @@ import type { ChatrailPartData, FinishReason, UiPart } from './ui-parts.js'
  * while text keeps coming and closes (`text-end`) when reasoning, an error or the end arrives, so
  * the client shows the pieces in the order they streamed. Parts' ids are `<messageId>:<n>`.
  *
- * `tool_call`, `tool_result` and `usage` chunks are not part of the wire yet (they produce no parts).
+ * A `text` chunk carrying a component becomes a `data-component` part (the text part before it
+ * closes). `tool_call`, `tool_result` and `usage` chunks are not part of the wire yet (they produce no parts).
  */
 export interface UiPartEncoder {
   /** The `start` part carrying the assistant message's id. */
@@ -54,7 +56,11 @@ export function createUiPartEncoder(options: UiPartEncoderOptions): UiPartEncode
     start: () => [{ type: 'start', messageId }],
     encode(chunk) {
       switch (chunk.type) {
-        case 'text':
+        case 'text': {
+          const component = chunk.metadata === undefined ? undefined : componentOfChunk(chunk)
+          if (component) return [...close(), { type: 'data-component', id: component.instanceId, data: component }]
+          return typeof chunk.content === 'string' && chunk.content !== '' ? delta('text', chunk.content) : []
+        }
         case 'reasoning':
           return typeof chunk.content === 'string' && chunk.content !== '' ? delta(chunk.type, chunk.content) : []
         case 'error':

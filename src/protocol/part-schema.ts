@@ -24,10 +24,12 @@ const partSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('reasoning-end'), id }),
   z.looseObject({ type: z.literal('error'), errorText: z.string() }),
   z.looseObject({ type: z.literal('data-chatrail'), data: chatrailData }),
+  // the part's own fields are checked where it becomes a chunk (isComponentPart); props by the registry
+  z.looseObject({ type: z.literal('data-component'), id, data: z.looseObject({ type: z.literal('component') }) }),
   z.looseObject({ type: z.literal('finish'), finishReason: z.optional(z.enum(['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other'])) }),
 ])
 
-const KNOWN = new Set(['start', 'text-start', 'text-delta', 'text-end', 'reasoning-start', 'reasoning-delta', 'reasoning-end', 'error', 'data-chatrail', 'finish'])
+const KNOWN = new Set(['start', 'text-start', 'text-delta', 'text-end', 'reasoning-start', 'reasoning-delta', 'reasoning-end', 'error', 'data-chatrail', 'data-component', 'finish'])
 
 export type PartReading = { readonly kind: 'part'; readonly part: UiPart } | { readonly kind: 'ignored' } | { readonly kind: 'invalid'; readonly reason: string }
 

@@ -1,4 +1,5 @@
 import type { AgentSnapshot } from '../contract/agent-snapshot.js'
+import type { ComponentPart } from '../contract/component-part.js'
 import type { TurnTrace } from '../conversation/trace.js'
 
 /**
@@ -42,6 +43,8 @@ export type UiPart =
   | { readonly type: 'reasoning-end'; readonly id: string }
   | { readonly type: 'error'; readonly errorText: string }
   | { readonly type: 'data-chatrail'; readonly data: ChatrailPartData }
+  /** A component (chatrail/components), in its place between the text parts; `id` is its instance id. */
+  | { readonly type: 'data-component'; readonly id: string; readonly data: ComponentPart }
   | { readonly type: 'finish'; readonly finishReason?: FinishReason }
 
 export type UiPartType = UiPart['type']

@@ -13,6 +13,7 @@ import { reportAgentFailures } from './agent-failures.js'
 import { checkBeforeTurn, type BeforeTurn } from './before-turn.js'
 import { createBusyRetry } from './busy-retry.js'
 import { isControlBody, readControlRequest, type ControlRequest } from './control-request.js'
+import { answerConfirmation, isConfirmationBody, type ConfirmationEndpointOptions } from './confirmation-request.js'
 import { createCorsPolicy, type CorsOptions } from './cors.js'
 import { createHistoryCache } from './history-cache.js'
 import { badRequest, errorResponse, HttpError, jsonResponse, streamResponse } from './http-responses.js'
@@ -76,6 +77,8 @@ export interface ChatHandlerOptions<Ctx extends JsonObject = JsonObject> {
   readonly cors?: CorsOptions
   /** The app's say before each turn runs: refuse it with 429 + `Retry-After` (a rate limit) or 403 (a quota) (before-turn.ts). */
   readonly beforeTurn?: BeforeTurn
+  /** Actions a client approves or rejects through this handler (confirmation-request.ts, docs/actions.md). */
+  readonly confirmations?: ConfirmationEndpointOptions
 }
 
 /**
@@ -273,6 +276,7 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
 
   const post = async (request: Request, owner: string | undefined): Promise<Response> => {
     const body = await readJsonBody(request, maxBodyBytes)
+    if (isConfirmationBody(body)) return answerConfirmation({ store, options: options.confirmations, clock, checkOwner: (id) => open(id, owner, false) }, body, owner)
     if (isControlBody(body)) return control(readControlRequest(body), owner)
     // a turn is admitted until the handler closes (shutdown.ts); the ticket ends with the turn, or with this request when none runs
     const ticket = drain.admit()

@@ -17,8 +17,11 @@ export function fitAnswer(answer: Message, bytes: number, maxBytes: number): Mes
   // answer's text matters more); nothing but `truncated`
   const { tools: _tools, ...withoutTools } = answer.metadata ?? {}
   const keeps = [withoutTools, {}]
+  // its components go with the tool calls' record: a cut answer is its text (which holds each
+  // component's summary), not parts that no longer match it
+  const { parts: _parts, ...withoutParts } = answer
   const withText = (content: string, kept: Record<string, unknown> | undefined): Message => ({
-    ...answer,
+    ...withoutParts,
     content,
     metadata: { ...kept, truncated },
   })

@@ -1,4 +1,5 @@
 import type { Message } from '../contract/message.js'
+import type { Interaction } from '../conversation/interactions.js'
 import { uiEventMessageMetadata, uiEventOf } from '../conversation/ui-events.js'
 import { badRequest, HttpError } from './http-responses.js'
 import type { TurnRequest } from './turn-request.js'
@@ -44,9 +45,26 @@ export function planTurn(messages: readonly Message[], turn: TurnRequest, now: D
     content: turn.user.text,
     status: 'complete',
     createdAt: now,
-    ...(turn.user.uiEvent === undefined ? {} : { metadata: uiEventMessageMetadata(turn.user.uiEvent) }),
+    ...(turn.user.uiEvent === undefined ? {} : { metadata: turn.user.interaction ? { chatrail: { event: turn.user.uiEvent, interaction: storedInteraction(messages, turn.user.interaction, turn.user.interactionAnswerTo) } } : uiEventMessageMetadata(turn.user.uiEvent) }),
   }
   if (!stored) return { kind: 'new', user, history: messages, write: { includeUser: true } }
   const previous = position > 0 ? (messages[position - 1] as Message).id : null
   return { kind: 'edit', user, history: messages.slice(0, position), write: { truncateAfter: previous, includeUser: true } }
+}
+
+/**
+ * The interaction with its answer named by the store's id. A page that streamed the answer knows
+ * it by its controller's id, which the store never saw; the user message that answer answered is
+ * known to both, so the stored answer after it is the one meant. Whether that answer holds the
+ * component, and whether the interaction stands, is the session's to judge.
+ */
+function storedInteraction(messages: readonly Message[], interaction: Interaction, answerTo: string | undefined): Interaction {
+  if (answerTo === undefined || messages.some((message) => message.id === interaction.messageId && message.role === 'assistant')) return interaction
+  const user = messages.findIndex((message) => message.id === answerTo && message.role === 'user')
+  if (user < 0) return interaction
+  for (const message of messages.slice(user + 1)) {
+    if (message.role === 'user') break
+    if (message.role === 'assistant') return { ...interaction, messageId: message.id }
+  }
+  return interaction
 }

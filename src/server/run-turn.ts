@@ -5,6 +5,8 @@ import type { JsonObject } from '../conversation/json.js'
 import type { ChatSession } from '../conversation/session.js'
 import type { ConversationStore, DefinitionRef, Lease } from '../store/conversation-store.js'
 import { isStoreMessageTooLargeError } from '../store/store-errors.js'
+import { AnswerParts } from '../contract/answer-parts.js'
+import { componentOfChunk } from '../contract/component-chunk.js'
 import { createUiPartEncoder } from '../protocol/encode-parts.js'
 import type { ChatrailPartData } from '../protocol/ui-parts.js'
 import { fitAnswer } from './oversize-answer.js'
@@ -131,7 +133,7 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
       sink.write([{ type: 'data-chatrail', data: snapshotData(session) }])
     })
     : () => undefined
-  let text = ''
+  const answer = new AnswerParts()
   let ending: Ending | undefined
   const tools = createToolLedger()
   const deadline = setTimeout(() => raise('timeout'), input.turnTimeoutMs)
@@ -154,12 +156,16 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
       }
       if (step.done) break
       const chunk = step.value
-      const toolParts = tools.observe(chunk, text.length)
+      const toolParts = tools.observe(chunk, answer.content.length)
       // a tool part closes the running text part first (encoding `done` closes what is open)
       if (toolParts) {
         if (toolParts.length > 0) sink.write([...encoder.encode({ type: 'done' }), ...toolParts])
       } else if (chunk.type !== 'error') sink.write(encoder.encode(chunk))
-      if (chunk.type === 'text' && typeof chunk.content === 'string') text += chunk.content
+      if (chunk.type === 'text') {
+        const component = chunk.metadata === undefined ? undefined : componentOfChunk(chunk)
+        if (component) answer.component(component)
+        else if (typeof chunk.content === 'string') answer.text(chunk.content)
+      }
       if (chunk.type === 'error') ending = { kind: 'failed', code: errorCodeOf(chunk) }
       if (chunk.type === 'done') ending = { kind: 'done', record: chunk.metadata?.chatrail }
     }
@@ -188,7 +194,8 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
   const assistant: Message = {
     id: input.assistantId,
     role: 'assistant',
-    content: text,
+    content: answer.content,
+    ...(answer.parts ? { parts: answer.parts } : {}),
     status: end.kind === 'failed' ? 'error' : 'complete',
     createdAt: input.now(),
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),

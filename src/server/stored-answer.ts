@@ -1,3 +1,4 @@
+import { componentChunk } from '../contract/component-chunk.js'
 import type { Message } from '../contract/message.js'
 import { createUiPartEncoder } from '../protocol/encode-parts.js'
 import type { ChatrailPartData } from '../protocol/ui-parts.js'
@@ -19,6 +20,10 @@ export function storedAnswerStream(messages: readonly Message[], userIndex: numb
   for (const segment of answer ? answerSegments(answer) : []) {
     if (segment.kind === 'text') {
       sink.write(encoder.encode({ type: 'text', content: segment.text }))
+      continue
+    }
+    if (segment.kind === 'component') {
+      sink.write(encoder.encode(componentChunk(segment.part)))
       continue
     }
     const { tool } = segment

@@ -1,5 +1,6 @@
 import { inEnglish } from '../contract/english-issues.js'
 import { isIdentifier } from '../conversation/identifier.js'
+import { interactionUiEvent, type Interaction } from '../conversation/interactions.js'
 import { chatRequestSchema, type ChatRequest } from '../protocol/chat-request.js'
 import { badRequest } from './http-responses.js'
 
@@ -11,7 +12,18 @@ import { badRequest } from './http-responses.js'
 export interface TurnRequest {
   readonly conversationId: string
   readonly trigger: ChatRequest['trigger']
-  readonly user: { readonly id: string; readonly text: string; readonly uiEvent?: string }
+  readonly user: {
+    readonly id: string
+    readonly text: string
+    readonly uiEvent?: string
+    readonly interaction?: Interaction
+    /**
+     * The user message the interaction's answer answered, in the client's history: a page knows an
+     * answer by its controller's own id, the store by the server's, and user message ids are the
+     * ones both share (plan-turn.ts finds the stored answer by it).
+     */
+    readonly interactionAnswerTo?: string
+  }
 }
 
 const ID_RULE = 'letters, digits and . _ : - (starting with a letter or digit, at most 128 characters)'
@@ -59,10 +71,51 @@ export function readTurnRequest(body: unknown): TurnRequest {
     .filter((part): part is { type: 'text'; text: string } => part.type === 'text' && typeof (part as { text?: unknown }).text === 'string')
     .map((part) => part.text)
     .join('')
-  const uiEvent = uiEventOfMetadata(last.metadata)
+  const interaction = interactionOfMetadata(last.metadata, `messages.${index}.metadata.chatrail.interaction`)
+  // an interaction's UI event follows from the interaction itself, not from what the client paired with it
+  const uiEvent = interaction ? interactionUiEvent(interaction.event, interaction.value) : uiEventOfMetadata(last.metadata)
   if (uiEvent === null) throw badRequest(`messages.${index}.metadata.chatrail.event`, `A UI event name must be ${ID_RULE}.`)
   if (text.trim() === '' && uiEvent === undefined) throw badRequest(`messages.${index}.parts`, 'The user message has no text part.')
-  return { conversationId: request.id, trigger: request.trigger, user: { id: last.id, text, ...(uiEvent === undefined ? {} : { uiEvent }) } }
+  const answerTo = interaction && answeredUserOf(request.messages, interaction.messageId)
+  return {
+    conversationId: request.id,
+    trigger: request.trigger,
+    user: { id: last.id, text, ...(uiEvent === undefined ? {} : { uiEvent }), ...(interaction ? { interaction } : {}), ...(answerTo ? { interactionAnswerTo: answerTo } : {}) },
+  }
+}
+
+/** The id of the user message before the assistant message `answerId` in the client's history, if any. */
+function answeredUserOf(messages: ChatRequest['messages'], answerId: string): string | undefined {
+  const at = messages.findIndex((message) => message.id === answerId && message.role === 'assistant')
+  for (let index = at - 1; index >= 0; index -= 1) {
+    const message = messages[index]
+    if (message?.role === 'user') return isIdentifier(message.id) ? message.id : undefined
+  }
+  return undefined
+}
+
+const COMPONENT_KEY = /^[a-z][a-z0-9-]{0,63}$/
+const MAX_VALUE_BYTES = 16_384
+
+/**
+ * A component interaction a client's user message carries (`metadata.chatrail.interaction`), its
+ * fields checked and its value copied as bounded JSON; whether it names a component the stored
+ * history holds, and one its registry allows, is the session's to judge.
+ */
+function interactionOfMetadata(metadata: unknown, path: string): Interaction | undefined {
+  const candidate = (metadata as { chatrail?: { interaction?: unknown } } | null | undefined)?.chatrail?.interaction
+  if (candidate === undefined) return undefined
+  if (!isObject(candidate)) throw badRequest(path, 'An interaction must be { messageId, instanceId, componentKey, event, value? }.')
+  const { messageId, instanceId, componentKey, event, value } = candidate
+  if (!isIdentifier(messageId) || !isIdentifier(instanceId) || !isIdentifier(event)) throw badRequest(path, `An interaction's messageId, instanceId and event must be ${ID_RULE}.`)
+  if (typeof componentKey !== 'string' || !COMPONENT_KEY.test(componentKey)) throw badRequest(`${path}.componentKey`, 'A component key is lowercase letters, digits and dashes, starting with a letter.')
+  let copy: unknown
+  if (value !== undefined) {
+    const json = JSON.stringify(value)
+    if (json === undefined || new TextEncoder().encode(json).byteLength > MAX_VALUE_BYTES) throw badRequest(`${path}.value`, `An interaction's value must be JSON of at most ${MAX_VALUE_BYTES} bytes.`)
+    copy = JSON.parse(json) as unknown
+  }
+  return { messageId, instanceId, componentKey, event, ...(copy === undefined ? {} : { value: copy }) }
 }
 
 /** The UI event a client's user message carries (`metadata.chatrail.event`); null when it is not a safe name. */

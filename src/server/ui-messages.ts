@@ -1,3 +1,5 @@
+import { componentChunk } from '../contract/component-chunk.js'
+import type { ComponentPart } from '../contract/component-part.js'
 import type { Message } from '../contract/message.js'
 import { storedToolsOf, type StoredTool } from './tool-ledger.js'
 
@@ -6,7 +8,10 @@ export type UiToolPart =
   | { readonly type: `tool-${string}`; readonly toolCallId: string; readonly state: 'output-available'; readonly input: unknown; readonly output: unknown }
   | { readonly type: `tool-${string}`; readonly toolCallId: string; readonly state: 'output-error'; readonly input: unknown; readonly errorText: string }
 
-export type UiMessagePart = { readonly type: 'text'; readonly text: string } | UiToolPart
+/** A component of a restored answer, as `useChat` holds a data part (`data-component`, keyed by instance id). */
+export type UiComponentPart = { readonly type: 'data-component'; readonly id: string; readonly data: ComponentPart }
+
+export type UiMessagePart = { readonly type: 'text'; readonly text: string } | UiToolPart | UiComponentPart
 
 /**
  * What a message's `metadata.chatrail` says about an answer that did not end normally (absent on
@@ -20,6 +25,9 @@ export interface ChatrailMessageMetadata {
     readonly status?: 'error'
     readonly error?: { readonly code: string }
     readonly truncated?: { readonly code: string; readonly bytes: number; readonly maxBytes: number }
+    /** A user message's UI event, and the component interaction it carries. */
+    readonly event?: string
+    readonly interaction?: unknown
   }
 }
 
@@ -31,24 +39,49 @@ export interface UiMessage {
   readonly metadata?: ChatrailMessageMetadata
 }
 
-/** A piece of an answer in the order it streamed: a run of text, or a tool call. */
-export type AnswerSegment = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'tool'; readonly tool: StoredTool }
+/** A piece of an answer in the order it streamed: a run of text, a tool call, or a component. */
+export type AnswerSegment =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'tool'; readonly tool: StoredTool }
+  | { readonly kind: 'component'; readonly part: ComponentPart }
+
+/** Where in `content` each component's text (`\n<summary>\n`) stands: its parts walked in order. */
+function componentSpans(message: Message): { at: number; end: number; part: ComponentPart }[] {
+  const spans: { at: number; end: number; part: ComponentPart }[] = []
+  let offset = 0
+  for (const part of message.parts ?? []) {
+    if (part.type === 'text') offset += part.text.length
+    else if (part.type === 'component') {
+      const length = (componentChunk(part).content as string).length
+      // parts that no longer match the text (edited by hand, cut) are left out rather than misplaced
+      if (message.content.slice(offset, offset + length) === componentChunk(part).content) spans.push({ at: offset, end: offset + length, part })
+      offset += length
+    }
+  }
+  return spans
+}
 
 /**
- * An answer's text and tool calls in the order they streamed (pure): the text is cut at each
- * call's `at`. A call whose place is past the text (the text was cut to fit the store) goes last.
+ * An answer's text, tool calls and components in the order they streamed (pure): the text is cut
+ * at each call's `at` and around each component's own text. A call whose place is past the text
+ * (the text was cut to fit the store) goes last.
  */
 export function answerSegments(message: Message): AnswerSegment[] {
   const tools = storedToolsOf(message.metadata)
+  const spans = message.parts?.some((part) => part.type === 'component') ? componentSpans(message) : []
   const text = message.content
-  if (tools.length === 0) return text === '' ? [] : [{ kind: 'text', text }]
+  if (tools.length === 0 && spans.length === 0) return text === '' ? [] : [{ kind: 'text', text }]
+  const marks = [
+    ...tools.map((tool) => ({ at: tool.at, end: undefined, segment: { kind: 'tool', tool } as AnswerSegment })),
+    ...spans.map((span) => ({ at: span.at, end: span.end, segment: { kind: 'component', part: span.part } as AnswerSegment })),
+  ].sort((a, b) => a.at - b.at)
   const segments: AnswerSegment[] = []
   let from = 0
-  for (const tool of [...tools].sort((a, b) => a.at - b.at)) {
-    const at = Math.min(Math.max(tool.at, from), text.length)
+  for (const mark of marks) {
+    const at = Math.min(Math.max(mark.at, from), text.length)
     if (at > from) segments.push({ kind: 'text', text: text.slice(from, at) })
-    segments.push({ kind: 'tool', tool })
-    from = at
+    segments.push(mark.segment)
+    from = mark.end === undefined ? at : Math.max(from, mark.end)
   }
   if (from < text.length) segments.push({ kind: 'text', text: text.slice(from) })
   return segments
@@ -60,6 +93,16 @@ export function uiToolPart(tool: StoredTool): UiToolPart {
   return tool.state === 'output-error'
     ? { type, toolCallId: tool.toolCallId, state: 'output-error', input: tool.input, errorText: tool.errorText ?? '' }
     : { type, toolCallId: tool.toolCallId, state: 'output-available', input: tool.input, output: tool.output }
+}
+
+/**
+ * A user message's UI event and component interaction (`metadata.chatrail`), so a reloaded page
+ * knows which buttons were pressed and which components were answered; nothing else of its metadata.
+ */
+function userMetadataOf(message: Message): ChatrailMessageMetadata | undefined {
+  const chatrail = (message.metadata as { chatrail?: { event?: unknown; interaction?: unknown } } | undefined)?.chatrail
+  if (typeof chatrail?.event !== 'string') return undefined
+  return { chatrail: { event: chatrail.event, ...(chatrail.interaction === undefined ? {} : { interaction: chatrail.interaction }) } }
 }
 
 /** `metadata.chatrail` for a stored answer that failed or was cut; undefined for any other message. */
@@ -78,6 +121,12 @@ export function chatrailMetadataOf(message: Message): ChatrailMessageMetadata | 
   }
 }
 
+function uiPartOf(segment: AnswerSegment): UiMessagePart {
+  if (segment.kind === 'text') return { type: 'text', text: segment.text }
+  if (segment.kind === 'tool') return uiToolPart(segment.tool)
+  return { type: 'data-component', id: segment.part.instanceId, data: segment.part }
+}
+
 /**
  * Stored history → UI messages. Decision records stay on the server (a client's are ignored
  * anyway); a failed or cut answer says so in `metadata.chatrail`; an answer's tool calls come back
@@ -88,9 +137,9 @@ export function toUiMessages(messages: readonly Message[]): UiMessage[] {
   for (const message of messages) {
     if (message.role === 'tool') continue
     const parts: UiMessagePart[] = message.role === 'assistant'
-      ? answerSegments(message).map((segment) => (segment.kind === 'text' ? { type: 'text', text: segment.text } : uiToolPart(segment.tool)))
+      ? answerSegments(message).map(uiPartOf)
       : message.content === '' ? [] : [{ type: 'text', text: message.content }]
-    const metadata = chatrailMetadataOf(message)
+    const metadata = message.role === 'user' ? userMetadataOf(message) : chatrailMetadataOf(message)
     result.push({ id: message.id, role: message.role, parts, ...(metadata === undefined ? {} : { metadata }) })
   }
   return result

@@ -1,3 +1,4 @@
+import type { ConfirmationLedger } from '../contract/action-confirmation.js'
 import type { Message } from '../contract/message.js'
 import type { TurnPartsAppend, TurnPartsAppendResult, TurnPartsRead, TurnPartsReadOptions } from './turn-parts.js'
 
@@ -180,7 +181,15 @@ export interface ConversationStore {
   appendTurnParts?: (conversationId: string, input: TurnPartsAppend) => Promise<TurnPartsAppendResult>
   /** A turn's stored parts from a sequence number, with the conversation's lease; one read. Optional with `appendTurnParts`. */
   readTurnParts?: (conversationId: string, options?: TurnPartsReadOptions) => Promise<TurnPartsRead>
-  /** Deletes a conversation, its lease and its turns' parts; false when there was none. */
+  /**
+   * Action confirmation records (src/conversation/action-confirmation.ts), keyed by token, written
+   * by compare-and-swap on their `revision` (false: another writer got there first). Optional in
+   * the port: a store without them serves no confirmations (the handler's endpoints answer 501).
+   */
+  saveConfirmation?: ConfirmationLedger['saveConfirmation']
+  loadConfirmation?: ConfirmationLedger['loadConfirmation']
+  listConfirmations?: ConfirmationLedger['listConfirmations']
+  /** Deletes a conversation, its lease, its turns' parts and its confirmation records; false when there was none. */
   delete: (conversationId: string) => Promise<boolean>
   list: (options?: ListOptions) => Promise<ListPage>
   /** Deletes conversations idle for longer than `idleMs` (and not under an unexpired lease) with their turns' parts, and sweeps idle turn parts; returns how many conversations. */

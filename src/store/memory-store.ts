@@ -4,6 +4,7 @@ import { leaseVerdict, type LeaseRow } from './lease-rules.js'
 import { decodeRow, DEFAULT_MAX_MESSAGE_BYTES, encodeMessages } from './message-codec.js'
 import { checkAppendInput, checkConversationId, checkLeaseMs, checkSignal, checkTtl, decodeCursor, encodeCursor, pageSize } from './store-input.js'
 import { memoryTurnParts } from './memory-turn-parts.js'
+import { memoryConfirmations } from './memory-confirmations.js'
 import { checkTurnPartsAppend, checkTurnPartsRead, turnPartsBytesOf } from './turn-parts.js'
 import { DefinitionMismatchError, OwnerMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from './store-errors.js'
 
@@ -43,6 +44,7 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
   const open = (operation: string): void => {
     if (closed) throw new StoreUnavailableError(operation, new Error('the store is closed'))
   }
+  const { drop: dropConfirmations, ...confirmations } = memoryConfirmations(open)
 
   const summary = (conversationId: string, c: Conversation): ConversationSummary => ({
     conversationId,
@@ -192,11 +194,14 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       return turnParts.read(conversationId, readOptions)
     },
 
+    ...confirmations,
+
     async delete(conversationId) {
       checkConversationId(conversationId, 'delete')
       open('delete')
       leases.delete(conversationId)
       turnParts.drop(conversationId)
+      dropConfirmations(conversationId)
       return conversations.delete(conversationId)
     },
 
@@ -234,6 +239,7 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
         conversations.delete(id)
         leases.delete(id)
         turnParts.drop(id)
+        dropConfirmations(id)
         count += 1
       }
       turnParts.sweep()

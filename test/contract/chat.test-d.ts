@@ -133,7 +133,9 @@ describe('chat shapes (agentskit-contract §1.7–1.12)', () => {
       category?: string
     }>()
     expectTypeOf<ToolDefinition<{ n: number }>['execute']>().parameter(0).toEqualTypeOf<{ n: number }>()
-    expectTypeOf<ToolExecutionContext>().toEqualTypeOf<{ messages: Message[]; call: ToolCall }>()
+    // AgentsKit's two fields plus chatrail's optional `idempotencyKey` (action confirmation): an
+    // AgentsKit tool, which reads only the two, runs unchanged
+    expectTypeOf<ToolExecutionContext>().toEqualTypeOf<{ messages: Message[]; call: ToolCall; idempotencyKey?: string }>()
     expectTypeOf<ToolCallHandlerContext>().toEqualTypeOf<{ messages: Message[]; tool?: ToolDefinition }>()
     expectTypeOf<ToolAuthorizationContext>().toEqualTypeOf<{ messages: Message[]; tool?: ToolDefinition; phase: 'propose' | 'execute' }>()
     expectTypeOf<ToolAuthorizationDecision>().toEqualTypeOf<{ allowed: boolean; reason?: string }>()

@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type {
   AudioPart,
+  ComponentPart,
   ContentPart,
   DataRegion,
   FilePart,
@@ -23,7 +24,8 @@ describe('message shapes (agentskit-contract §1.1–1.3)', () => {
     expectTypeOf<MessageStatus>().toEqualTypeOf<'pending' | 'streaming' | 'complete' | 'error'>()
     expectTypeOf<ToolCallStatus>().toEqualTypeOf<'pending' | 'running' | 'complete' | 'error' | 'requires_confirmation'>()
     expectTypeOf<DataRegion>().toEqualTypeOf<'eu' | 'us' | 'apac'>()
-    expectTypeOf<PartKind>().toEqualTypeOf<'text' | 'image' | 'audio' | 'video' | 'file'>()
+    // upstream's five kinds plus chatrail's `component` (issue 30)
+    expectTypeOf<PartKind>().toEqualTypeOf<'text' | 'image' | 'audio' | 'video' | 'file' | 'component'>()
     expectTypeOf<MaybePromise<number>>().toEqualTypeOf<number | Promise<number>>()
   })
 
@@ -63,6 +65,14 @@ describe('message shapes (agentskit-contract §1.1–1.3)', () => {
     expectTypeOf<AudioPart>().toEqualTypeOf<{ type: 'audio'; source: string; mimeType?: string; durationSec?: number }>()
     expectTypeOf<VideoPart>().toEqualTypeOf<{ type: 'video'; source: string; mimeType?: string; durationSec?: number }>()
     expectTypeOf<FilePart>().toEqualTypeOf<{ type: 'file'; source: string; mimeType?: string; filename?: string }>()
-    expectTypeOf<ContentPart>().toEqualTypeOf<TextPart | ImagePart | AudioPart | VideoPart | FilePart>()
+    expectTypeOf<ComponentPart>().toEqualTypeOf<{
+      type: 'component'
+      componentKey: string
+      instanceId: string
+      props: unknown
+      fallback: { kind: string; summary: string }
+      provenance: 'route' | 'agent' | 'host'
+    }>()
+    expectTypeOf<ContentPart>().toEqualTypeOf<TextPart | ImagePart | AudioPart | VideoPart | FilePart | ComponentPart>()
   })
 })

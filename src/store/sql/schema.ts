@@ -12,6 +12,7 @@
 
 /** A schema name goes into SQL text (it cannot be a parameter): lowercase identifiers only. */
 import { TURN_PARTS_MIGRATION, turnPartsStatements } from './turn-parts-sql.js'
+import { CONFIRMATIONS_MIGRATION, confirmationStatements } from './confirmations-sql.js'
 
 export const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
@@ -290,6 +291,7 @@ $fn$;
 `,
   },
   TURN_PARTS_MIGRATION,
+  CONFIRMATIONS_MIGRATION,
 ]
 
 /** The statements, for one schema. Parameters are positional ($1…), identical for both drivers. */
@@ -314,7 +316,8 @@ export function statements(s: string) {
         WHERE l.conversation_id = old.conversation_id AND old.dialog_answer IS NOT NULL RETURNING l.token)
       SELECT stop_requested, dialog_answer, (SELECT count(*) FROM taken) AS taken FROM old`,
     delete: `WITH gone AS (DELETE FROM ${s}.chatrail_leases WHERE conversation_id = $1),
-      turns AS (DELETE FROM ${s}.chatrail_turns WHERE conversation_id = $1)
+      turns AS (DELETE FROM ${s}.chatrail_turns WHERE conversation_id = $1),
+      confirmations AS (DELETE FROM ${s}.chatrail_confirmations WHERE session_id = $1)
       DELETE FROM ${s}.chatrail_conversations WHERE id = $1 RETURNING id`,
     list: `SELECT id, definition_id, definition_revision, owner, version, message_count, created_at, updated_at FROM ${s}.chatrail_conversations
       WHERE ($1::text IS NULL OR definition_id = $1)
@@ -327,12 +330,14 @@ export function statements(s: string) {
           AND NOT EXISTS (SELECT 1 FROM ${s}.chatrail_leases l WHERE l.conversation_id = c.id AND NOT l.released AND l.expires_at > $2)
         RETURNING c.id),
       leases AS (DELETE FROM ${s}.chatrail_leases WHERE conversation_id IN (SELECT id FROM gone)),
+      confirmations AS (DELETE FROM ${s}.chatrail_confirmations WHERE session_id IN (SELECT id FROM gone)),
       -- the expired conversations' turn parts, and idle ones past the retention ($3; see turn-parts-sql.ts)
       turns AS (DELETE FROM ${s}.chatrail_turns x WHERE x.conversation_id IN (SELECT id FROM gone)
         OR (x.updated_at < $2 - $3 AND (x.finished OR NOT EXISTS (SELECT 1 FROM ${s}.chatrail_leases y WHERE y.conversation_id = x.conversation_id
           AND y.turn_id = x.turn_id AND y.token = x.token AND NOT y.released AND y.expires_at > $2))))
       SELECT count(*)::integer AS n FROM gone`,
     ...turnPartsStatements(s),
+    ...confirmationStatements(s),
   }
 }
 

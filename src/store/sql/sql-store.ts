@@ -6,6 +6,7 @@ import { DefinitionMismatchError, OwnerMismatchError, StoreConflictError, StoreL
 import { migrate } from './migrate.js'
 import { statements } from './schema.js'
 import { sqlTurnParts } from './sql-turn-parts.js'
+import { sqlConfirmations } from './sql-confirmations.js'
 import { TURN_PARTS_RETENTION_MS, turnPartsBytesOf } from '../turn-parts.js'
 import type { SqlDriver, SqlRow } from './sql-driver.js'
 
@@ -197,6 +198,8 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
     },
 
     ...sqlTurnParts({ sql, query, guarded, clock, maxBytes: maxTurnPartsBytes }),
+
+    ...sqlConfirmations({ sql, query, guarded }),
 
     async delete(conversationId) {
       checkConversationId(conversationId, 'delete')

@@ -1,0 +1,192 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createChatHandler, toNodeHandler } from '../../src/server/index.js'
+import { memoryStore, type ConversationStore } from '../../src/store/index.js'
+import { scriptedAdapter } from '../../src/testing/index.js'
+import { answeredInteractions } from '../../src/components/index.js'
+import { findChromium, launchChromium } from './chromium.js'
+import { componentDefinition } from './component-page/component-definition.js'
+
+// Component parts drawn by chatrail/react (remote mode, as the `chatrail serve` page uses it) in
+// Debian's chromium against the real handler and a memory store: a route answers with a table, a
+// component the page does not know and a choice list; a choice is one interaction, also after a
+// reload; axe-core finds nothing at 1280 and 390 px, light and dark.
+const chromiumPath = findChromium()
+const pageDir = fileURLToPath(new URL('../../test-output/component-page/', import.meta.url))
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const title = chromiumPath === undefined
+  ? 'component parts in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'
+  : 'component parts in chromium, against createChatHandler'
+
+interface AxeResult { violations: Array<{ id: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }
+
+async function audit(target: Page, label: string): Promise<string[]> {
+  if (!await target.evaluate(() => 'axe' in window)) await target.addScriptTag({ content: axeSource })
+  const result = await target.evaluate(() => (window as unknown as { axe: { run: (context: Document) => Promise<AxeResult> } }).axe.run(document))
+  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${label}: ${violation.id} at ${node.target.join(' ')} — ${node.failureSummary ?? ''}`))
+}
+
+describe.skipIf(chromiumPath === undefined)(title, () => {
+  let browser: Browser
+  let server: Server
+  let store: ConversationStore
+  let origin: string
+  const adapter = scriptedAdapter(['the agent'])
+  const pageErrors: string[] = []
+
+  beforeAll(async () => {
+    await build({
+      entryPoints: [fileURLToPath(new URL('./component-page/main.tsx', import.meta.url))],
+      bundle: true, format: 'esm', splitting: true, outdir: pageDir, platform: 'browser', target: 'es2022', jsx: 'automatic',
+      define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'warning',
+    })
+    mkdirSync(pageDir, { recursive: true })
+    writeFileSync(`${pageDir}index.html`, '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>components</title><link rel="stylesheet" href="/main.css"><style>html, body, #root { height: 100%; margin: 0 }</style></head><body><header><h1 style="position:absolute;left:-9999px">Component parts</h1></header><main id="root"></main><script type="module" src="/main.js"></script></body></html>')
+    store = memoryStore()
+    const handler = toNodeHandler(createChatHandler({ definition: componentDefinition(adapter), store, authenticate: 'none' }))
+    server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+      if (path === '/api/chat') return handler(req, res)
+      const file = path === '/' ? 'index.html' : path.slice(1)
+      if (!/^[\w.-]+$/.test(file)) return void res.writeHead(404).end()
+      try {
+        const body = readFileSync(`${pageDir}${file}`)
+        const type = file.endsWith('.html') ? 'text/html' : file.endsWith('.css') ? 'text/css' : 'text/javascript'
+        res.writeHead(200, { 'content-type': `${type}; charset=utf-8` }).end(body)
+      } catch {
+        res.writeHead(404).end()
+      }
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    browser = await launchChromium(chromiumPath as string)
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    server?.closeAllConnections()
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+    await store?.close()
+  })
+
+  async function open(conversation: string, width = 1280, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme })
+    const page = await context.newPage()
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+    await page.goto(`${origin}/?c=${conversation}`)
+    await page.locator('[data-chatrail-state-badge]').waitFor()
+    return page
+  }
+  async function lost(page: Page): Promise<void> {
+    await page.getByRole('textbox', { name: 'Message' }).fill('/lost')
+    await page.keyboard.press('Enter')
+    await page.getByRole('listbox', { name: 'What should happen now?' }).waitFor({ timeout: 15_000 })
+    await page.locator('[data-chatrail-chat][data-chatrail-status="idle"]').waitFor()
+  }
+  /**
+   * The page reloaded after the answer, so it holds the server's message ids. In the tab that sent
+   * `/lost` the answer has the client controller's own id, which the server does not know: it
+   * refuses that interaction (`interaction-unknown-component`) — a gap in the server/controller id
+   * mapping (reported; not the renderer's), so the interactions below are made after a reload.
+   */
+  async function reloaded(page: Page): Promise<void> {
+    await page.reload()
+    await page.getByRole('listbox', { name: 'What should happen now?' }).waitFor({ timeout: 15_000 })
+  }
+  const userMessages = async (conversation: string) => ((await store.load(conversation))?.messages ?? []).filter((message) => message.role === 'user')
+
+  it('a table and a choice list render with their roles, an unknown key shows its fallback; one click is one interaction; after a reload the server refuses another', async () => {
+    const page = await open('components-1')
+    try {
+      await lost(page)
+      const answer = page.locator('[data-chatrail-message][data-chatrail-role="assistant"]').first()
+      const table = answer.getByRole('table', { name: 'Your orders' })
+      expect(await table.getByRole('columnheader').allInnerTexts()).toEqual(['Order', 'Item', 'Total'])
+      expect(await table.getByRole('row').count()).toBe(3)
+      expect(await answer.locator('[data-chatrail-component-fallback][data-chatrail-component-key="order-card"]').innerText()).toBe('Order 12345: 40 EUR')
+      const listbox = answer.getByRole('listbox', { name: 'What should happen now?' })
+      expect(await listbox.getByRole('option').count()).toBe(2)
+      // in the order the route gave: text, table, the unknown one's summary, the choices
+      expect(await answer.locator('strong, table, [data-chatrail-component-fallback], [role="listbox"]').evaluateAll((nodes) => nodes.map((node) => node.tagName.toLowerCase()))).toEqual(['strong', 'table', 'p', 'ul'])
+
+      await reloaded(page)
+      const reship = listbox.getByRole('option', { name: /Reship/ })
+      await reship.click()
+      await reship.click({ force: true })
+      await page.locator('[data-chatrail-message][data-chatrail-role="assistant"]', { hasText: 'Reshipping your card.' }).waitFor({ timeout: 15_000 })
+      await page.locator('[data-chatrail-chat][data-chatrail-status="idle"]').waitFor()
+      expect(await listbox.getAttribute('aria-disabled')).toBe('true')
+      expect(await reship.getAttribute('aria-selected')).toBe('true')
+      await listbox.getByRole('option', { name: 'Refund' }).click({ force: true })
+      await page.waitForTimeout(0)
+      const sent = await userMessages('components-1')
+      expect(sent.map((message) => message.content)).toEqual(['/lost', 'Reship'])
+      expect(sent[1]?.metadata).toMatchObject({ chatrail: { event: 'reship', interaction: { instanceId: 'next-step', componentKey: 'choice-list', event: 'select', value: 'reship' } } })
+      expect(adapter.calls).toHaveLength(0)
+    } finally {
+      await page.context().close()
+    }
+
+    // another tab (a reload): the server refuses a second interaction with the component. (That the
+    // restored page also draws it disabled needs the user message's metadata in a restored history:
+    // chatrail/client's restoredMessages drops it today; reported, not the renderer's to fix.)
+    const again = await open('components-1')
+    try {
+      const listbox = again.getByRole('listbox', { name: 'What should happen now?' })
+      await listbox.waitFor({ timeout: 15_000 })
+      await again.locator('[data-chatrail-message]', { hasText: 'Reshipping your card.' }).waitFor({ timeout: 15_000 })
+      await listbox.getByRole('option', { name: 'Refund' }).click()
+      await expect.poll(async () => (await store.load('components-1'))?.messages.at(-1)?.metadata, { timeout: 15_000 })
+        .toMatchObject({ chatrail: { outcome: 'refused', reason: 'interaction-repeated' } })
+      expect(answeredInteractions((await store.load('components-1'))?.messages ?? []).size).toBe(1)
+      expect(adapter.calls).toHaveLength(0)
+    } finally {
+      await again.context().close()
+    }
+  }, 60_000)
+
+  it('the keyboard: Tab to the listbox, ArrowDown, Enter chooses Refund', async () => {
+    const page = await open('components-keys')
+    try {
+      await lost(page)
+      await reloaded(page)
+      await page.getByRole('listbox', { name: 'What should happen now?' }).focus()
+      await page.keyboard.press('ArrowDown')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-chatrail-message]', { hasText: 'Refund on its way.' }).waitFor({ timeout: 15_000 })
+      expect((await userMessages('components-keys')).map((message) => message.content)).toEqual(['/lost', 'Refund'])
+    } finally {
+      await page.context().close()
+    }
+  }, 60_000)
+
+  it.for([
+    [1280, 'light'],
+    [1280, 'dark'],
+    [390, 'light'],
+    [390, 'dark'],
+  ] as const)('axe finds no violation at %i px (%s), before and after the choice; nothing wider than the page', { timeout: 60_000 }, async ([width, scheme]) => {
+    const conversation = `components-axe-${width}-${scheme}`
+    const page = await open(conversation, width, scheme)
+    try {
+      await lost(page)
+      const violations = await audit(page, `${width} ${scheme} asked`)
+      await reloaded(page)
+      await page.getByRole('option', { name: /Reship/ }).click()
+      await page.locator('[data-chatrail-message]', { hasText: 'Reshipping your card.' }).waitFor({ timeout: 15_000 })
+      violations.push(...await audit(page, `${width} ${scheme} answered`))
+      expect(violations).toEqual([])
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+      await page.screenshot({ path: `${pageDir}${width}-${scheme}.png` })
+      expect(pageErrors).toEqual([])
+    } finally {
+      await page.context().close()
+    }
+  })
+})
