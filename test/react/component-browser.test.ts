@@ -90,10 +90,9 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     await page.locator('[data-chatrail-chat][data-chatrail-status="idle"]').waitFor()
   }
   /**
-   * The page reloaded after the answer, so it holds the server's message ids. In the tab that sent
-   * `/lost` the answer has the client controller's own id, which the server does not know: it
-   * refuses that interaction (`interaction-unknown-component`) — a gap in the server/controller id
-   * mapping (reported; not the renderer's), so the interactions below are made after a reload.
+   * The page reloaded after the answer: it then holds the server's message ids (the first test
+   * clicks in the tab that streamed the answer, whose ids are its controller's own: the server maps
+   * them through the user message both know, plan-turn.ts).
    */
   async function reloaded(page: Page): Promise<void> {
     await page.reload()
@@ -115,7 +114,7 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       // in the order the route gave: text, table, the unknown one's summary, the choices
       expect(await answer.locator('strong, table, [data-chatrail-component-fallback], [role="listbox"]').evaluateAll((nodes) => nodes.map((node) => node.tagName.toLowerCase()))).toEqual(['strong', 'table', 'p', 'ul'])
 
-      await reloaded(page)
+      // in the tab that streamed the answer (no reload): the server finds the answer by the user message
       const reship = listbox.getByRole('option', { name: /Reship/ })
       await reship.click()
       await reship.click({ force: true })
@@ -133,17 +132,19 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       await page.context().close()
     }
 
-    // another tab (a reload): the server refuses a second interaction with the component. (That the
-    // restored page also draws it disabled needs the user message's metadata in a restored history:
-    // chatrail/client's restoredMessages drops it today; reported, not the renderer's to fix.)
+    // another tab (a reload): the restored history holds the click (its user message's
+    // interaction), so the page draws the choice as answered and a click sends nothing; the server
+    // refusing a stale tab's click is test/server/components.test.ts's.
     const again = await open('components-1')
     try {
       const listbox = again.getByRole('listbox', { name: 'What should happen now?' })
       await listbox.waitFor({ timeout: 15_000 })
       await again.locator('[data-chatrail-message]', { hasText: 'Reshipping your card.' }).waitFor({ timeout: 15_000 })
-      await listbox.getByRole('option', { name: 'Refund' }).click()
-      await expect.poll(async () => (await store.load('components-1'))?.messages.at(-1)?.metadata, { timeout: 15_000 })
-        .toMatchObject({ chatrail: { outcome: 'refused', reason: 'interaction-repeated' } })
+      expect(await listbox.getAttribute('aria-disabled')).toBe('true')
+      expect(await listbox.getByRole('option', { name: /Reship/ }).getAttribute('aria-selected')).toBe('true')
+      await listbox.getByRole('option', { name: 'Refund' }).click({ force: true })
+      await again.waitForTimeout(0)
+      expect((await userMessages('components-1')).map((message) => message.content)).toEqual(['/lost', 'Reship'])
       expect(answeredInteractions((await store.load('components-1'))?.messages ?? []).size).toBe(1)
       expect(adapter.calls).toHaveLength(0)
     } finally {

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } f
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildServePage } from '../../src/cli/serve/build-page.js'
+import { buildDevtoolsPage, buildServePage } from '../../src/cli/serve/build-page.js'
 import { repoRoot, startNodeServer, type ServeProcess } from './serve-process.js'
 
 // `chatrail serve` as published: tsup's build of the CLI with the page prebuilt into
@@ -30,10 +30,13 @@ describe('chatrail serve from the built package', () => {
       join(repoRoot, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--no-config', '--entry.index', 'src/index.ts', '--entry.cli', 'src/cli/main.ts',
       '--format', 'esm', '--target', 'node20', '--splitting', '--no-dts', '--no-sourcemap', '--silent', '--out-dir', join(packageDir, 'dist'), ...externals,
     ], { cwd: repoRoot, timeout: 180_000 })
-    for (const [path, file] of await buildServePage()) {
-      const target = join(packageDir, 'dist', 'serve-page', path)
-      mkdirSync(dirname(target), { recursive: true })
-      writeFileSync(target, file.contents)
+    // both pages, as `npm run build` writes them (the devtools page is served at /devtools/)
+    for (const [folder, files] of [['serve-page', await buildServePage()], ['devtools-page', await buildDevtoolsPage()]] as const) {
+      for (const [path, file] of files) {
+        const target = join(packageDir, 'dist', folder, path)
+        mkdirSync(dirname(target), { recursive: true })
+        writeFileSync(target, file.contents)
+      }
     }
     writeFileSync(join(appDir, 'bot.js'), [
       "import { commandRoute, defineChat } from 'chatrail'",

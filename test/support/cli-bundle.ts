@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type Metafile } from 'esbuild'
-import { buildServePage } from '../../src/cli/serve/build-page.js'
+import { buildDevtoolsPage, buildServePage } from '../../src/cli/serve/build-page.js'
 import { alive, sourceHash } from './built-package.js'
 
 /**
@@ -13,8 +13,8 @@ import { alive, sourceHash } from './built-package.js'
  * this build it is up in ~0.2 s. The build has the published package's shape (what `npm run build`
  * makes, without tsup's declarations): `<root>/package.json` (so `--version` and the page lookup
  * find chatrail's root) and `<root>/dist/cli.js` with its lazily loaded chunks (code splitting, so
- * a command loads only its own modules) and `dist/serve-page/` prebuilt, so `chatrail serve` reads
- * the page instead of building it with esbuild on every start (~1 s each).
+ * a command loads only its own modules) and `dist/serve-page/` and `dist/devtools-page/` prebuilt, so
+ * `chatrail serve` reads the pages instead of building it with esbuild on every start (~1 s each).
  *
  * It lives in test-output/cli-bundle/<hash>-cli/, keyed by the same hash of the sources as the built
  * package (test/support/built-package.ts), so an edit to any source rebuilds it and a second run
@@ -37,10 +37,13 @@ const builds = new Map<string, Promise<string>>()
 export function cliBundle(): Promise<string> {
   return once('cli', async (staging) => {
     await bundle({ cli: join(root, 'src', 'cli', 'main.ts') }, join(staging, 'dist'))
-    for (const [path, file] of await buildServePage()) {
-      const out = join(staging, 'dist', 'serve-page', path)
-      mkdirSync(dirname(out), { recursive: true })
-      writeFileSync(out, file.contents)
+    // both pages `chatrail serve` mounts (/ and /devtools/), as `npm run build` writes them
+    for (const [folder, files] of [['serve-page', await buildServePage()], ['devtools-page', await buildDevtoolsPage()]] as const) {
+      for (const [path, file] of files) {
+        const out = join(staging, 'dist', folder, path)
+        mkdirSync(dirname(out), { recursive: true })
+        writeFileSync(out, file.contents)
+      }
     }
     cpSync(join(root, 'package.json'), join(staging, 'package.json'))
     return join('dist', 'cli.js')
