@@ -2,6 +2,7 @@ import { throwIfIssues } from './config-error.js'
 import type { ChatDefinition, ChatDefinitionInput } from './definition.js'
 import { validateDefinition } from './definition-schema.js'
 import { deepFreeze } from './json.js'
+import { withConversation } from './plain-conversation.js'
 import type { JsonObject } from './json.js'
 
 const validated = new WeakSet<object>()
@@ -31,8 +32,9 @@ export function defineChat<Ctx extends JsonObject>(definition?: ChatDefinitionIn
   // `defineChat<Ctx>()`: the curried form exists for the types only (see above).
   if (definition === undefined) return defineChat
   if (validated.has(definition)) return definition as ChatDefinition<Ctx>
-  throwIfIssues(validateDefinition(definition))
-  const conversation = definition.conversation
+  const input = withConversation(definition)
+  throwIfIssues(validateDefinition(input))
+  const conversation = input.conversation
   const result: ChatDefinition<Ctx> = Object.freeze({
     id: definition.id,
     revision: definition.revision ?? 1,

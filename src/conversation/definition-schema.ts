@@ -139,7 +139,8 @@ export function validateDefinition(input: unknown): ConfigIssue[] {
   const identifier = (value: string, path: Path, what: string): void => {
     if (!isIdentifier(value)) add('invalid_identifier', path, `${what} ${JSON.stringify(value)} is not identifier-safe.`, identifierHint(value))
   }
-  const conv = def.conversation
+  // The shape check above requires it (defineChat fills in the plain conversation first).
+  const conv = def.conversation as ConversationDefinition
   const stateNames = Object.keys(conv.states)
   const stateSet = new Set(stateNames)
   const undeclared = (code: string, path: Path, message: string, state: string): void => add(code, path, message, suggestName(state, stateNames, 'state'))

@@ -166,7 +166,11 @@ export interface ChatDefinitionInput<Ctx extends JsonObject = JsonObject, S exte
   /** Bump when routes or states change incompatibly. Default 1. */
   revision?: number
   chat: ChatConfigInput
-  conversation: ConversationDefinition<Ctx, S, E, U>
+  /**
+   * The state machine and route table. Leave it out for a plain agentic chat: one state, `chat`,
+   * no routes, every message answered by `chat.adapter` (docs/conversation.md § Without a conversation).
+   */
+  conversation?: ConversationDefinition<Ctx, S, E, U>
   /** The components its routes may answer with (`defineComponents` from chatrail/components). */
   components?: ComponentCatalog
 }

@@ -4,6 +4,7 @@ import type { ChatDefinition, ChatDefinitionInput } from './definition.js'
 import { didYouMean } from './did-you-mean.js'
 import type { JsonObject } from './json.js'
 import { compileMachine } from './machine.js'
+import { plainConversation } from './plain-conversation.js'
 import { COMMAND_SPACES, commandKey, commandSpace, textKey } from './normalize.js'
 import type { Route } from './routes.js'
 
@@ -35,7 +36,7 @@ const list = (states: readonly string[]): string => `state${states.length > 1 ? 
  */
 export function lintDefinition<Ctx extends JsonObject>(definition: ChatDefinition<Ctx> | ChatDefinitionInput<Ctx>): LintWarning[] {
   const warnings: LintWarning[] = []
-  const conversation = definition.conversation
+  const conversation = definition.conversation ?? plainConversation<Ctx>()
   const { initial, routes } = conversation
   // The compiled machine is what decides: own and inherited conversation-level transitions alike.
   const { states } = compileMachine({ ...conversation, context: conversation.context ?? {} })
@@ -65,7 +66,10 @@ export function lintDefinition<Ctx extends JsonObject>(definition: ChatDefinitio
       warnings.push(configIssue('unreachable_state', path, `State "${name}" cannot be reached from "${initial}".`, 'Add a transition into it, or remove it.'))
     }
     const exits = state.transitions.size
-    if (!state.final && exits === 0) {
+    // A machine of one state and no routes is a plain agentic chat (no `conversation`, or one
+    // written out the same): staying there is the point, not a dead end.
+    const plainChat = names.length === 1 && routes.length === 0
+    if (!state.final && exits === 0 && !plainChat) {
       warnings.push(configIssue('dead_end_state', path, `State "${name}" is not final and has no transitions: the conversation gets stuck there.`, 'Add an `on` transition out of it, or mark it `final: true`.'))
     }
     if (state.final && Object.keys(conversation.states[name]?.on ?? {}).length > 0) {

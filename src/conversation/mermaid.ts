@@ -1,5 +1,6 @@
 import type { ChatDefinition, ChatDefinitionInput, TransitionDefinition } from './definition.js'
 import type { JsonObject } from './json.js'
+import { plainConversation } from './plain-conversation.js'
 
 /**
  * A definition's state diagram (issue 19 item 5), as Mermaid (`stateDiagram-v2`, renders on GitHub
@@ -35,7 +36,7 @@ type Transition = string | TransitionDefinition<never>
 
 /** The graph both formats draw. Pure. */
 export function stateGraph<Ctx extends JsonObject>(definition: ChatDefinition<Ctx> | ChatDefinitionInput<Ctx>): StateGraph {
-  const { states, initial, routes, on: global } = definition.conversation
+  const { states, initial, routes, on: global } = definition.conversation ?? plainConversation<Ctx>()
   const names = Object.keys(states)
   const edges: Edge[] = []
   // The label: the event, the routes (or `form`) that fire it in `state` (in any state for a

@@ -143,7 +143,7 @@ export function validateWithZod(input: unknown): ConfigIssue[] {
   const identifier = (value: string, path: Path, what: string): void => {
     if (!isIdentifier(value)) add('invalid_identifier', path, `${what} ${JSON.stringify(value)} is not identifier-safe.`, identifierHint(value))
   }
-  const conv = def.conversation
+  const conv = def.conversation as NonNullable<typeof def.conversation>
   const stateNames = Object.keys(conv.states)
   const stateSet = new Set(stateNames)
   const undeclared = (code: string, path: Path, message: string, state: string): void => add(code, path, message, suggestName(state, stateNames, 'state'))
