@@ -6,6 +6,7 @@ import type { AgentSnapshot } from '../../contract/agent-snapshot.js'
 import type { ProcessStreamEvent } from './process-stream-source.js'
 import { startPollLoop } from './poll-loop.js'
 import type { PollLoop } from './poll-loop.js'
+import { runningToolIds, settleOrphanedTools } from './orphaned-tools.js'
 import { createRunStateStore } from './run-state-store.js'
 
 /**
@@ -38,6 +39,13 @@ export interface LiveRunStateOptions {
   /** Applied to every snapshot (e.g. a pending dialog the CLI is waiting on). Pure. */
   overlay?: (snapshot: AgentSnapshot) => AgentSnapshot
   answerDialog?: AgentRunStateSource['answerDialog']
+  /**
+   * The CLI's tools end with its process (Codex kills its exec sessions when it exits). A tool the
+   * transcript still shows running after the turn's process is gone is then shown ended, result
+   * unknown, in this and every later read: the CLI may never record its end (Codex 0.171 logs
+   * "failed to record rollout items" and drops that record about one exit in four).
+   */
+  toolsEndWithProcess?: boolean
 }
 
 export interface LiveRunState {
@@ -69,6 +77,8 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
   let outcome: TurnOutcome | undefined
   /** Where the transcript ended when this turn started: until it grows, it only shows the last turn. */
   let offsetAtStart: number | undefined
+  /** Tools that were running when a turn's process exited (`toolsEndWithProcess`). */
+  const orphaned = new Set<string>()
 
   function base(): AgentSnapshot {
     // Until the transcript grows, it only shows earlier turns (or nothing).
@@ -116,7 +126,7 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
     reader ??= options.openReader(runId)
     if (reader === undefined) return
     try {
-      chat = await reader.read()
+      chat = settleOrphanedTools(await reader.read(), orphaned)
     } catch {
       // A vanished or replaced file: open it again next time; keep the last state meanwhile.
       reader = undefined
@@ -145,6 +155,7 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
         reader = undefined
         chat = undefined
         offsetAtStart = undefined
+        orphaned.clear()
       }
       if (running) loop ??= startPollLoop(tick, options.pollMs, () => undefined)
     },
@@ -162,6 +173,10 @@ export function createLiveRunState(options: LiveRunStateOptions): LiveRunState {
       loop = undefined
       if (stopping) await stopping.stop()
       else await tick()
+      if (options.toolsEndWithProcess && chat !== undefined) {
+        for (const id of runningToolIds(chat)) orphaned.add(id)
+        chat = settleOrphanedTools(chat, orphaned)
+      }
       publish()
     },
     lastChat: () => chat,

@@ -61,6 +61,7 @@ export function codexAdapter(options: CodexAdapterOptions): CodexAdapter {
   const live = createLiveRunState({
     agent: 'codex',
     pollMs: options.pollMs ?? 200,
+    toolsEndWithProcess: true,
     openReader: (id) => {
       const path = findRolloutByThread(codexHome, id)
       return path === undefined ? undefined : createRolloutTail(path)

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { readChat } from '../../../../src/agents/codex/read-chat.js'
 import { createRolloutFold } from '../../../../src/agents/codex/rollout-fold.js'
+import { ORPHANED_TOOL_OUTPUT } from '../../../../src/agents/process/orphaned-tools.js'
 import type { AgentChat, AgentTool } from '../../../../src/contract/agent-chat.js'
 import type { StreamChunk } from '../../../../src/contract/stream.js'
 import { functionOutputs, respond, run, say } from '../../../support/openai-server.js'
@@ -45,7 +46,7 @@ async function rolloutChat(rig: CodexRig): Promise<AgentChat> {
 }
 
 describe('codexAdapter: a command that outlives the turn (real CLI)', () => {
-  it('shows the command from its start and ends it as unknown; the rollout reader agrees', { timeout: 90_000, retry: 1 }, async () => {
+  it('shows the command from its start and ends it as unknown; the rollout reader agrees', { timeout: 90_000 }, async () => {
     rig = await startCodexRig([respond(sleepCall('sleep 20; echo finished')), respond(say('Started it; moving on.'))])
     const started = Date.now()
     const chunks: StreamChunk[] = []
@@ -63,30 +64,31 @@ describe('codexAdapter: a command that outlives the turn (real CLI)', () => {
     // What the model was told: the command was still running.
     expect(functionOutputs(rig.server.requests[1] ?? { method: '', path: '', body: undefined, scriptIndex: -1 })[0]?.output).toContain('Process running with session ID')
 
-    // After the exit the rollout holds Codex's own last word on it (0.171.0: `failed`, exit -1,
-    // written after `task_complete`): the reader and the live run state show the same tool with the
-    // stream's final status, error.
-    // Codex writes that record after task_complete, so the live state is needs_input a read before
-    // it shows the command's end: wait for the read after the exit (a loaded CI run caught it between).
+    // After the exit the live run state never shows the command running: Codex killed it on exit.
     await afterCodexExit(() => rig?.adapter.agentChat()?.state === 'needs_input' && commandChip(rig.adapter.agentChat())?.status !== 'running')
+    expect(commandChip(rig.adapter.agentChat())).toMatchObject({ name: 'exec_command', status: 'error' })
     const chat = await rolloutChat(rig)
-    expect(commandChip(chat)).toMatchObject({ name: 'exec_command', status: 'error' })
-    expect(commandChip(rig.adapter.agentChat())).toMatchObject({ status: 'error' })
     expect(chat.status).toBe('completed')
-    // Until that last word, through Codex's yield ("Process running with session ID …") and the end
-    // of the turn, the reader shows the command running: the rollout up to that line, folded.
+    // Until Codex's own last word on it (0.171.0: `failed`, exit -1, written after
+    // `task_complete`), through its yield ("Process running with session ID …") and the end of the
+    // turn, the reader shows the command running: the rollout up to that line, folded.
     const lines = readFileSync(rig.workspace.rollouts().at(-1) ?? '', 'utf8').split('\n').filter((line) => line !== '')
+    expect(lines.some((line) => line.includes('Process running with session ID'))).toBe(true)
     const lastWord = lines.findIndex((line) => line.includes('"type":"CommandExecution"'))
+    if (lastWord === -1) {
+      // Codex dropped that record (it logs "failed to record rollout items: thread … not found";
+      // 2 of 8 runs here): the file shows the command running forever, and only the live state,
+      // which knows the process is gone, ends it, result unknown (orphaned-tools.test.ts).
+      expect(commandChip(chat)).toMatchObject({ name: 'exec_command', status: 'running' })
+      expect(commandChip(rig.adapter.agentChat())?.output).toBe(ORPHANED_TOOL_OUTPUT)
+      return
+    }
+    expect(commandChip(chat)).toMatchObject({ name: 'exec_command', status: 'error' })
     expect(lines[lastWord]).toMatch(/"status":"failed"/)
-    expect(lines.slice(0, lastWord).some((line) => line.includes('Process running with session ID'))).toBe(true)
     expect(lines.slice(0, lastWord).some((line) => line.includes('"type":"task_complete"'))).toBe(true)
     const fold = createRolloutFold()
     lines.slice(0, lastWord).forEach((line, index) => fold.push(JSON.parse(line) as unknown, index + 1))
     expect(commandChip(fold.snapshot({ offset: 0, lines: lastWord }))).toMatchObject({ name: 'exec_command', status: 'running' })
-    // One retry: on a loaded fresh-clone CI run (2026-12-02, 1 in 3 runs) Codex had exited, yet the
-    // live state still showed the command running 10 s later: the adapter's one read after the exit
-    // missed Codex's last record. Not yet explained (the record is written before Codex exits);
-    // every attempt asserts the same. Open in the closing note of that day.
   })
 
   it('a fast command is unchanged: started, then its result, and the reader shows it ok', async () => {
