@@ -49,6 +49,7 @@ export const isolatedUnitSuites = [
   'test/react/dialog-ui-prefetch.test.tsx',
   'test/react/dialog-ui-failure.test.tsx',
   'test/react/message-ui-lazy.test.tsx',
+  'test/react/code-highlight.test.tsx',
   'test/react/entry-isolation.test.ts',
   'test/contract/random-uuid.test.ts',
   'test/conversation/definition.test.ts',

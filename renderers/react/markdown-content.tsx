@@ -2,6 +2,7 @@ import { createElement } from 'react'
 import type { ComponentType, ReactNode } from 'react'
 import { RuleType, astToJSX, parser } from 'markdown-to-jsx/react'
 import type { MarkdownToJSX } from 'markdown-to-jsx/react'
+import { CodeBlock } from './code-block.js'
 
 /**
  * Markdown rendered with markdown-to-jsx (part of the lazily loaded markdown chunk, markdown-ui.ts):
@@ -9,7 +10,8 @@ import type { MarkdownToJSX } from 'markdown-to-jsx/react'
  * library's sanitizer rejects (`javascript:`, `vbscript:`, `data:`) is plain text, an image is a
  * link (an answer cannot make the page fetch anything), headings take the outline's next levels
  * without gaps and get no `id` (two answers must not clash), code blocks get a language label and
- * a copy button. Nothing is ever truncated (seed 001 for plans).
+ * a copy button, and a block with a language is highlighted once the highlighter chunk is in
+ * (code-block.tsx). Nothing is ever truncated (seed 001 for plans).
  */
 
 export interface MarkdownContentProps {
@@ -53,16 +55,19 @@ export function MarkdownContent({ source, headingLevel, streaming, CopyButton }:
     switch (node.type) {
       case RuleType.heading:
         return createElement(`h${levels.get(node.level) ?? 6}`, { key }, children(node.children, state))
-      case RuleType.codeBlock:
+      case RuleType.codeBlock: {
+        const lang = node.lang?.trim() ?? ''
         return (
           <div key={key} data-chatrail-code="">
             <div data-chatrail-code-header="">
-              <span data-chatrail-code-lang="">{node.lang ?? 'text'}</span>
-              <CopyButton text={node.text} label={`Copy ${node.lang ?? ''} code`.replace('  ', ' ')} />
+              {/* A fence without a language has no label (it is not "text"). */}
+              {lang !== '' && <span data-chatrail-code-lang="">{lang}</span>}
+              <CopyButton text={node.text} label={lang === '' ? 'Copy code' : `Copy ${lang} code`} />
             </div>
-            <pre><code>{node.text}</code></pre>
+            <CodeBlock code={node.text} language={lang} />
           </div>
         )
+      }
       case RuleType.link:
         return node.target === null
           ? <span key={key}>{children(node.children, state)}</span>

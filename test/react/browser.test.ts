@@ -284,6 +284,8 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       await capture('deterministic')
       await say(tab, 'show me the options as markdown')
       await tab.locator('[data-chatrail-code]').waitFor()
+      // The highlighter chunk is in: axe audits the token colours in light and dark.
+      await tab.locator('pre[data-chatrail-highlighted]').waitFor()
       await settled(tab)
       await capture('markdown')
       await say(tab, 'ask me about my subscription')
@@ -368,6 +370,9 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       expect(await reply.locator('h3').innerText()).toBe('Reship options')
       expect(await reply.locator('table tr').count()).toBe(3)
       expect(await reply.locator('[data-chatrail-code-lang]').innerText()).toBe('sh')
+      // Highlighted by the lazily loaded highlighter, as React text: the code reads the same.
+      await reply.locator('pre[data-chatrail-highlighted]').waitFor()
+      expect(await reply.locator('pre[data-chatrail-highlighted]').innerText()).toBe('orders track 12345 --watch')
       expect(await reply.locator('a[href^="javascript"], b').count()).toBe(0)
       expect(await reply.locator('a', { hasText: 'shipping policy' }).getAttribute('rel')).toBe('noopener noreferrer')
       await reply.getByRole('button', { name: 'Copy sh code' }).click()
