@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { MouseEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { humanizeEvent } from './event-routes.js'
 import { suggestionsOf } from './suggestions.js'
@@ -27,7 +27,11 @@ export function SuggestionChips({ chat, eventLabels, disabled = false }: Suggest
         const label = suggestion.kind === 'command'
           ? suggestion.text
           : eventLabels?.[suggestion.uiEvent] ?? eventLabels?.[suggestion.event] ?? humanizeEvent(suggestion.uiEvent)
-        const act = (): void => { void (suggestion.kind === 'command' ? send(suggestion.text) : sendEvent(suggestion.uiEvent, label)) }
+        const act = (event: MouseEvent<HTMLButtonElement>): void => {
+          // The chips leave with the first screen: the focus goes where the next message is typed.
+          event.currentTarget.closest('[data-chatrail-chat]')?.querySelector<HTMLElement>('[data-chatrail-input]')?.focus()
+          void (suggestion.kind === 'command' ? send(suggestion.text) : sendEvent(suggestion.uiEvent, label))
+        }
         return (
           <li key={`${suggestion.kind}:${label}`}>
             <button type="button" data-chatrail-suggestion={suggestion.kind} disabled={disabled} onClick={act}>

@@ -10,12 +10,16 @@ export type Suggestion =
  * Pure: the suggestions for `state`, from the definition itself (no other chat UI knows what the
  * user can say): every `commandRoute` whose machine event is allowed now (`events`, and its
  * `states` if it names some), then every eligible `eventRoute` UI event (`eventButtonsOf`), in
- * route order, each command and UI event once, with the route's `description`.
+ * route order, each command and UI event once, with the route's `description`. A command whose
+ * machine event a UI event's chip fires is left out: `/human` beside an "escalate" button would be
+ * two chips for one thing (issue #31 item 12), and the button is the one the app labelled.
  */
 export function suggestionsOf(routes: readonly Route[], state: string, events: readonly string[]): Suggestion[] {
+  const buttons = eventButtonsOf(routes, state, events)
+  const buttonEvents = new Set(buttons.map(({ event }) => event))
   const commands: Suggestion[] = []
   for (const route of routes) {
-    if (route.kind !== 'command' || (route.event !== undefined && !events.includes(route.event)) || (route.states !== undefined && !route.states.includes(state))) continue
+    if (route.kind !== 'command' || (route.event !== undefined && buttonEvents.has(route.event)) || (route.event !== undefined && !events.includes(route.event)) || (route.states !== undefined && !route.states.includes(state))) continue
     if (!commands.some((known) => known.kind === 'command' && known.text === route.command)) {
       commands.push({ kind: 'command', text: route.command, ...(route.description === undefined ? {} : { description: route.description }) })
     }
@@ -24,7 +28,7 @@ export function suggestionsOf(routes: readonly Route[], state: string, events: r
     routes.find((route) => route.kind === 'event' && route.uiEvent === uiEvent)?.description
   return [
     ...commands,
-    ...eventButtonsOf(routes, state, events).map(({ uiEvent, event }): Suggestion => {
+    ...buttons.map(({ uiEvent, event }): Suggestion => {
       const description = described(uiEvent)
       return { kind: 'event', uiEvent, event, ...(description === undefined ? {} : { description }) }
     }),

@@ -37,6 +37,8 @@ describe('first screen', () => {
     expect(screen.queryByRole('list', { name: 'Suggestions' })).toBeNull()
     expect(articles()[0]).toEqual(['user', '/start'])
     expect(adapter.calls()).toBe(0)
+    // The chip left with the first screen: the focus is where the next message is typed, not BODY (issue #31 item 7).
+    expect(document.activeElement).toBe(composer())
   })
 
   it('an event chip fires its UI event with its label', async () => {

@@ -19,12 +19,12 @@ describe('suggestionsOf (the support-bot definition)', () => {
     expect(suggestionsOf(routes, 'greeting', eventsOf('greeting'))).toEqual([
       { kind: 'command', text: '/help', description: 'List what you can do here.' },
       { kind: 'command', text: '/start', description: 'Start an order lookup.' },
-      { kind: 'command', text: '/human', description: 'Talk to a person.' },
       { kind: 'event', uiEvent: 'escalate', event: 'escalate', description: 'Hand the conversation to a person.' },
     ])
+    // `/human` fires what the `escalate` button fires: one chip for it, the button (issue #31 item 12).
     // collecting has no `start` event: no /start chip; `cancel` is allowed there.
     expect(suggestionsOf(routes, 'collecting', eventsOf('collecting')).map((s) => (s.kind === 'command' ? s.text : s.uiEvent)))
-      .toEqual(['/help', '/cancel', '/human', 'escalate'])
+      .toEqual(['/help', '/cancel', 'escalate'])
     // resolved is final: the reply-only /help and the Start over command and button remain.
     expect(suggestionsOf(routes, 'resolved', eventsOf('resolved')).map((s) => (s.kind === 'command' ? s.text : s.uiEvent))).toEqual(['/help', '/start', 'start-over'])
   })

@@ -57,7 +57,7 @@ describe('Start over after a final state', () => {
     expect(adapter.calls()).toBe(0)
     // The first screen's chips for `initial` are back, and they work.
     const chips = within(screen.getByRole('list', { name: 'Suggestions' })).getAllByRole('button')
-    expect(chips.map((chip) => chip.querySelector('[data-chatrail-suggestion-label]')?.textContent)).toEqual(['/help', '/start', '/human', 'Escalate'])
+    expect(chips.map((chip) => chip.querySelector('[data-chatrail-suggestion-label]')?.textContent)).toEqual(['/help', '/start', 'Escalate'])
     await act(async () => { fireEvent.click(chips[1] as HTMLElement) })
     await waitFor(() => expect(badge().getAttribute('data-chatrail-state')).toBe('collecting'))
     // Past the restart's turn the chips give way to the state's buttons.
