@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import type { FormEvent, ReactNode } from 'react'
 import type { Dialog, DialogAnswer, DialogAnswerInput, DialogOption, DialogQuestion } from '../../src/contract/dialog.js'
 
@@ -27,6 +27,9 @@ function Question({ question, choice, disabled, onChange }: {
   onChange: (choice: Choice) => void
 }): ReactNode {
   const name = useId()
+  const otherField = useRef<HTMLInputElement>(null)
+  // The Other field appears when Other is chosen, and takes the focus: that is what choosing it is for.
+  useEffect(() => { if (choice.other) otherField.current?.focus() }, [choice.other])
   const multi = question.multiSelect
   const other = question.options.find((option) => option.isOther === true) ?? { label: 'Other', isOther: true }
   const rows = [...question.options.filter((option) => option.isOther !== true), other]
@@ -55,14 +58,17 @@ function Question({ question, choice, disabled, onChange }: {
           </label>
         )
       })}
-      <input
-        type="text"
-        data-chatrail-other-text=""
-        aria-label={`${other.label}: your own answer`}
-        placeholder="Type your own answer"
-        value={choice.otherText}
-        onChange={(event) => onChange(withOther(true, event.target.value))}
-      />
+      {choice.other && (
+        <input
+          ref={otherField}
+          type="text"
+          data-chatrail-other-text=""
+          aria-label={`${other.label}: your own answer`}
+          placeholder="Type your own answer"
+          value={choice.otherText}
+          onChange={(event) => onChange(withOther(true, event.target.value))}
+        />
+      )}
     </fieldset>
   )
 }
@@ -94,7 +100,8 @@ export function DialogQuestionForm({ dialog, busy, onAnswer }: {
           onChange={(changed) => setChoices((current) => questions.map((_, j) => (j === i ? changed : current[j] ?? EMPTY)))}
         />
       ))}
-      <button type="submit" data-chatrail-dialog-submit="" disabled={!complete || busy}>
+      {/* aria-disabled, not disabled, until complete: the button stays in the Tab order, so a keyboard user finds it and hears why it does nothing yet. */}
+      <button type="submit" data-chatrail-dialog-submit="" aria-disabled={!complete} disabled={busy}>
         {busy ? 'Sending…' : questions.length > 1 ? 'Submit answers' : 'Answer'}
       </button>
     </form>
