@@ -1,18 +1,35 @@
 import { useState } from 'react'
 import type { ReactNode } from 'react'
 import type { JsonObject, TurnTrace } from '../../src/conversation/index.js'
+import { agentFailedIn } from './agent-failure.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
+
+/** A failure in plain words: what happened, its cause when known, and what to do. */
+export interface Failure {
+  key: object
+  message: string
+  cause?: string
+  hint: string
+}
 
 /**
  * Pure: the failure to report, if any: the chat's error (a failed turn), else a last turn whose
- * agent failed and the definition's fallback answered instead (its trace has the error's class;
- * `MissingAdapter` is a chat without an agent, not a failure).
+ * agent failed and the definition's fallback answered instead (`agentFailedIn`).
  */
-export function failureOf(error: Error | null, traces: readonly TurnTrace[]): { key: object; message: string } | undefined {
-  if (error !== null) return { key: error, message: error.message }
+export function failureOf(error: Error | null, traces: readonly TurnTrace[]): Failure | undefined {
+  if (error !== null) {
+    const { code, hint } = error as Error & { code?: unknown; hint?: unknown }
+    const cause = typeof code === 'string' && code !== '' && code !== error.message ? `${error.message} (${code})` : error.message
+    return {
+      key: error,
+      message: 'The reply failed.',
+      ...(cause === '' ? {} : { cause }),
+      hint: typeof hint === 'string' && hint !== '' ? hint : 'Try again; if it keeps failing, rephrase your message or start over.',
+    }
+  }
   const last = traces.at(-1)
-  if (last?.kind === 'fallback' && last.errorClass !== undefined && last.errorClass !== 'MissingAdapter') {
-    return { key: last, message: 'The agent failed; the answer above is the fallback.' }
+  if (last !== undefined && agentFailedIn(last)) {
+    return { key: last, message: 'The agent could not answer, so the answer above is the fallback.', cause: `The agent failed with ${last.errorClass ?? 'an error'}.`, hint: 'Try again to ask the agent once more.' }
   }
   return undefined
 }
@@ -29,7 +46,8 @@ export function ErrorBannerContent({ chat }: { chat: UseChatSessionReturn<JsonOb
   if (failure === undefined || failure.key === dismissed || status === 'streaming') return null
   return (
     <div role="alert" data-chatrail-error="">
-      <p data-chatrail-error-message="">{failure.message}</p>
+      <p data-chatrail-error-message=""><strong>{failure.message}</strong>{failure.cause !== undefined && <> <span data-chatrail-error-cause="">{failure.cause}</span></>}</p>
+      <p data-chatrail-error-hint="">{failure.hint}</p>
       <button type="button" data-chatrail-error-retry="" onClick={() => { void retry() }}>Try again</button>
       <button type="button" data-chatrail-error-dismiss="" data-chatrail-icon-button="" aria-label="Dismiss" title="Dismiss" onClick={() => setDismissed(failure.key)}>×</button>
     </div>

@@ -3,6 +3,7 @@ import type { ChatState } from '../../src/contract/chat.js'
 import type { Dialog } from '../../src/contract/dialog.js'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
+import { agentFailedIn } from './agent-failure.js'
 import { humanizeEvent } from './event-routes.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
@@ -15,15 +16,17 @@ export interface StateBadgeProps {
 /**
  * Pure: what the user needs to know now, in plain words. A pending dialog comes first (the turn is
  * streaming while it waits), then the stream, then the conversation's end. The agent's own run
- * state never speaks here: after a Stop it may still say "working" for a moment.
+ * state never speaks here: after a Stop it may still say "working" for a moment. `agentFailed`:
+ * the last turn's agent failed and the fallback answered (`agentFailedIn`).
  */
-export function statusWordsOf(status: ChatState['status'], pendingDialog: Dialog | undefined, final: boolean): string {
+export function statusWordsOf(status: ChatState['status'], pendingDialog: Dialog | undefined, final: boolean, agentFailed = false): string {
   if (pendingDialog !== undefined) {
     if (!pendingDialog.answerable) return 'Waiting for an answer in the agent’s window'
     return pendingDialog.kind === 'plan' ? 'Waiting for your review' : 'Waiting for your answer'
   }
   if (status === 'streaming') return 'Working…'
-  if (status === 'error') return 'Something went wrong'
+  // The fallback answered for a failed agent: not "Ready" while the banner says it failed.
+  if (status === 'error' || agentFailed) return 'Something went wrong'
   return final ? 'Finished' : 'Ready'
 }
 
@@ -49,7 +52,7 @@ export function StateBadge({ chat, labels }: StateBadgeProps): ReactNode {
     >
       <strong data-chatrail-state-name="">{labels?.[snapshot.state] ?? humanizeEvent(snapshot.state)}</strong>
       {' '}
-      <span data-chatrail-status-words="">{statusWordsOf(status, pendingDialog, snapshot.final)}</span>
+      <span data-chatrail-status-words="">{statusWordsOf(status, pendingDialog, snapshot.final, agentFailedIn(last))}</span>
     </p>
   )
 }

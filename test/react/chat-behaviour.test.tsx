@@ -81,7 +81,11 @@ describe('errors', () => {
     render(<ChatSession definition={createSupportBot(agent)} options={options} />)
     await type('please fail now')
     const banner = await screen.findByRole('alert')
-    expect(banner.textContent).toContain('The agent failed')
+    // What happened, its cause, and what to do, in plain words; the badge does not say Ready (issue #31 item 11).
+    expect(banner.querySelector('[data-chatrail-error-message] strong')?.textContent).toBe('The agent could not answer, so the answer above is the fallback.')
+    expect(banner.querySelector('[data-chatrail-error-cause]')?.textContent).toMatch(/^The agent failed with \w+\.$/)
+    expect(banner.querySelector('[data-chatrail-error-hint]')?.textContent).toBe('Try again to ask the agent once more.')
+    expect(badge().querySelector('[data-chatrail-status-words]')?.textContent).toBe('Something went wrong')
     expect(within(banner).getByRole('button', { name: 'Try again' })).toBeTruthy()
     const replies = screen.getAllByRole('article').filter((a) => a.getAttribute('data-chatrail-role') === 'assistant')
     expect(replies.map((a) => [a.hasAttribute('data-chatrail-fallback'), a.querySelector('[data-chatrail-content]')?.textContent])).toEqual([

@@ -74,7 +74,8 @@ describe('<ChatSession>', () => {
     render(<ChatSession definition={supportChat(failing)} options={options} />)
     await type('anything unmatched')
     const banner = await screen.findByRole('alert')
-    expect(banner.querySelector('[data-chatrail-error-message]')?.textContent).toBe('model unavailable')
+    expect(banner.querySelector('[data-chatrail-error-message]')?.textContent).toBe('The reply failed. model unavailable (AK_ADAPTER_STREAM_FAILED)')
+    expect(banner.querySelector('[data-chatrail-error-hint]')?.textContent).not.toBe('')
     expect(screen.getByRole('status').textContent).toContain('Something went wrong')
     await act(async () => { fireEvent.click(within(banner).getByRole('button', { name: 'Try again' })) })
     // Try again re-asks the agent, which fails again: a new error, a banner again.

@@ -7,7 +7,7 @@ import { failureOf } from '../../renderers/react/error-banner-content.js'
 import { layoutStream } from '../../renderers/react/stream-layout.js'
 import { observePending } from '../../renderers/react/dialog-log.js'
 import type { TurnTrace } from '../../src/conversation/index.js'
-import { createChatSession } from '../../src/index.js'
+import { ChatrailError, createChatSession } from '../../src/index.js'
 import { message, planDialog, questionDialog } from './dialogs.js'
 
 // The events the state takes (its own and the conversation-level ones): what a session's snapshot lists.
@@ -36,6 +36,7 @@ describe('statusWordsOf', () => {
     expect(statusWordsOf('streaming', undefined, false)).toBe('Working…')
     expect(statusWordsOf('error', undefined, false)).toBe('Something went wrong')
     expect(statusWordsOf('idle', undefined, true)).toBe('Finished')
+    expect(statusWordsOf('idle', undefined, false, true)).toBe('Something went wrong')
     // A pending dialog holds the turn open (streaming), but what matters is the answer.
     expect(statusWordsOf('streaming', questionDialog('t1'), false)).toBe('Waiting for your answer')
     expect(statusWordsOf('streaming', planDialog('p1', '# P'), false)).toBe('Waiting for your review')
@@ -55,7 +56,10 @@ describe('failureOf', () => {
   const trace = (extra: Partial<TurnTrace>): TurnTrace => ({ kind: 'agentic', outcome: 'ok', fromState: 's', toState: 's', sessionId: 'x', turnId: 't', replayed: false, at: '', durationMs: 0, ...extra })
   it('the chat error first, else a fallback that answered for a failed agent (not for a missing one)', () => {
     const error = new Error('model unavailable')
-    expect(failureOf(error, [])).toEqual({ key: error, message: 'model unavailable' })
+    expect(failureOf(error, [])).toEqual({ key: error, message: 'The reply failed.', cause: 'model unavailable', hint: 'Try again; if it keeps failing, rephrase your message or start over.' })
+    // A ChatrailError's code and hint are the cause and what to do.
+    const coded = new ChatrailError({ code: 'AGENT_EXITED', message: 'Codex exited with code 1', hint: 'Check that codex is logged in.' })
+    expect(failureOf(coded, [])).toMatchObject({ message: 'The reply failed.', cause: 'Codex exited with code 1 (AGENT_EXITED)', hint: 'Check that codex is logged in.' })
     const fallback = trace({ kind: 'fallback', errorClass: 'TypeError' })
     expect(failureOf(null, [fallback])?.key).toBe(fallback)
     expect(failureOf(null, [trace({ kind: 'fallback', errorClass: 'MissingAdapter' })])).toBeUndefined()

@@ -17,14 +17,15 @@ describe('entry isolation and size', () => {
   // Issue 8's (and issue 31's) target: under 6 kB gzip (own code, core external). The agent-dialog
   // UI, the message UI (markdown) and the component UI are lazy chunks, measured on their own
   // below. 5.98 kB before components; 6.18 kB with them (the component host context and the
-  // componentViews props; the approval card went to chatrail/react/actions): NOT within the target,
-  // 178 B over, reported on issue 31. This bound keeps it from growing further.
-  it('chatrail/react imports React and the core only, and its entry chunk stays at 6.2 kB gzip (issue 8\'s target is 6 kB: missed by 178 B)', async () => {
+  // componentViews props; the approval card went to chatrail/react/actions); 6.24 kB with the badge
+  // that no longer says Ready after an agent failure (issue 31 item 11): NOT within the target,
+  // 241 B over, reported on issue 31. This bound keeps it from growing further.
+  it('chatrail/react imports React and the core only, and its entry chunk stays at 6.25 kB gzip (issue 8\'s target is 6 kB: missed by 241 B)', async () => {
     const react = await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true })
     expect(react.imports).toEqual(expect.arrayContaining(['chatrail', 'react', 'react/jsx-runtime']))
     expect(react.imports.filter((name) => name.startsWith('react-dom') || name.startsWith('node:'))).toEqual([])
     expect(react.inputs.filter((file) => file.startsWith('src/'))).toEqual([])
-    expect(react.gzipBytes).toBeLessThan(6_200)
+    expect(react.gzipBytes).toBeLessThan(6_250)
   })
 
   it('the agent-dialog UI and the message UI are lazy chunks: the entry chunk has none of their files, the dialog UI nothing of the entry', async () => {
@@ -46,8 +47,9 @@ describe('entry isolation and size', () => {
     // The message UI brings markdown-to-jsx (an optional peer, like React) and reads the core only.
     expect(react.lazy?.[0]?.imports).toEqual(['chatrail', 'markdown-to-jsx/react', 'react', 'react/jsx-runtime'])
     // 3.61 kB before component parts; the slot that loads the component UI (and shows a fallback summary) added 0.58 kB.
-    // 4.46 kB with the code block that loads the highlighter (issue 31 item 8: +0.27 kB incl. other issue-31 work).
-    expect(react.lazy?.[0]?.gzipBytes).toBeLessThan(4_550)
+    // 4.46 kB with the code block that loads the highlighter (issue 31 item 8: +0.27 kB incl. other issue-31 work);
+    // 4.70 kB with errors in plain words (what happened, cause, what to do) and the chip rules (items 7, 11, 12).
+    expect(react.lazy?.[0]?.gzipBytes).toBeLessThan(4_750)
   })
 
   it('the component views are a lazy chunk of the message UI: loaded the first time a message holds a component, never with the entry', async () => {

@@ -67,7 +67,7 @@ describe('chatrail/react/remote after a reload', () => {
 
     render(page('flaky-1'))
     const banner = await screen.findByRole('alert')
-    expect(banner.querySelector('[data-chatrail-error-message]')?.textContent).toBe('AGENT_ERROR')
+    expect(banner.querySelector('[data-chatrail-error-message]')?.textContent).toBe('The reply failed. AGENT_ERROR')
     const failed = assistantArticles().at(-1) as HTMLElement
     expect(failed.getAttribute('data-chatrail-status')).toBe('error')
     expect(failed.querySelector('[data-chatrail-content]')?.textContent?.trim()).toBe('Partial')
