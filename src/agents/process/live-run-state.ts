@@ -42,8 +42,9 @@ export interface LiveRunStateOptions {
   /**
    * The CLI's tools end with its process (Codex kills its exec sessions when it exits). A tool the
    * transcript still shows running after the turn's process is gone is then shown ended, result
-   * unknown, in this and every later read: the CLI may never record its end (Codex 0.171 logs
-   * "failed to record rollout items" and drops that record about one exit in four).
+   * unknown, in this and every later read: the CLI may record its end only after the last read, or
+   * never (Codex 0.171 logs "failed to record rollout items: thread … not found" as it exits; 2 of
+   * 8 runs of codex-long-command saw the command running after the exit without this).
    */
   toolsEndWithProcess?: boolean
 }

@@ -5,10 +5,11 @@ import { createLiveRunState } from '../../../../src/agents/process/live-run-stat
 import { ORPHANED_TOOL_OUTPUT, settleOrphanedTools } from '../../../../src/agents/process/orphaned-tools.js'
 
 /**
- * Codex 0.171 sometimes drops the record of a background command's end when it exits ("failed to
- * record rollout items: thread … not found" on stderr; 2 of 8 runs of codex-long-command here), so
- * its rollout shows the command running forever. Its process is gone, and with it the command: the
- * live state must not say running.
+ * Codex 0.171 may write the record of a background command's end after the adapter's last read,
+ * or not at all ("failed to record rollout items: thread … not found" on stderr as it exits; 2 of 8
+ * runs of codex-long-command showed the command running after the exit), so its rollout can show
+ * the command running forever. Its process is gone, and with it the command: the live state must
+ * not say running.
  */
 
 const toolMessage = (seq: number, id: string, status: AgentToolStatus): AgentMessage => ({ seq, kind: 'tool', tool: { id, name: 'exec_command', input: {}, status } })
