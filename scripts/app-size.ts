@@ -150,10 +150,13 @@ function appLoader(app: AppSpec): Plugin {
 }
 
 /** `packageRoot`: the built package; `'source'`: `src/`, for a breakdown per source file. */
+/** The app's entry module, in the plugin namespace that serves its source. */
+const APP_ENTRY = 'app:app'
+
 async function bundle(app: AppSpec, packageRoot: string): Promise<{ outputFiles: OutputFile[]; metafile: Metafile }> {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ['app:app'],
+    entryPoints: [APP_ENTRY],
     bundle: true,
     minify: true,
     format: 'esm',
@@ -195,7 +198,9 @@ function inputName(file: string): string {
 
 export async function measureApp(app: AppSpec, packageRoot: string): Promise<AppSize> {
   const { outputFiles, metafile } = await bundle(app, packageRoot)
-  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]?.entryPoint !== undefined)
+  // The app's own entry: every `import()` target is an entry point of its own in the metafile too,
+  // and which of them comes first is esbuild's order, not the app's.
+  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]?.entryPoint === APP_ENTRY)
   if (entry === undefined) throw new Error(`app-size: esbuild produced no entry chunk for ${app.name}`)
   const initialPaths = closure(metafile, entry, new Set())
   const loaded = new Set(initialPaths)

@@ -45,10 +45,11 @@ describe('what a browser app pays, bundled from the built package (issue 32)', (
     expect(minimal.initialGzipBytes).toBeLessThan(22_100)
   })
 
-  it('the minimal app + chatrail/controller + chatrail/react: under 37.1 kB initial (43.9 kB before; 36.93 kB with issue 30; target 30 kB), the markdown and dialog UI lazy', () => {
+  // 37.30 kB with issue 31's highlighter loader, plain-language errors and the badge rule (+0.37 kB).
+  it('the minimal app + chatrail/controller + chatrail/react: under 37.4 kB initial (43.9 kB before; 36.93 kB with issue 30; target 30 kB), the markdown and dialog UI lazy', () => {
     const app = size('minimal app + chatrail/controller + chatrail/react')
     expect(app.targetBytes).toBe(30_000)
-    expect(app.initialGzipBytes).toBeLessThan(37_100)
+    expect(app.initialGzipBytes).toBeLessThan(37_400)
     expect(app.lazy.map((chunk) => chunk.file).join(' ')).toMatch(/message-ui.*dialog-ui|dialog-ui.*message-ui/)
     expect(Object.keys(app.inputs).filter((input) => input.startsWith('node_modules/markdown-to-jsx'))).toEqual([])
   })
