@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ChatrailError } from '../../../../src/contract/errors.js'
+import type { StreamChunk } from '../../../../src/contract/stream.js'
 import { claudeCodeAdapter } from '../../../../src/agents/claude-code/adapter/claude-code-adapter.js'
 import { listDescendantPids } from '../../../../src/agents/process/kill-process-tree.js'
 import { startClaudeRig } from '../support/claude-harness.js'
@@ -21,8 +22,14 @@ describe('claudeCodeAdapter failures (real CLI)', () => {
     const before = new Set(listDescendantPids(process.pid))
     const source = rig.adapter.createSource({ messages: [userMessage('Wait')] })
     const iterator = source.stream()
-    const rest = collect({ stream: () => iterator, abort: () => undefined })
-    await waitUntil(() => descendantsRunning('sleep 317').length > 0, 45_000, 'the Bash tool running sleep 317')
+    const seen: StreamChunk[] = []
+    const rest = (async () => {
+      for await (const chunk of iterator) seen.push(chunk)
+      return seen
+    })()
+    // Both: the command runs, and its tool_use line has reached the stream (abort() drops what is
+    // still queued, and on a loaded CI run the sleep could start before the line was read).
+    await waitUntil(() => descendantsRunning('sleep 317').length > 0 && seen.some((chunk) => chunk.type === 'tool_call'), 45_000, 'the Bash tool running sleep 317, shown in the stream')
     const tree = listDescendantPids(process.pid).filter((pid) => !before.has(pid))
     expect(tree.length).toBeGreaterThanOrEqual(2)
     const started = Date.now()
