@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -123,6 +123,8 @@ describe('chatrail serve (the command) mounts the devtools', () => {
       expect(yaml).toContain('definition: { module: "./examples/support-bot/definition.ts" }')
       // the module is named from where serve ran (the checkout); saved one folder below it, test-output/, the path is one ../ longer
       const file = join(process.cwd(), 'test-output', 'devtools-mount-s1.conv.yaml')
+      // `npm run test:unit` on a fresh clone: nothing else has made test-output/ yet
+      mkdirSync(join(process.cwd(), 'test-output'), { recursive: true })
       writeFileSync(file, yaml.replace('"./examples/', '"../examples/'))
       const output: string[] = []
       expect(await runTestCommand([file], { stdout: (text) => output.push(text), stderr: (text) => output.push(text), cwd: process.cwd() })).toBe(0)

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -33,9 +33,15 @@ function commandOf(settings: HookSettings, event: string): string {
   return command
 }
 
-/** Runs a hook command the way the CLI does: `/bin/sh -c` with the payload on stdin. */
+/**
+ * Runs a hook command the way the CLI does: `/bin/sh -c` with the payload on stdin. A hook that never
+ * reads its stdin (PostToolUse's `rm`) can exit before the payload is written: that EPIPE is the
+ * writer's to ignore (a loaded run of `npm run test:unit` hit it), the hook's exit status is what counts.
+ */
 function runHook(command: string, payload: unknown): void {
-  execFileSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload) })
+  const result = spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(payload) })
+  if (result.error && (result.error as NodeJS.ErrnoException).code !== 'EPIPE') throw result.error
+  if (result.status !== 0) throw new Error(`hook exited ${String(result.status ?? result.signal)}: ${result.stderr.toString()}`)
 }
 
 describe('setupLiveSignals', () => {
