@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config'
 /**
  * The suites that need something beyond Node: the real agent CLIs (test/agents-e2e), Chromium, a
  * pseudo-terminal, a real Postgres, or a build of the whole package. `npm test` runs them all;
- * `npm run test:unit` (the `unit` project) leaves them out for the inner loop.
+ * `npm run test:unit` (the `unit` projects) leaves them out for the inner loop, with the `integration` suites
+ * below and the database rows of the suites that run on every store (CHATRAIL_TEST_STORES=memory).
  */
 export const endToEndSuites = [
   // the real Claude Code, Codex and OpenCode CLIs
@@ -26,6 +27,8 @@ export const endToEndSuites = [
   'test/server/many-instances.test.ts',
   'test/server/resume-latency.test.ts',
   'test/server/confirmations-postgres.test.ts',
+  'test/server/signal-latency.test.ts',
+  'test/store/postgres-wakes.test.ts',
   'test/store/crash.test.ts',
   'test/store/directory-lock.test.ts',
   'test/store/pglite-template-race.test.ts',
@@ -37,6 +40,39 @@ export const endToEndSuites = [
   'test/package/**',
   'test/docs/doc-snippets.test.ts',
   'test/testing/matcher-types-order.test.ts',
+]
+
+/**
+ * Suites that need no agent CLI, browser or Postgres but open an embedded database directory or start
+ * processes of their own (the CLI as a child, the `.zst` bomb under a capped heap, the demo on a pty,
+ * PGlite's initdb): the `integration` project, run by `npm test` and not by `npm run test:unit`, whose
+ * inner loop is the pure suites (issue 27: no real CLIs, browsers or databases there). Each file
+ * here cost at least a second of CPU in the unit loop (CHATRAIL_TEST_CPU_REPORT).
+ */
+export const integrationSuites = [
+  // embedded databases: PGlite directories, migrations, the store model on PGlite
+  'test/store/pglite-data-dir.test.ts',
+  'test/store/pglite-template.test.ts',
+  'test/store/model.test.ts',
+  'test/store/migration.test.ts',
+  'test/store/turn-parts-migration.test.ts',
+  'test/store/sql-faults.test.ts',
+  'test/devtools/export-command.test.ts',
+  'examples/server-support/server.test.ts',
+  'examples/persistent-chat/server.test.ts',
+  // child processes: the chatrail CLI, a capped-heap reader, the demo on a pseudo-terminal
+  'test/agents/runstate/zst-window.test.ts',
+  'test/testing/test-command.test.ts',
+  'test/testing/trace-snapshot-failure.test.ts',
+  'test/testing/adapter-contract-detects.test.ts',
+  'test/cli/main.test.ts',
+  'test/cli/inspect.test.ts',
+  'test/cli/explain-forms.test.ts',
+  'test/tools/cli.test.ts',
+  'test/ink/demo-screen.test.ts',
+  'test/conversation/route-timeout-process.test.ts',
+  'test/agents/monitor/unreadable-folder.test.ts',
+  'test/serve/token-file.test.ts',
 ]
 
 /**
@@ -86,8 +122,10 @@ export default defineConfig({
         // `npm run test:unit` runs this project alone. Its files share a worker's module graph
         // (isolate: false): importing chatrail's sources once per worker instead of once per file
         // took a third of the suite's CPU time. A file that leaves global state behind fails here.
-        test: { ...shared, name: 'unit', include: everything, exclude: [...ignored, ...endToEndSuites, ...isolatedUnitSuites], isolate: false },
+        test: { ...shared, name: 'unit', include: everything, exclude: [...ignored, ...endToEndSuites, ...isolatedUnitSuites, ...integrationSuites], isolate: false },
       },
+      // Shares a module graph per worker as `unit` does; `npm test` and the clock-ahead rerun run it.
+      { test: { ...shared, name: 'integration', include: integrationSuites, exclude: ignored, isolate: false } },
       { test: { ...shared, name: 'unit-isolated', include: isolatedUnitSuites, exclude: ignored } },
       {
         // A fresh module graph per file, and the agent CLIs installed before the first (test/agents-e2e).

@@ -2,7 +2,7 @@
 # The suites whose code reads a clock, run a second time with this process tree's clock a year ahead
 # (Debian's faketime). A test that only passes near the day its fixtures were recorded fails here.
 # Suites that spawn the real CLIs, Chromium or a pty are left out (they are vitest's `e2e` project, so
-# this runs the `unit` project only: with projects, vitest applies no --exclude given on the command line): libfaketime preloaded into those
+# this runs the `unit`, `unit-isolated` and `integration` projects only: with projects, vitest applies no --exclude given on the command line): libfaketime preloaded into those
 # children (Codex's sandbox, Chromium's zygote) breaks them for reasons that have nothing to do with
 # dates, and a statically linked binary (opencode) keeps the real clock, so its timestamps would be
 # a year behind the tests' — a skew no real machine has. The many-instance load test is left out for
@@ -22,4 +22,4 @@ exec faketime -f "$CHATRAIL_CLOCK_AHEAD" node_modules/.bin/vitest run \
   --reporter=default --reporter=json --outputFile.json=test-output/vitest-clock-ahead.json \
   test/clock test/agents test/cli test/testing test/conversation test/controller test/contract test/store \
   test/server test/protocol test/client test/ai-sdk test/tools examples \
-  --project unit --project unit-isolated "$@"
+  --project unit --project unit-isolated --project integration "$@"

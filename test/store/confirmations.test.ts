@@ -7,6 +7,7 @@ import { confirmationLedgerOf, memoryStore, pgliteStore, postgresStore, type Con
 import { MIGRATIONS, statements } from '../../src/store/sql/schema.js'
 import { everyStore } from '../server/support/every-store.js'
 import { pgliteFromTemplate } from '../support/pglite-template.js'
+import { DATABASE_ROWS } from '../support/store-rows.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from './postgres-env.js'
 
 const T0 = Date.UTC(2030, 0, 1)
@@ -132,7 +133,8 @@ async function checkMigrated(store: ConversationStore, run: Run, schema: string)
   expect(await store.loadConfirmation?.('ct-old')).toBeUndefined()
 }
 
-describe('migration 5 (confirmations) is backward compatible', () => {
+// not in `npm run test:unit` (CHATRAIL_TEST_STORES=memory), which opens no database
+describe.runIf(DATABASE_ROWS)('migration 5 (confirmations) is backward compatible', () => {
   let pglite: PGlite | undefined
   afterAll(async () => {
     await pglite?.close()
