@@ -61,17 +61,33 @@ function freshPassword(): string {
   return randomBytes(32).toString('base64url')
 }
 
-export async function startOpencodeServer(options: StartServerOptions): Promise<OpencodeServerProcess> {
+export function startOpencodeServer(options: StartServerOptions): Promise<OpencodeServerProcess> {
+  return startOpencodeServerOn(options, freePort)
+}
+
+/**
+ * What `opencode serve` prints when it cannot bind its port. OpenCode 1.18 says only
+ * `Error: Unexpected error` and `ServeError` (Bun.serve's failure, checked by hand against a port
+ * another process held); older builds and other runtimes name the errno.
+ */
+const PORT_TAKEN = /EADDRINUSE|address already in use|port .* in use|\bServeError\b/i
+
+/** Whether a start failed because the port was taken (then a start on a port of our own choosing is tried again). */
+export function portTakenOnStart(error: unknown): boolean {
+  return OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_EXITED' && PORT_TAKEN.test(error.message)
+}
+
+/** `startOpencodeServer` with the free-port pick passed in (tests hand it a port that is taken). */
+export async function startOpencodeServerOn(options: StartServerOptions, pickPort: () => Promise<number>): Promise<OpencodeServerProcess> {
   // An empty password leaves `opencode serve` open to every local user; a short one can be guessed.
   if (options.password !== undefined && options.password.length < 32) {
     throw new OpencodeServerError({ code: 'OPENCODE_INVALID_INPUT', message: `password must be at least 32 characters (got ${options.password.length}).`, hint: "Omit it for a fresh random one, or pass a previous server's auth().password.", url: '' })
   }
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startOnce(options, options.port ?? (await freePort()))
+      return await startOnce(options, options.port ?? (await pickPort()))
     } catch (error) {
-      const portTaken = OpencodeServerError.isInstance(error) && error.code === 'OPENCODE_EXITED' && /EADDRINUSE|address already in use|port .* in use/i.test(error.message)
-      if (!portTaken || attempt >= 3 || options.port !== undefined) throw error
+      if (!portTakenOnStart(error) || attempt >= 3 || options.port !== undefined) throw error
     }
   }
 }
