@@ -1,6 +1,7 @@
 import type { Message } from '../../src/contract/message.js'
 import { ChatrailError } from '../../src/contract/errors.js'
 import { terminalText } from '../../src/contract/terminal-text.js'
+import type { TurnTrace } from '../../src/conversation/trace.js'
 
 /**
  * The line a failed reply ends with, apart from its partial text: what went wrong, with the
@@ -25,4 +26,14 @@ function storedCode(message: Message): string | undefined {
   if (typeof chatrail !== 'object' || chatrail === null) return undefined
   const code = (chatrail as { error?: { code?: unknown } }).error?.code
   return typeof code === 'string' && code !== '' ? code : undefined
+}
+
+/**
+ * The line under an agent's partial answer when the agent failed and the definition's fallback
+ * answered instead (a `fallback` trace carrying the error's class): what failed, and that the
+ * fallback's answer follows. Pure.
+ */
+export function fallbackFailureLine(trace: TurnTrace | undefined): string {
+  const errorClass = trace?.kind === 'fallback' ? trace.errorClass : undefined
+  return terminalText(`the agent failed${errorClass === undefined ? '' : ` (${errorClass})`}; the fallback answered below`, { singleLine: true })
 }

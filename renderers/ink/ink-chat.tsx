@@ -4,6 +4,7 @@ import type { DialogAnswerInput } from '../../src/contract/dialog.js'
 import type { ChatDefinition, JsonObject } from '../../src/index.js'
 import { sendInteraction } from '../../src/conversation/index.js'
 import type { Message } from '../../src/contract/message.js'
+import { agentFailedIn } from '../react/agent-failure.js'
 import { useChatSession } from '../react/use-chat-session.js'
 import type { UseChatSessionReturn } from '../react/use-chat-session.js'
 import { chatKeyAction } from './chat-keys.js'
@@ -14,7 +15,7 @@ import { DialogPicker } from './dialog-picker.js'
 import { pendingComponentOf } from './pending-component.js'
 import type { KeyHandler } from './dialog-picker.js'
 import { EventShortcuts } from './event-shortcuts.js'
-import { failureLine } from './failure-line.js'
+import { failureLine, fallbackFailureLine } from './failure-line.js'
 import { editLine, linesOf } from './line-editor.js'
 import type { LineState } from './line-editor.js'
 import { appendSettled } from './printed-log.js'
@@ -23,7 +24,7 @@ import {
   atDraft, emptyHistory, historyNewer, historyOlder, recordPrompt, refineSearch, searchOlder, searchResult, startSearch,
 } from './prompt-history.js'
 import type { HistoryBrowse, HistorySearch, PromptHistory } from './prompt-history.js'
-import { replyLabel } from './reply-label.js'
+import { replyLabel, replyTrace } from './reply-label.js'
 import { shortcutEvents, withStartOver } from './shortcut-events.js'
 import type { EventShortcut } from './shortcut-events.js'
 import { StatusLine } from './status-line.js'
@@ -74,8 +75,12 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
   const escArmedRef = useRef(escArmed)
   const printed = useRef<readonly PrintedEntry[]>([])
   // the controller's error belongs to the reply that failed with it, which settles in the same update
-  const describeFailure = (message: Message) => failureLine(message, chat.error ?? undefined)
-  printed.current = appendSettled(printed.current, chat.messages, replyLabel(chat.traces), chat.dialogLog, describeFailure)
+  // An agent's partial answer, split from the fallback's answer by `failedAt`, says the agent failed.
+  const describeFailure = (message: Message) => {
+    const trace = chat.failedAt.has(message.id) ? replyTrace(chat.traces, message.id, chat.messages) : undefined
+    return agentFailedIn(trace) ? fallbackFailureLine(trace) : failureLine(message, chat.error ?? undefined)
+  }
+  printed.current = appendSettled(printed.current, chat.messages, replyLabel(chat.traces), chat.dialogLog, describeFailure, chat.failedAt)
 
   const pending = chat.pendingDialog
   const dialogOpen = pending !== undefined && pending.toolId !== closedDialog

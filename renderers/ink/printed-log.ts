@@ -58,11 +58,29 @@ function recordedDialog(message: Message): Dialog | undefined {
 }
 
 /**
+ * The agent's part of a reply whose agent failed after some text and whose definition's fallback
+ * answered into the same message (`failedAt`: the reply's length when the agent failed, from
+ * `useChatSession`), as a failed message of its own; undefined for any other reply.
+ */
+function partialBeforeFallback(message: Message, failedAt: ReadonlyMap<string, number> | undefined): Message | undefined {
+  const at = failedAt?.get(message.id)
+  if (at === undefined || at <= 0 || at >= message.content.length || message.status !== 'complete') return undefined
+  return { ...textOnly(message, message.content.slice(0, at)), status: 'error' }
+}
+
+/** The message with this text as its whole content (its parts, which span both answers, dropped). */
+function textOnly(message: Message, content: string): Message {
+  const { parts: _parts, ...rest } = message
+  return { ...rest, content }
+}
+
+/**
  * Appends the messages of `messages` that settled since `printed` was built, and the dialogs of
  * `dialogs` (and those recorded on messages) that got an outcome. Pure; returns `printed` itself
  * when nothing new settled, so callers can compare by identity. A message is printed at most
  * once per (id, status, content), a dialog once per tool id; a later settled message is never
- * printed before an earlier one that is still streaming.
+ * printed before an earlier one that is still streaming. A reply in `failedAt` is printed as two:
+ * the agent's partial answer with its failure line, then the fallback's answer.
  */
 export function appendSettled(
   printed: readonly PrintedEntry[],
@@ -70,6 +88,7 @@ export function appendSettled(
   describe?: DescribeReply,
   dialogs: readonly SeenDialog[] = [],
   failure?: DescribeFailure,
+  failedAt?: ReadonlyMap<string, number>,
 ): readonly PrintedEntry[] {
   const seen = new Set(printed.map((entry) => entry.key))
   const printedIds = new Set(printed.flatMap((entry) => (entry.kind === 'message' ? [entry.message.id] : [])))
@@ -92,11 +111,18 @@ export function appendSettled(
     if (!seen.has(key)) {
       const label = message.role === 'assistant' ? describe?.(message, messages) : undefined
       const hidden = (message.toolCalls ?? []).map((call) => call.id).filter((id) => dialogIds.has(id))
-      const failed = message.role === 'assistant' ? failure?.(message) : undefined
+      const partial = message.role === 'assistant' ? partialBeforeFallback(message, failedAt) : undefined
+      if (partial !== undefined) {
+        // the agent's partial answer ends with its failure; the fallback's answer is a reply of its own
+        const failed = failure?.(partial)
+        added.push({ kind: 'message', key: `${key}\u0000partial`, message: partial, edited: false, ...(failed === undefined ? {} : { failure: failed }) })
+      }
+      const shown = partial === undefined ? message : textOnly(message, message.content.slice(partial.content.length))
+      const failed = message.role === 'assistant' ? failure?.(shown) : undefined
       added.push({
         kind: 'message',
         key,
-        message,
+        message: shown,
         ...(label === undefined ? {} : { label }),
         edited: message.role === 'user' && printedIds.has(message.id),
         ...(hidden.length === 0 ? {} : { dialogToolIds: hidden }),

@@ -8,17 +8,7 @@ import type { DescribeReply } from './printed-log.js'
  */
 export function replyLabel(traces: readonly TurnTrace[]): DescribeReply {
   return (message: Message, messages: readonly Message[]) => {
-    const index = messages.indexOf(message)
-    let userId: string | undefined
-    for (let i = index - 1; i >= 0; i -= 1) {
-      const candidate = messages[i]
-      if (candidate?.role === 'user') {
-        userId = candidate.id
-        break
-      }
-    }
-    if (userId === undefined) return undefined
-    const trace = traces.findLast((t) => t.messageId === userId)
+    const trace = replyTrace(traces, message.id, messages)
     if (trace === undefined) return undefined
     return [
       trace.kind,
@@ -28,4 +18,14 @@ export function replyLabel(traces: readonly TurnTrace[]): DescribeReply {
       trace.outcome === 'aborted' ? 'aborted' : undefined,
     ].filter((part) => part !== undefined).join(' · ')
   }
+}
+
+/** The trace of the turn that produced the reply with this id: the latest for the user message before it. Pure. */
+export function replyTrace(traces: readonly TurnTrace[], replyId: string, messages: readonly Message[]): TurnTrace | undefined {
+  const index = messages.findIndex((message) => message.id === replyId)
+  for (let i = index - 1; i >= 0; i -= 1) {
+    const candidate = messages[i]
+    if (candidate?.role === 'user') return traces.findLast((t) => t.messageId === candidate.id)
+  }
+  return undefined
 }
