@@ -1,5 +1,6 @@
 import { Box, Text, useStdout } from 'ink'
 import { useRef } from 'react'
+import { composerRows, cursorRowOf } from './composer-rows.js'
 import { COMPOSER_ROWS, composerWindow } from './composer-window.js'
 import { fitHint } from './fit-hint.js'
 import type { HintItem } from './fit-hint.js'
@@ -32,8 +33,9 @@ interface Props {
 }
 
 /**
- * The input with its cursor, growing with its lines up to `rows` and then scrolling to keep the
- * cursor's line in view (with how many lines are hidden above and below), and a one-line key
+ * The input with its cursor, growing with its rows up to `rows` and then scrolling to keep the
+ * cursor's row in view (with how many are hidden above and below; a line wider than the terminal
+ * takes several rows, cut here rather than by the terminal), and a one-line key
  * hint that follows what the keys would do now, fitted to the terminal's width.
  */
 export function Composer({ input, cursor, streaming, editing, dialogClosed = false, escArmed = false, search, rows = COMPOSER_ROWS, columns }: Props) {
@@ -53,28 +55,30 @@ export function Composer({ input, cursor, streaming, editing, dialogClosed = fal
       </Box>
     )
   }
-  const lines = linesOf(input)
   const at = positionOf(input, cursor ?? [...input].length)
-  const shown = composerWindow(lines.length, at.line, rows, top.current)
-  top.current = shown.top
   const prompt = editing ? 'edit › ' : '› '
   const indent = ' '.repeat(prompt.length)
+  // rows of the width left after the prompt, less one cell for the cursor at a line's end
+  const lines = composerRows(linesOf(input), width - prompt.length - 1)
+  const cursorRow = cursorRowOf(lines, at.line, at.column)
+  const shown = composerWindow(lines.length, cursorRow, rows, top.current)
+  top.current = shown.top
   return (
     <Box flexDirection="column">
       {shown.above === 0 ? null : <Text dimColor>{`${indent}↑ ${moreLines(shown.above)}`}</Text>}
-      {lines.slice(shown.top, shown.top + shown.shown).map((line, offset) => {
+      {lines.slice(shown.top, shown.top + shown.shown).map((row, offset) => {
         const index = shown.top + offset
-        const chars = [...line]
+        const column = at.column - row.start
         return (
           <Text key={index}>
             {index === 0 ? <Text color={editing ? 'yellow' : 'cyan'}>{prompt}</Text> : indent}
-            {index === at.line ? (
+            {index === cursorRow ? (
               <>
-                {chars.slice(0, at.column).join('')}
-                <Text inverse>{chars[at.column] ?? ' '}</Text>
-                {chars.slice(at.column + 1).join('')}
+                {row.chars.slice(0, column).join('')}
+                <Text inverse>{row.chars[column] ?? ' '}</Text>
+                {row.chars.slice(column + 1).join('')}
               </>
-            ) : line}
+            ) : row.chars.join('')}
           </Text>
         )
       })}
