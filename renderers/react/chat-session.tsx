@@ -33,8 +33,8 @@ export interface ChatSessionProps<Ctx extends JsonObject> {
  * A complete chat over one session: a hidden h2 title, the status line, the welcome with
  * suggestion chips (first screen) or the message list with dialog cards (and an error banner at
  * its end), the
- * current state's event buttons and the composer (Send / Stop / Retry / Regenerate; Copy and Edit
- * on messages). Headless: markup and `data-chatrail-*` attributes only; see styles.css.
+ * current state's event buttons and the composer (Send or Stop; Copy, Edit and Regenerate are on
+ * the messages, Retry in the error banner). Headless: markup and `data-chatrail-*` attributes only; see styles.css.
  */
 export function ChatSession<Ctx extends JsonObject>({
   definition, options, title = 'Chat', greeting, placeholder, stateLabels, eventLabels, className, children, componentViews,

@@ -6,7 +6,8 @@ import type { UseChatSessionReturn } from './use-chat-session.js'
 
 /**
  * What a component part's renderer gets from `<MessageList>`: the chat (its registry, its
- * history, its controller for interactions) and the app's own component views. Only a context in
+ * history, its controller for interactions) and the app's own component views. A message's
+ * actions read the chat from it too (Regenerate on the last reply, message-actions.tsx). Only a context in
  * the entry: resolving, drawing and sending live in the lazily loaded component UI chunk.
  */
 

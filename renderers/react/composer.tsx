@@ -1,6 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
-import type { Message } from '../../src/contract/message.js'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
 import { dialogCardId } from './follow-scroll.js'
@@ -10,14 +9,12 @@ import type { UseChatSessionReturn } from './use-chat-session.js'
 export interface ComposerProps {
   chat?: UseChatSessionReturn<JsonObject>
   placeholder?: string
-  /** Hide Retry / Regenerate (e.g. when the app renders its own). */
+  /**
+   * @deprecated Ignored: the composer has no Retry / Regenerate any more (Regenerate is an action on
+   * the last reply, Retry is in the error banner). Kept so existing code type-checks; removed in
+   * the next minor release.
+   */
   hideTurnActions?: boolean
-}
-
-/** Pure: may the last turn be retried / regenerated (an assistant reply to a user message, idle)? */
-export function canReplayLastTurn(messages: readonly Message[], streaming: boolean): boolean {
-  const last = messages.at(-1)
-  return !streaming && last?.role === 'assistant' && messages.at(-2)?.role === 'user'
 }
 
 function focusCard(toolId: string): void {
@@ -27,14 +24,17 @@ function focusCard(toolId: string): void {
 }
 
 /**
- * The message composer: a textarea that grows with its text (up to the stylesheet's max-height;
- * Enter sends, Shift+Enter breaks the line, Esc stops a reply), Send or Stop, Retry and
- * Regenerate. While an agent dialog is pending it collapses to a one-line note pointing at the
- * card, plus Stop: free text cannot answer a picker (seed 001); once the dialog is answered the
+ * The message composer, one row: a textarea that grows with its text (up to the stylesheet's
+ * max-height; Enter sends, Shift+Enter breaks the line, Esc stops a reply) and one button, Send or
+ * Stop. Its word is its accessible name; the stylesheet shows an icon instead
+ * (`data-chatrail-icon`), so the entry carries no SVG and an unstyled page still reads "Send".
+ * Retry and Regenerate are not here: they act on a reply, so they sit on it (message-actions.tsx)
+ * or in the error banner. While an agent dialog is pending it collapses to a one-line note
+ * pointing at the card, plus Stop: free text cannot answer a picker (seed 001); once the dialog is answered the
  * focus comes back to the textarea (the card it was on is gone).
  */
-export function Composer({ chat, placeholder = 'Type a message…', hideTurnActions = false }: ComposerProps): ReactNode {
-  const { input, setInput, send, stop, retry, regenerate, status, messages, pendingDialog } = useChatFrom(chat, 'Composer')
+export function Composer({ chat, placeholder = 'Type a message…' }: ComposerProps): ReactNode {
+  const { input, setInput, send, stop, status, pendingDialog } = useChatFrom(chat, 'Composer')
   const streaming = status === 'streaming'
   const box = useRef<HTMLTextAreaElement>(null)
   const collapsed = pendingDialog !== undefined
@@ -51,7 +51,7 @@ export function Composer({ chat, placeholder = 'Type a message…', hideTurnActi
     element.style.height = 'auto'
     element.style.height = `${element.scrollHeight + element.offsetHeight - element.clientHeight}px`
   }, [input, collapsed])
-  const stopButton = <button type="button" data-chatrail-stop="" onClick={stop}>Stop</button>
+  const stopButton = <button type="button" data-chatrail-stop="" data-chatrail-icon="" onClick={stop}><span>Stop</span></button>
 
   if (pendingDialog !== undefined) {
     const words = statusWordsOf(status, pendingDialog, false)
@@ -82,7 +82,6 @@ export function Composer({ chat, placeholder = 'Type a message…', hideTurnActi
       submit()
     }
   }
-  const replayable = canReplayLastTurn(messages, streaming)
   return (
     <form data-chatrail-composer="" onSubmit={(event) => { event.preventDefault(); submit() }}>
       <textarea
@@ -95,15 +94,9 @@ export function Composer({ chat, placeholder = 'Type a message…', hideTurnActi
         onChange={(event) => setInput(event.target.value)}
         onKeyDown={onKeyDown}
       />
-      <div data-chatrail-composer-actions="">
-        {streaming ? stopButton : <button type="submit" data-chatrail-send="" disabled={input.trim() === ''}>Send</button>}
-        {!hideTurnActions && (
-          <>
-            <button type="button" data-chatrail-retry="" disabled={!replayable} onClick={() => { void retry() }}>Retry</button>
-            <button type="button" data-chatrail-regenerate="" disabled={!replayable} onClick={() => { void regenerate() }}>Regenerate</button>
-          </>
-        )}
-      </div>
+      {streaming
+        ? stopButton
+        : <button type="submit" data-chatrail-send="" data-chatrail-icon="" disabled={input.trim() === ''}><span>Send</span></button>}
     </form>
   )
 }

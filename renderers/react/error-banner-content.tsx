@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { ReactNode } from 'react'
 import type { JsonObject, TurnTrace } from '../../src/conversation/index.js'
 import { agentFailedIn } from './agent-failure.js'
+import { focusComposer } from './focus-composer.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 /** A failure in plain words: what happened, its cause when known, and what to do. */
@@ -24,20 +25,22 @@ export function failureOf(error: Error | null, traces: readonly TurnTrace[]): Fa
       key: error,
       message: 'The reply failed.',
       ...(cause === '' ? {} : { cause }),
-      hint: typeof hint === 'string' && hint !== '' ? hint : 'Try again; if it keeps failing, rephrase your message or start over.',
+      hint: typeof hint === 'string' && hint !== '' ? hint : 'Retry; if it keeps failing, rephrase your message or start over.',
     }
   }
   const last = traces.at(-1)
   if (last !== undefined && agentFailedIn(last)) {
-    return { key: last, message: 'The agent could not answer, so the answer above is the fallback.', cause: `The agent failed with ${last.errorClass ?? 'an error'}.`, hint: 'Try again to ask the agent once more.' }
+    return { key: last, message: 'The agent could not answer, so the answer above is the fallback.', cause: `The agent failed with ${last.errorClass ?? 'an error'}.`, hint: 'Retry to ask the agent once more.' }
   }
   return undefined
 }
 
 /**
  * An agent failure as a banner (in the message UI chunk; `<ErrorBanner>` resolves the chat and
- * shows the bare message until the chunk is in) (`div[role=alert][data-chatrail-error]`): the message, its own
- * "Try again" (retries the turn) and a dismiss button. A new failure shows again.
+ * shows the bare message until the chunk is in) (`div[role=alert][data-chatrail-error]`): the message,
+ * Retry (the chat's one way to ask again after a failure: the failed reply offers no Regenerate;
+ * the focus goes to the composer, as the banner leaves while the turn runs) and a dismiss button.
+ * A new failure shows again.
  */
 export function ErrorBannerContent({ chat }: { chat: UseChatSessionReturn<JsonObject> }): ReactNode {
   const { error, traces, retry, status } = chat
@@ -48,7 +51,7 @@ export function ErrorBannerContent({ chat }: { chat: UseChatSessionReturn<JsonOb
     <div role="alert" data-chatrail-error="">
       <p data-chatrail-error-message=""><strong>{failure.message}</strong>{failure.cause !== undefined && <> <span data-chatrail-error-cause="">{failure.cause}</span></>}</p>
       <p data-chatrail-error-hint="">{failure.hint}</p>
-      <button type="button" data-chatrail-error-retry="" onClick={() => { void retry() }}>Try again</button>
+      <button type="button" data-chatrail-error-retry="" onClick={(event) => { focusComposer(event.currentTarget); void retry() }}>Retry</button>
       <button type="button" data-chatrail-error-dismiss="" data-chatrail-icon-button="" aria-label="Dismiss" title="Dismiss" onClick={() => setDismissed(failure.key)}>×</button>
     </div>
   )

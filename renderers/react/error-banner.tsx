@@ -5,7 +5,7 @@ import { MessageUIPart } from './message-ui-part.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 /**
- * An agent failure as a banner with "Try again" and a dismiss (error-banner-content.tsx, in the
+ * An agent failure as a banner with Retry and a dismiss (error-banner-content.tsx, in the
  * message UI chunk, which `<MessageList>` prefetches on mount). Without the chunk, the status badge
  * still says "Something went wrong".
  */

@@ -5,8 +5,9 @@ import { uiEventOf } from '../../src/conversation/index.js'
 import { isComponentPart } from '../../src/contract/component-chunk.js'
 import { ComponentSlot } from './component-slot.js'
 import { CopyButton } from './copy-button.js'
-import { EditIcon } from './icons.js'
+import { focusComposer } from './focus-composer.js'
 import { MarkdownContent } from './markdown-content.js'
+import { MessageActions, useRegenerate } from './message-actions.js'
 
 const ROLE_LABEL: Record<Message['role'], string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
 
@@ -52,11 +53,6 @@ function AnswerParts({ message, streaming }: { message: Message; streaming: bool
   })
 }
 
-/** Focus moves to the chat's composer (after an edit was sent, the reply is what comes next). */
-function focusComposer(from: Element | null): void {
-  from?.closest('[data-chatrail-chat]')?.querySelector<HTMLElement>('[data-chatrail-composer] [data-chatrail-input]')?.focus()
-}
-
 export interface MessageBodyProps {
   message: Message
   /** A part of the message (layoutStream splits a reply around a dialog it hosted): its text. */
@@ -73,13 +69,14 @@ export interface MessageBodyProps {
 /**
  * One chat message, as the message UI chunk renders it (`<MessageItem>` in the entry shows it as
  * plain text until then): `article[data-chatrail-message][data-chatrail-role][data-chatrail-status]`.
- * Assistant text is markdown, the user's is plain text. Below the bubble,
- * quiet icon actions that show on hover or focus (their space is always kept, so nothing jumps):
- * Copy on every message, Edit on the user's own (not UI events), which resends it. A reply the user
- * stopped before any text came is not shown at all.
+ * Assistant text is markdown, the user's is plain text. Below the bubble, its actions
+ * (message-actions.tsx): Copy on every message, Edit on the user's own (not UI events), which
+ * resends it, Regenerate on the last reply. A reply the user stopped before any text came is not
+ * shown at all.
  */
 export function MessageBody({ message, text = message.content, part, hiddenToolIds, canEdit, onEdit, stopped }: MessageBodyProps): ReactNode {
   const [editing, setEditing] = useState(false)
+  const onRegenerate = useRegenerate(message.id, part)
   const article = useRef<HTMLElement>(null)
   const editButton = useRef<HTMLButtonElement>(null)
   // Esc in the edit box gives the focus back to the Edit button, which mounts again only when the
@@ -127,15 +124,13 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
         </ul>
       )}
       {!editing && !streaming && part !== 'before' && (
-        <div data-chatrail-message-actions="">
-          {stopped && <span data-chatrail-stopped-mark="">Stopped</span>}
-          {text !== '' && <CopyButton text={text} label="Copy message" />}
-          {editable && (
-            <button ref={editButton} type="button" data-chatrail-edit-button="" data-chatrail-icon-button="" aria-label="Edit message" title="Edit message" onClick={() => setEditing(true)}>
-              <EditIcon />
-            </button>
-          )}
-        </div>
+        <MessageActions
+          text={text}
+          stopped={stopped}
+          editButton={editButton}
+          onEdit={editable ? () => setEditing(true) : undefined}
+          onRegenerate={onRegenerate}
+        />
       )}
     </article>
   )

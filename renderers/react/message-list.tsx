@@ -7,7 +7,7 @@ import type { ComponentViews } from './component-host.js'
 import { DialogCard } from './dialog-card.js'
 import { ErrorBanner } from './error-banner.js'
 import { loadDialogUI } from './dialog-ui-loader.js'
-import { CardLoadedContext, useFollowScroll } from './follow-scroll.js'
+import { CardLoadedContext, isFollowing, useFollowScroll } from './follow-scroll.js'
 import { MessageItem } from './message-item.js'
 import { loadMessageUI } from './message-ui-loader.js'
 import { MessageUIPart } from './message-ui-part.js'
@@ -27,13 +27,17 @@ export interface MessageListProps {
  * The chat stream: messages and agent dialog cards (`layoutStream`), in the only scroll
  * container of the chat (`div[role=log][data-chatrail-message-list]`, `aria-live="off"`: replies
  * are read once, whole, by the `ReplyAnnouncer` region after it), with the follow scroll of
- * `useFollowScroll`, and the error banner of a failed turn at its end. System messages are not shown. The dialog cards' UI (a lazily loaded chunk)
- * starts loading as soon as the session has a live agent, the only source of pending dialogs, so
+ * `useFollowScroll`, and the error banner of a failed turn at its end. System messages are not shown.
+ * Its messages read the chat from `ComponentHostContext` for their actions (Regenerate on the last
+ * reply: message-actions.tsx). While a reply streams and the reader has scrolled up, a "Jump to
+ * latest" button floats over the list's bottom edge (jump-to-latest.tsx). The dialog cards' UI (a
+ * lazily loaded chunk) starts loading as soon as the session has a live agent, the only source of pending dialogs, so
  * the first card renders at once; a dialog already in history starts it by rendering.
  */
 export function MessageList({ chat, label = 'Messages', className, componentViews }: MessageListProps): ReactNode {
   const resolved = useChatFrom(chat, 'MessageList')
   const { messages, dialogLog, status, edit, stopped, failedAt } = resolved
+  const streaming = status === 'streaming'
   const live = resolved.snapshot.agent !== undefined
   useEffect(() => { if (live) loadDialogUI() }, [live])
   // Every chat shows messages: fetch their UI (markdown, actions) at once, before the first reply.
@@ -67,7 +71,7 @@ export function MessageList({ chat, label = 'Messages', className, componentView
               part={item.part}
               stopped={stopped.has(item.message.id)}
               hiddenToolIds={dialogToolIds}
-              canEdit={status !== 'streaming'}
+              canEdit={!streaming}
               onEdit={(id, content) => { void edit(id, content) }}
             />
           )
@@ -77,7 +81,7 @@ export function MessageList({ chat, label = 'Messages', className, componentView
       </ComponentHostContext>
       </CardLoadedContext>
     </div>
-    <MessageUIPart fallback={null} render={(ui) => <ui.ReplyAnnouncer messages={messages} />} />
+    <MessageUIPart fallback={null} render={(ui) => <><ui.JumpToLatest list={list} streaming={streaming} isFollowing={isFollowing} /><ui.ReplyAnnouncer messages={messages} /></>} />
     </>
   )
 }

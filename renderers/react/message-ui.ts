@@ -1,7 +1,7 @@
 /**
  * The message UI chunk of `chatrail/react`, loaded on demand (message-ui-loader.ts) and prefetched
- * by `<MessageList>` on mount: a message's body (markdown through markdown-to-jsx, the Stopped
- * mark, Copy and Edit with its form), the welcome's suggestion chips, the event buttons, the error banner, the live region that reads finished replies, and the markdown renderer for `<Markdown>` / `<PlanMarkdown>`.
+ * by `<MessageList>` on mount: a message's body (markdown through markdown-to-jsx, its actions:
+ * the Stopped mark, Copy, Edit with its form, Regenerate), the Jump to latest button, the welcome's suggestion chips, the event buttons, the error banner, the live region that reads finished replies, and the markdown renderer for `<Markdown>` / `<PlanMarkdown>`.
  * It imports React, markdown-to-jsx and the core only, never the entry; until it is in, messages
  * show as plain text (message-item.tsx).
  */
@@ -14,3 +14,4 @@ export { WelcomeContent } from './welcome-content.js'
 export { ErrorBannerContent } from './error-banner-content.js'
 export { ReplyAnnouncer } from './reply-announcer.js'
 export { EventButtonsContent } from './event-buttons-content.js'
+export { JumpToLatest } from './jump-to-latest.js'

@@ -66,7 +66,7 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     await page.locator('[data-chatrail-chat][data-chatrail-status="idle"]').waitFor()
   }
 
-  it('a deterministic command advances the state without the agent; retry replays it', async () => {
+  it('a deterministic command advances the state without the agent; Regenerate on the reply replays it', async () => {
     expect(await state()).toBe('greeting')
     await send('/start')
     await page.locator('[data-chatrail-state-badge][data-chatrail-state="collecting"]').waitFor()
@@ -75,7 +75,7 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     // The badge speaks plain words: the step's label and what is going on, never the turn kind.
     expect(await page.locator('[data-chatrail-state-badge]').innerText()).toBe('Order lookup Ready')
     const reply = await lastReply()
-    await page.getByRole('button', { name: 'Retry' }).click()
+    await page.locator('[data-chatrail-message][data-chatrail-role="assistant"]').last().getByRole('button', { name: 'Regenerate' }).click()
     await page.locator('[data-chatrail-replayed]').waitFor()
     await idle()
     expect(await lastReply()).toBe(reply)
@@ -233,7 +233,7 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
   // ---- issue 21: what a person sees, in both themes and at both widths, audited by axe-core ----
 
   /** `check`: the test's own expect, for a test that runs concurrently with others. */
-  async function openTab(width: number, options: { dark?: 'media' | 'class'; check?: ExpectStatic } = {}): Promise<Page> {
+  async function openTab(width: number, options: { dark?: 'media' | 'class'; check?: ExpectStatic; clock?: boolean } = {}): Promise<Page> {
     const context = await browser.newContext({
       viewport: { width, height: width > 500 ? 800 : 844 },
       colorScheme: options.dark === 'media' ? 'dark' : 'light',
@@ -242,6 +242,8 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     const tab = await context.newPage()
     const errors: string[] = []
     tab.on('pageerror', (error) => errors.push(error.message))
+    // A page clock the test can pause: the scripted agent's stream waits on its timers.
+    if (options.clock === true) await tab.clock.install()
     await tab.goto(server.url)
     if (options.dark === 'class') await tab.evaluate(() => document.documentElement.classList.add('chatrail-dark'))
     await tab.locator('[data-chatrail-suggestions]').waitFor()
@@ -316,6 +318,14 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       await tab.getByRole('alert').waitFor()
       await settled(tab)
       await capture('error')
+      // One way to ask again after a failure (issue #31 item 6): the banner's Retry, nothing in the composer or on the reply.
+      expect(await tab.getByRole('button', { name: /^(Retry|Regenerate|Try again)$/ }).evaluateAll((buttons) => buttons.map((button) => button.closest('[data-chatrail-error]') !== null))).toEqual([true])
+      // What happened over what to do, in one column; Retry beside them (at 390 px the hint used to be a narrow column of its own).
+      expect(await tab.locator('[data-chatrail-error]').evaluate((banner) => {
+        const box = (selector: string): DOMRect => (banner.querySelector(selector) as HTMLElement).getBoundingClientRect()
+        const [message, hint, retry] = [box('[data-chatrail-error-message]'), box('[data-chatrail-error-hint]'), box('[data-chatrail-error-retry]')]
+        return [hint.top >= message.bottom - 1, retry.left >= Math.max(message.right, hint.right) - 1]
+      })).toEqual([true, true])
       if (dark !== undefined) expect(await darkness(tab, '[data-chatrail-error]')).toBeLessThan(80)
       await tab.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Reship it' }).click()
       await tab.locator('[data-chatrail-state-badge][data-chatrail-final]').waitFor()
@@ -358,6 +368,183 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     [390, 'class'],
   ] as const)('axe finds no violation in any state at %i px (dark: %s), each state saved under test-output/', { timeout: 120_000 }, async ([width, dark], { expect }) => {
     expect(await tour(expect, width, dark)).toEqual([])
+  })
+
+  // ---- issue #31 items 5, 6 and 12: actions on the message, a one-row composer, Jump to latest ----
+
+  it('at 390 px the composer is one row: the textarea and one 40 px icon button (Send, then Stop) side by side', async () => {
+    const tab = await openTab(390)
+    try {
+      const row = (): Promise<Record<string, number | string>> => tab.evaluate(() => {
+        const input = (document.querySelector('[data-chatrail-composer] [data-chatrail-input]') as HTMLElement).getBoundingClientRect()
+        const buttons = [...document.querySelectorAll<HTMLElement>('[data-chatrail-composer] button')]
+        const button = (buttons[0] as HTMLElement).getBoundingClientRect()
+        return {
+          buttons: buttons.map((element) => element.innerText === '' ? element.textContent ?? '' : element.innerText).join(','),
+          besideInput: button.left >= input.right ? 'yes' : 'no',
+          bottomsApart: Math.round(Math.abs(input.bottom - button.bottom)),
+          buttonSize: `${button.width}x${button.height}`,
+          inputWidth: Math.round(input.width),
+          composerHeight: Math.round((document.querySelector('[data-chatrail-composer]') as HTMLElement).getBoundingClientRect().height),
+        }
+      })
+      const idle = await row()
+      expect(idle).toMatchObject({ buttons: 'Send', besideInput: 'yes', bottomsApart: 0, buttonSize: '40x40' })
+      // The textarea takes the rest of the row: 390 − padding 2×12 − gap 8 − button 40.
+      expect(idle['inputWidth']).toBeGreaterThanOrEqual(318 - 1)
+      await say(tab, 'tell me the long story')
+      await tab.locator('[data-chatrail-composer] [data-chatrail-stop]').waitFor()
+      const streaming = await row()
+      expect(streaming).toEqual({ ...idle, buttons: 'Stop' })
+      await captureState(tab, 'composer-streaming')
+      await tab.keyboard.press('Escape')
+      await settled(tab)
+    } finally {
+      await tab.context().close()
+    }
+  })
+
+  /**
+   * A screenshot under test-output/ and no axe violation in it. `pausedClock`: the page's timers are
+   * paused (`tab.clock`), and axe waits on one: step the clock until the audit is done.
+   */
+  async function captureState(tab: Page, state: string, pausedClock = false): Promise<void> {
+    mkdirSync(outputDir, { recursive: true })
+    await tab.screenshot({ path: `${outputDir}react-actions-${state}.png` })
+    let done = false
+    const violations = audit(tab, state).finally(() => { done = true })
+    while (pausedClock && !done) await tab.clock.runFor(2)
+    expect(await violations).toEqual([])
+  }
+
+  it('keyboard only: Tab from the log reaches each message’s actions, shown while focused; no invisible row under a message; 12 px between messages', async () => {
+    const tab = await openTab(1280)
+    try {
+      await say(tab, 'hello there')
+      await settled(tab)
+      await tab.mouse.move(0, 0)
+      const boxes = await tab.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-chatrail-message]')].map((article) => {
+        const box = article.getBoundingClientRect()
+        const bubble = (article.querySelector('[data-chatrail-content]') as HTMLElement).getBoundingClientRect()
+        return { top: box.top, bottom: box.bottom, belowBubble: Math.round(box.bottom - bubble.bottom) }
+      }))
+      // The user message's actions float (no room taken); the last reply's row is in the flow, shown.
+      expect(boxes.map((box) => box.belowBubble)).toEqual([0, 30])
+      expect(Math.round((boxes[1]?.top ?? 0) - (boxes[0]?.bottom ?? 0))).toBe(12)
+      const focused = (): Promise<string> => tab.evaluate(() => {
+        const active = document.activeElement as HTMLElement
+        return `${active.closest('[data-chatrail-message]')?.getAttribute('data-chatrail-role') ?? '-'}: ${active.getAttribute('aria-label') ?? active.textContent ?? ''}`
+      })
+      await tab.getByRole('log').focus()
+      const path: string[] = []
+      for (let step = 0; step < 4; step += 1) {
+        await tab.keyboard.press('Tab')
+        path.push(await focused())
+        if (step === 0) {
+          // The floating row shows while a button in it has the keyboard focus.
+          const actions = tab.locator('[data-chatrail-message][data-chatrail-role="user"] [data-chatrail-message-actions]')
+          await expect.poll(() => actions.evaluate((el) => getComputedStyle(el).opacity)).toBe('1')
+          await captureState(tab, 'keyboard-focus-1280')
+        }
+      }
+      expect(path).toEqual(['user: Copy message', 'user: Edit message', 'assistant: Copy message', 'assistant: Regenerate'])
+      const agentCalls = async (): Promise<number> => Number(await tab.getByTestId('agent-calls').textContent())
+      const before = await agentCalls()
+      await tab.keyboard.press('Enter')
+      await expect.poll(() => tab.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 10_000 }).toBe('Message')
+      await settled(tab)
+      expect(await agentCalls()).toBe(before + 1)
+      expect(await tab.locator('[data-chatrail-message]').count()).toBe(2)
+    } finally {
+      await tab.context().close()
+    }
+  })
+
+  it.for([[390, undefined], [1280, 'class']] as const)('Jump to latest at %i px (dark: %s): only while a reply streams and the reader is scrolled up; Enter on it scrolls to the newest text', { timeout: 60_000 }, async ([width, dark]) => {
+    const tab = await openTab(width, { clock: true, dark })
+    try {
+      const list = tab.getByRole('log')
+      const jump = tab.getByRole('button', { name: 'Jump to latest' })
+      // History taller than the list (on the first screen the list has no height yet: send at least once).
+      for (let sent = 0; sent === 0 || (sent < 4 && await list.evaluate((el) => el.scrollHeight < el.clientHeight * 1.5)); sent += 1) {
+        await say(tab, 'markdown please')
+        await settled(tab)
+      }
+      // Idle and scrolled up: no button.
+      await list.evaluate((el) => { el.scrollTop = 0 })
+      await tab.waitForTimeout(100)
+      expect(await jump.count()).toBe(0)
+      await say(tab, 'tell me the long story')
+      await tab.locator('[data-chatrail-message]').filter({ hasText: 'Step 2' }).waitFor()
+      // Freeze the page's timers, so the reply is still streaming whatever the machine's load.
+      await tab.clock.pauseAt(await tab.evaluate(() => Date.now() + 500))
+      expect(await jump.count()).toBe(0)
+      await list.evaluate((el) => { el.scrollTop = 0 })
+      await jump.waitFor()
+      const [frame, button] = await Promise.all([list.boundingBox(), jump.boundingBox()])
+      // Over the list's bottom edge, centred.
+      expect((button?.y ?? 0) + (button?.height ?? 0)).toBeLessThanOrEqual((frame?.y ?? 0) + (frame?.height ?? 0))
+      expect((button?.y ?? 0) + (button?.height ?? 0)).toBeGreaterThan((frame?.y ?? 0) + (frame?.height ?? 0) - 60)
+      expect(Math.abs((button?.x ?? 0) + (button?.width ?? 0) / 2 - ((frame?.x ?? 0) + (frame?.width ?? 0) / 2))).toBeLessThan(2)
+      await captureState(tab, `jump-to-latest-${width}-${dark ?? 'light'}`, true)
+      await jump.focus()
+      await tab.keyboard.press('Enter')
+      expect(await list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2)
+      expect(await jump.count()).toBe(0)
+      expect(await list.evaluate((el) => el === document.activeElement)).toBe(true)
+      // The reader follows again: the rest of the reply keeps them at the bottom.
+      await tab.clock.resume()
+      await settled(tab)
+      expect(await list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(48)
+      expect(await jump.count()).toBe(0)
+    } finally {
+      await tab.context().close()
+    }
+  })
+
+  it('on a touch screen (hover: none) every message’s actions are shown, in the flow below its bubble', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    const tab = await context.newPage()
+    try {
+      await tab.goto(server.url)
+      await tab.locator('[data-chatrail-suggestions]').waitFor()
+      expect(await tab.evaluate(() => matchMedia('(hover: none)').matches)).toBe(true)
+      await say(tab, 'hello there')
+      await settled(tab)
+      const rows = await tab.locator('[data-chatrail-message]').evaluateAll((articles) => articles.map((article) => {
+        const row = article.querySelector('[data-chatrail-message-actions]') as HTMLElement
+        const style = getComputedStyle(row)
+        return [style.position, style.opacity, row.getBoundingClientRect().top >= (article.querySelector('[data-chatrail-content]') as HTMLElement).getBoundingClientRect().bottom]
+      }))
+      expect(rows).toEqual([['static', '1', true], ['static', '1', true]])
+      await captureState(tab, 'touch-390')
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('under dir="rtl" the layout mirrors (the user’s bubble and its Send on the left) and code stays left to right', async () => {
+    const tab = await openTab(390)
+    try {
+      await tab.evaluate(() => { document.documentElement.dir = 'rtl' })
+      await say(tab, 'markdown please')
+      await tab.locator('[data-chatrail-code]').waitFor()
+      await settled(tab)
+      const layout = await tab.evaluate(() => {
+        const box = (selector: string): DOMRect => (document.querySelector(selector) as HTMLElement).getBoundingClientRect()
+        const pre = document.querySelector('[data-chatrail-code] pre') as HTMLElement
+        return {
+          userBubbleLeft: Math.round(box('[data-chatrail-role="user"] [data-chatrail-content]').left),
+          replyRight: Math.round(box('[data-chatrail-role="assistant"] [data-chatrail-content]').right),
+          sendLeftOfInput: box('[data-chatrail-send]').right <= box('[data-chatrail-composer] [data-chatrail-input]').left,
+          code: [getComputedStyle(pre).direction, getComputedStyle(pre).textAlign],
+        }
+      })
+      expect(layout).toEqual({ userBubbleLeft: 12, replyRight: 390 - 12, sendLeftOfInput: true, code: ['ltr', 'left'] })
+      await captureState(tab, 'rtl-390')
+    } finally {
+      await tab.context().close()
+    }
   })
 
   it('markdown answers: a table, a labelled code block whose copy button copies, safe links, a copy action on every message', async () => {

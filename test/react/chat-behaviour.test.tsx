@@ -76,7 +76,7 @@ describe('streaming and stopping', () => {
 })
 
 describe('errors', () => {
-  it('a failed agent: a banner with Try again and dismiss; the fallback answer is its own bubble after the partial one', async () => {
+  it('a failed agent: a banner with Retry and dismiss; the fallback answer is its own bubble after the partial one', async () => {
     const agent = createScriptedAgent({ chunkDelayMs: 1 })
     render(<ChatSession definition={createSupportBot(agent)} options={options} />)
     await type('please fail now')
@@ -84,19 +84,23 @@ describe('errors', () => {
     // What happened, its cause, and what to do, in plain words; the badge does not say Ready (issue #31 item 11).
     expect(banner.querySelector('[data-chatrail-error-message] strong')?.textContent).toBe('The agent could not answer, so the answer above is the fallback.')
     expect(banner.querySelector('[data-chatrail-error-cause]')?.textContent).toMatch(/^The agent failed with \w+\.$/)
-    expect(banner.querySelector('[data-chatrail-error-hint]')?.textContent).toBe('Try again to ask the agent once more.')
+    expect(banner.querySelector('[data-chatrail-error-hint]')?.textContent).toBe('Retry to ask the agent once more.')
     expect(badge().querySelector('[data-chatrail-status-words]')?.textContent).toBe('Something went wrong')
-    expect(within(banner).getByRole('button', { name: 'Try again' })).toBeTruthy()
+    expect(within(banner).getByRole('button', { name: 'Retry' })).toBeTruthy()
+    // The banner's Retry is the only one: the fallback answer offers no Regenerate (issue #31 item 6).
+    expect(screen.queryByRole('button', { name: 'Regenerate' })).toBeNull()
     const replies = screen.getAllByRole('article').filter((a) => a.getAttribute('data-chatrail-role') === 'assistant')
     expect(replies.map((a) => [a.hasAttribute('data-chatrail-fallback'), a.querySelector('[data-chatrail-content]')?.textContent])).toEqual([
       [false, 'Let me check the carrier…'],
       [true, 'Sorry, I can\'t answer that right now. Type /start to look up an order, or /human to reach a person.'],
     ])
-    await act(async () => { fireEvent.click(within(banner).getByRole('button', { name: 'Dismiss' })) })
-    expect(screen.queryByRole('alert')).toBeNull()
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Retry' })) })
-    await screen.findByRole('alert')
+    await act(async () => { fireEvent.click(within(banner).getByRole('button', { name: 'Retry' })) })
+    // The banner leaves while the turn runs: the focus goes to the composer, not to <body>.
+    expect(document.activeElement).toBe(composer())
+    const again = await screen.findByRole('alert')
     expect(agent.calls()).toBe(2)
+    await act(async () => { fireEvent.click(within(again).getByRole('button', { name: 'Dismiss' })) })
+    expect(screen.queryByRole('alert')).toBeNull()
   })
 })
 

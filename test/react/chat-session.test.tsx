@@ -40,7 +40,7 @@ describe('<ChatSession> on the server', () => {
 })
 
 describe('<ChatSession>', () => {
-  it('a command advances the state; event buttons send UI events; retry replays', async () => {
+  it('a command advances the state; event buttons send UI events; Regenerate on the reply replays', async () => {
     const adapter = countingAdapter()
     render(<ChatSession definition={supportChat(adapter)} options={options} />)
     expect(screen.getByRole('status').getAttribute('data-chatrail-state')).toBe('welcome')
@@ -52,7 +52,9 @@ describe('<ChatSession>', () => {
     expect(within(log).getAllByRole('article').map((a) => [a.getAttribute('data-chatrail-role'), a.querySelector('[data-chatrail-content]')?.textContent]))
       .toEqual([['user', '/start'], ['assistant', 'How can I help? Describe the problem.']])
 
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Retry' })) })
+    // Regenerate sits on the reply it asks again for (issue #31 item 6), not in the composer.
+    const reply = within(log).getAllByRole('article').at(-1) as HTMLElement
+    await act(async () => { fireEvent.click(within(reply).getByRole('button', { name: 'Regenerate' })) })
     await waitFor(() => expect(screen.getByRole('status').hasAttribute('data-chatrail-replayed')).toBe(true))
 
     const actions = screen.getByRole('group', { name: 'Actions' })
@@ -63,7 +65,7 @@ describe('<ChatSession>', () => {
     expect(adapter.calls()).toBe(0)
   })
 
-  it('an adapter error shows as a banner with its own Try again and a dismiss', async () => {
+  it('an adapter error shows as a banner with the one Retry and a dismiss', async () => {
     const failing: AdapterFactory & { calls: number } = {
       calls: 0,
       createSource: () => {
@@ -77,8 +79,10 @@ describe('<ChatSession>', () => {
     expect(banner.querySelector('[data-chatrail-error-message]')?.textContent).toBe('The reply failed. model unavailable (AK_ADAPTER_STREAM_FAILED)')
     expect(banner.querySelector('[data-chatrail-error-hint]')?.textContent).not.toBe('')
     expect(screen.getByRole('status').textContent).toContain('Something went wrong')
-    await act(async () => { fireEvent.click(within(banner).getByRole('button', { name: 'Try again' })) })
-    // Try again re-asks the agent, which fails again: a new error, a banner again.
+    // One way to ask again after a failure: the banner's Retry; the failed reply offers no Regenerate, the composer no Retry.
+    expect(screen.getAllByRole('button', { name: /^(Retry|Regenerate|Try again)$/ })).toEqual([within(banner).getByRole('button', { name: 'Retry' })])
+    await act(async () => { fireEvent.click(within(banner).getByRole('button', { name: 'Retry' })) })
+    // Retry re-asks the agent, which fails again: a new error, a banner again.
     await waitFor(() => expect(failing.calls).toBe(2))
     await act(async () => { fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Dismiss' })) })
     expect(screen.queryByRole('alert')).toBeNull()

@@ -56,7 +56,7 @@ describe('failureOf', () => {
   const trace = (extra: Partial<TurnTrace>): TurnTrace => ({ kind: 'agentic', outcome: 'ok', fromState: 's', toState: 's', sessionId: 'x', turnId: 't', replayed: false, at: '', durationMs: 0, ...extra })
   it('the chat error first, else a fallback that answered for a failed agent (not for a missing one)', () => {
     const error = new Error('model unavailable')
-    expect(failureOf(error, [])).toEqual({ key: error, message: 'The reply failed.', cause: 'model unavailable', hint: 'Try again; if it keeps failing, rephrase your message or start over.' })
+    expect(failureOf(error, [])).toEqual({ key: error, message: 'The reply failed.', cause: 'model unavailable', hint: 'Retry; if it keeps failing, rephrase your message or start over.' })
     // A ChatrailError's code and hint are the cause and what to do.
     const coded = new ChatrailError({ code: 'AGENT_EXITED', message: 'Codex exited with code 1', hint: 'Check that codex is logged in.' })
     expect(failureOf(coded, [])).toMatchObject({ message: 'The reply failed.', cause: 'Codex exited with code 1 (AGENT_EXITED)', hint: 'Check that codex is logged in.' })

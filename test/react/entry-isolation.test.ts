@@ -18,14 +18,16 @@ describe('entry isolation and size', () => {
   // UI, the message UI (markdown) and the component UI are lazy chunks, measured on their own
   // below. 5.98 kB before components; 6.18 kB with them (the component host context and the
   // componentViews props; the approval card went to chatrail/react/actions); 6.24 kB with the badge
-  // that no longer says Ready after an agent failure (issue 31 item 11): NOT within the target,
-  // 241 B over, reported on issue 31. This bound keeps it from growing further.
-  it('chatrail/react imports React and the core only, and its entry chunk stays at 6.25 kB gzip (issue 8\'s target is 6 kB: missed by 241 B)', async () => {
+  // that no longer says Ready after an agent failure (issue 31 item 11); 6.17 kB with issue 31 items
+  // 5 and 6 (the composer's Retry / Regenerate and its SVG-free icon buttons out, Regenerate and
+  // Jump to latest in the message UI chunk): NOT within the target, 170 B over, reported on issue 31.
+  // This bound keeps it from growing further.
+  it('chatrail/react imports React and the core only, and its entry chunk stays at 6.2 kB gzip (issue 8\'s target is 6 kB: missed by 170 B)', async () => {
     const react = await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true })
     expect(react.imports).toEqual(expect.arrayContaining(['chatrail', 'react', 'react/jsx-runtime']))
     expect(react.imports.filter((name) => name.startsWith('react-dom') || name.startsWith('node:'))).toEqual([])
     expect(react.inputs.filter((file) => file.startsWith('src/'))).toEqual([])
-    expect(react.gzipBytes).toBeLessThan(6_250)
+    expect(react.gzipBytes).toBeLessThan(6_200)
   })
 
   it('the agent-dialog UI and the message UI are lazy chunks: the entry chunk has none of their files, the dialog UI nothing of the entry', async () => {
@@ -33,7 +35,7 @@ describe('entry isolation and size', () => {
     const dialogUI = ['dialog-card-content.tsx', 'dialog-plan-form.tsx', 'dialog-question-form.tsx', 'dialog-summary.tsx', 'dialog-ui.ts']
       .map((file) => `renderers/react/${file}`)
     // markdown-to-jsx and everything drawn with it; what the first screen must show at once stays in the entry.
-    const messageUI = ['code-block.tsx', 'code-highlight-loader.ts', 'component-slot.tsx', 'component-ui-loader.ts', 'copy-button.tsx', 'error-banner-content.tsx', 'event-buttons-content.tsx', 'icons.tsx', 'markdown-content.tsx', 'message-body.tsx',
+    const messageUI = ['code-block.tsx', 'code-highlight-loader.ts', 'component-slot.tsx', 'component-ui-loader.ts', 'copy-button.tsx', 'error-banner-content.tsx', 'event-buttons-content.tsx', 'focus-composer.ts', 'icons.tsx', 'jump-to-latest.tsx', 'markdown-content.tsx', 'message-actions.tsx', 'message-body.tsx',
       'message-ui.ts', 'reply-announcer.tsx', 'suggestion-chips.tsx', 'suggestions.ts', 'welcome-content.tsx'].map((file) => `renderers/react/${file}`)
     expect(react.inputs.filter((file) => dialogUI.includes(file) || messageUI.includes(file))).toEqual([])
     expect(react.inputs).toEqual(expect.arrayContaining(['renderers/react/dialog-card.tsx', 'renderers/react/dialog-ui-loader.ts', 'renderers/react/message-ui-loader.ts']))
@@ -48,8 +50,9 @@ describe('entry isolation and size', () => {
     expect(react.lazy?.[0]?.imports).toEqual(['chatrail', 'markdown-to-jsx/react', 'react', 'react/jsx-runtime'])
     // 3.61 kB before component parts; the slot that loads the component UI (and shows a fallback summary) added 0.58 kB.
     // 4.46 kB with the code block that loads the highlighter (issue 31 item 8: +0.27 kB incl. other issue-31 work);
-    // 4.70 kB with errors in plain words (what happened, cause, what to do) and the chip rules (items 7, 11, 12).
-    expect(react.lazy?.[0]?.gzipBytes).toBeLessThan(4_750)
+    // 4.70 kB with errors in plain words (what happened, cause, what to do) and the chip rules (items 7, 11, 12);
+    // 5.22 kB with the actions on the message (Regenerate, +0.35 kB with its rule) and Jump to latest (+0.17 kB) (items 5, 6).
+    expect(react.lazy?.[0]?.gzipBytes).toBeLessThan(5_250)
   })
 
   it('the component views are a lazy chunk of the message UI: loaded the first time a message holds a component, never with the entry', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 // Plans are rendered by markdown-to-jsx now (markdown.test.tsx); the hand-written parser is retired.
 import { FOLLOW_SLACK_PX, dialogCardId, isFollowing, newlyArrivedCards } from '../../renderers/react/follow-scroll.js'
 import { humanizeEvent } from '../../renderers/react/event-buttons.js'
-import { canReplayLastTurn } from '../../renderers/react/composer.js'
+import { canReplayLastTurn } from '../../renderers/react/message-actions.js'
 import { message, questionDialog } from './dialogs.js'
 
 describe('follow scroll rules', () => {

@@ -14,7 +14,7 @@ import { nodeFetch } from './node-fetch.js'
 import { remoteDefinition } from './remote-page/remote-definition.js'
 
 // chatrail/react/remote after a reload, against a real chatrail server: a failed answer comes back
-// failed, with the banner's Try again (which runs the turn again on the server), and an answer's
+// failed, with the banner's Retry (which runs the turn again on the server), and an answer's
 // tool calls come back with it.
 
 beforeAll(() => preloadMessageUI())
@@ -56,7 +56,7 @@ const composer = (): HTMLTextAreaElement => screen.getByRole('textbox', { name: 
 const assistantArticles = (): HTMLElement[] => screen.getAllByRole('article').filter((article) => article.getAttribute('data-chatrail-role') === 'assistant')
 
 describe('chatrail/react/remote after a reload', () => {
-  it('a failed answer is restored as failed, with Try again, which runs the turn again on the server', async () => {
+  it('a failed answer is restored as failed, with Retry, which runs the turn again on the server', async () => {
     const agent = flakyAgent()
     http = await listen(createChatHandler({ definition: remoteDefinition(agent), store, authenticate: 'none' }))
     const first = render(page('flaky-1'))
@@ -71,7 +71,7 @@ describe('chatrail/react/remote after a reload', () => {
     const failed = assistantArticles().at(-1) as HTMLElement
     expect(failed.getAttribute('data-chatrail-status')).toBe('error')
     expect(failed.querySelector('[data-chatrail-content]')?.textContent?.trim()).toBe('Partial')
-    await act(async () => { fireEvent.click(within(banner).getByRole('button', { name: 'Try again' })) })
+    await act(async () => { fireEvent.click(within(banner).getByRole('button', { name: 'Retry' })) })
     await waitFor(() => expect(assistantArticles().at(-1)?.querySelector('[data-chatrail-content]')?.textContent).toBe('Recovered.'))
     expect(screen.queryByRole('alert')).toBeNull()
     expect(agent.calls()).toBe(2)

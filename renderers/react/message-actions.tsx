@@ -1,0 +1,73 @@
+import { useContext } from 'react'
+import type { ReactNode, Ref } from 'react'
+import type { Message } from '../../src/contract/message.js'
+import { ComponentHostContext } from './component-host.js'
+import { CopyButton } from './copy-button.js'
+import { failureOf } from './error-banner-content.js'
+import { focusComposer } from './focus-composer.js'
+import { EditIcon, RegenerateIcon } from './icons.js'
+
+/** Pure: may the last turn be asked again (an assistant reply to a user message, idle)? */
+export function canReplayLastTurn(messages: readonly Message[], streaming: boolean): boolean {
+  const last = messages.at(-1)
+  return !streaming && last?.role === 'assistant' && messages.at(-2)?.role === 'user'
+}
+
+/**
+ * Regenerate for the message `messageId` of the surrounding `<MessageList>`'s chat, or undefined:
+ * offered on the last reply only (asking an earlier one again would drop what came after it), when
+ * idle and when no failure is reported: then the error banner's Retry is the one way to ask again.
+ * `part`: the first part of a reply split around a dialog has no actions.
+ */
+export function useRegenerate(messageId: string, part: string | undefined): (() => void) | undefined {
+  const chat = useContext(ComponentHostContext)?.chat
+  if (chat === undefined || part === 'before' || chat.messages.at(-1)?.id !== messageId) return undefined
+  if (!canReplayLastTurn(chat.messages, chat.status === 'streaming') || failureOf(chat.error, chat.traces) !== undefined) return undefined
+  return () => { void chat.regenerate(messageId) }
+}
+
+export interface MessageActionsProps {
+  /** The text Copy copies; no Copy when empty. */
+  text: string
+  /** The user stopped this reply: the row says "Stopped". */
+  stopped: boolean
+  /** Opens the edit form (the user's own messages, not UI events, while no reply streams). */
+  onEdit?: () => void
+  editButton?: Ref<HTMLButtonElement>
+  /** Asks again for this reply: only the chat's last reply, idle, with no failure reported (the error banner has the one Retry). */
+  onRegenerate?: () => void
+}
+
+/**
+ * A message's actions (in the message UI chunk), quiet icon buttons on the message they act on
+ * (`div[data-chatrail-message-actions]`): the Stopped mark, Copy, Edit, Regenerate. The stylesheet
+ * floats the row over the gap below the bubble, shown on hover or focus, so it takes no room; the
+ * last reply's row (and a stopped one's) stays in the flow and visible, and on touch screens every
+ * row is. Regenerate moves the focus to the composer: the button leaves while the reply streams.
+ */
+export function MessageActions({ text, stopped, onEdit, editButton, onRegenerate }: MessageActionsProps): ReactNode {
+  if (!stopped && text === '' && onEdit === undefined && onRegenerate === undefined) return null
+  return (
+    <div data-chatrail-message-actions="">
+      {stopped && <span data-chatrail-stopped-mark="">Stopped</span>}
+      {text !== '' && <CopyButton text={text} label="Copy message" />}
+      {onEdit !== undefined && (
+        <button ref={editButton} type="button" data-chatrail-edit-button="" data-chatrail-icon-button="" aria-label="Edit message" title="Edit message" onClick={onEdit}>
+          <EditIcon />
+        </button>
+      )}
+      {onRegenerate !== undefined && (
+        <button
+          type="button"
+          data-chatrail-regenerate=""
+          data-chatrail-icon-button=""
+          aria-label="Regenerate"
+          title="Regenerate"
+          onClick={(event) => { focusComposer(event.currentTarget); onRegenerate() }}
+        >
+          <RegenerateIcon />
+        </button>
+      )}
+    </div>
+  )
+}
