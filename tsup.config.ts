@@ -5,6 +5,7 @@ export const entry = {
   tools: 'src/conversation/tools.ts',
   actions: 'src/conversation/actions.ts',
   components: 'src/components/index.ts',
+  theme: 'src/conversation/theme.ts',
   controller: 'src/controller/index.ts',
   store: 'src/store/index.ts',
   server: 'src/server/index.ts',
@@ -42,5 +43,5 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   splitting: true,
-  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'better-sqlite3', 'markdown-to-jsx', 'ai', '@dagrejs/dagre'],
+  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'better-sqlite3', 'markdown-to-jsx', 'ai', '@dagrejs/dagre', '@opentelemetry/api'],
 })

@@ -89,6 +89,8 @@ export const isolatedUnitSuites = [
   'test/react/entry-isolation.test.ts',
   'test/contract/random-uuid.test.ts',
   'test/conversation/definition.test.ts',
+  // mocks @opentelemetry/api as not installed
+  'test/server/telemetry-absent.test.ts',
   // Passes alone and with test/conversation, test/controller and test/contract in one worker, but
   // read a route output's getter twice once in the full shared graph (2026-12-02, not yet traced:
   // some file leaves global state behind); isolated until it is found.

@@ -127,6 +127,8 @@ export {
 // The one development tool the `chatrail` entry keeps (issue 19 names it here); lint and Graphviz
 // output live in `chatrail/tools`, which also re-exports this.
 export { toMermaid } from './conversation/mermaid.js'
+// The theme's type, for a definition's `theme`; its code is in `chatrail/theme`.
+export type { ChatThemeInput } from './conversation/theme-tokens.js'
 export type {
   ChatConfigInput,
   ChatDefinition,
@@ -196,6 +198,7 @@ export type {
   TransitionGuardContext,
   TurnKind,
   TurnOutcome,
+  TurnTimings,
   TurnTrace,
   UiEventMetadata,
   UiEventName,

@@ -116,9 +116,9 @@ export function ConversationList({ client, definitions, selected, onSelect, live
                 <span data-devtools-item-id="">{item.id}</span>
                 <span data-devtools-item-meta="">
                   <span data-devtools-item-state="">{item.state ?? 'unknown state'}</span>
-                  {' · '}{item.turnCount} {item.turnCount === 1 ? 'turn' : 'turns'}
+                  {' · '}{item.partial ? `${item.turnCount}+ turns (reading the rest)` : `${item.turnCount} ${item.turnCount === 1 ? 'turn' : 'turns'}`}
                   {item.lastKind === null ? '' : ` · last ${item.lastKind}`}
-                  {item.failedTurns > 0 ? ` · ${item.failedTurns} failed` : ''}
+                  {item.failedTurns > 0 ? ` · ${item.failedTurns}${item.partial ? '+' : ''} failed` : ''}
                   {' · '}rev {item.definition.revision}
                 </span>
                 <time dateTime={item.updatedAt}>{new Date(item.updatedAt).toLocaleString()}</time>

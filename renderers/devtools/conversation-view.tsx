@@ -1,7 +1,8 @@
 import { useEffect, type ReactNode } from 'react'
-import type { DevtoolsDefinition } from '../../src/devtools/devtools-api.js'
+import type { ConversationDetail, DevtoolsDefinition } from '../../src/devtools/devtools-api.js'
 import type { DevtoolsClient } from './devtools-client.js'
 import { DiagramPanel } from './diagram-panel.js'
+import { EarlierTurns } from './earlier-turns.js'
 import { ExportButton } from './export-button.js'
 import { TurnRows } from './turn-rows.js'
 import { useResource } from './use-resource.js'
@@ -22,6 +23,15 @@ export interface ConversationViewProps {
   readonly onBack: () => void
 }
 
+/** How soon a partly read conversation is read again. */
+const PARTIAL_RELOAD_MS = 1000
+
+function turnsText(detail: ConversationDetail): string {
+  const { page, turns } = detail
+  if (page.turnCount === null) return `the newest ${turns.length}`
+  return page.turnCount === turns.length ? String(turns.length) : `${page.turnCount}, the newest ${turns.length} shown`
+}
+
 export function ConversationView({ client, conversationId, definitions, liveVersion, onBack }: ConversationViewProps): ReactNode {
   const detail = useResource(conversationId, (signal) => client.conversation(conversationId, signal))
   const { reload } = detail
@@ -29,6 +39,13 @@ export function ConversationView({ client, conversationId, definitions, liveVers
   useEffect(() => {
     if (liveVersion !== undefined && shownVersion !== undefined && liveVersion !== shownVersion) reload()
   }, [liveVersion, shownVersion, reload])
+  // a long conversation opened before it was read whole: read it again once the server has
+  const complete = detail.value?.page.complete
+  useEffect(() => {
+    if (complete !== false) return undefined
+    const timer = setTimeout(reload, PARTIAL_RELOAD_MS)
+    return () => clearTimeout(timer)
+  }, [complete, shownVersion, reload])
   const value = detail.value
   const definition = value === undefined ? undefined : definitions.find((candidate) => candidate.id === value.definition.id)
   return (
@@ -43,7 +60,7 @@ export function ConversationView({ client, conversationId, definitions, liveVers
           <dl data-devtools-summary="">
             <dt>Definition</dt><dd>{value.definition.id} revision {value.definition.revision}{value.known ? '' : ' (not served here)'}</dd>
             <dt>State</dt><dd data-devtools-current-state="">{value.state ?? 'unknown'}</dd>
-            <dt>Turns</dt><dd>{value.turns.length} ({value.messages.length} messages, version {value.version})</dd>
+            <dt>Turns</dt><dd>{turnsText(value)} (version {value.version})</dd>
             <dt>Last written</dt><dd><time dateTime={value.updatedAt}>{new Date(value.updatedAt).toLocaleString()}</time>{value.running ? ' · a turn is running' : ''}</dd>
           </dl>
           <ExportButton client={client} conversationId={conversationId} />
@@ -56,6 +73,10 @@ export function ConversationView({ client, conversationId, definitions, liveVers
             )}
             <section data-devtools-turns-panel="" aria-labelledby="devtools-turns-heading">
               <h3 id="devtools-turns-heading">Messages and turns</h3>
+              {!value.page.complete && <p role="status" data-devtools-partial="">Showing the newest turns as their decision records say while the whole conversation is read; this view updates when it is.</p>}
+              {value.page.complete && value.page.earlier !== undefined && (
+                <EarlierTurns key={value.version} client={client} conversationId={conversationId} earlier={value.page.earlier} firstTurn={value.page.firstTurn} />
+              )}
               {value.turns.length === 0 && value.messages.length === 0 ? <p>No messages yet.</p> : <TurnRows detail={value} client={client} />}
             </section>
           </div>

@@ -1,5 +1,6 @@
 import type {
   ConversationDetail,
+  ConversationDetailQuery,
   ConversationListPage,
   ConversationListQuery,
   DefinitionList,
@@ -39,7 +40,8 @@ export interface ExportedFile {
 
 export interface DevtoolsClient {
   listConversations: (query: ConversationListQuery, signal?: AbortSignal) => Promise<ConversationListPage>
-  conversation: (id: string, signal?: AbortSignal) => Promise<ConversationDetail>
+  /** The newest turns; `query.before` (a `page.earlier`) for the ones before. */
+  conversation: (id: string, signal?: AbortSignal, query?: ConversationDetailQuery) => Promise<ConversationDetail>
   explain: (id: string, messageId: string, signal?: AbortSignal) => Promise<MessageExplanation>
   definitions: (signal?: AbortSignal) => Promise<DefinitionList>
   whatIf: (request: WhatIfRequest, signal?: AbortSignal) => Promise<WhatIfResponse>
@@ -58,6 +60,15 @@ export function listQueryString(query: ConversationListQuery): string {
   if (query.state !== undefined) params.set('state', query.state)
   if (query.lastKind !== undefined) params.set('lastKind', query.lastKind)
   if (query.failed === true) params.set('failed', '1')
+  const text = params.toString()
+  return text === '' ? '' : `?${text}`
+}
+
+/** `ConversationDetailQuery` as the query string the API reads. */
+export function detailQueryString(query: ConversationDetailQuery): string {
+  const params = new URLSearchParams()
+  if (query.turns !== undefined) params.set('turns', String(query.turns))
+  if (query.before !== undefined) params.set('before', query.before)
   const text = params.toString()
   return text === '' ? '' : `?${text}`
 }
@@ -84,7 +95,7 @@ export function createDevtoolsClient(options: DevtoolsClientOptions): DevtoolsCl
   const id = encodeURIComponent
   return {
     listConversations: (query, signal) => json(`/conversations${listQueryString(query)}`, at(signal)),
-    conversation: (conversationId, signal) => json(`/conversations/${id(conversationId)}`, at(signal)),
+    conversation: (conversationId, signal, query = {}) => json(`/conversations/${id(conversationId)}${detailQueryString(query)}`, at(signal)),
     explain: (conversationId, messageId, signal) => json(`/conversations/${id(conversationId)}/messages/${id(messageId)}/explain`, at(signal)),
     definitions: (signal) => json('/definitions', at(signal)),
     whatIf: (body, signal) => json('/what-if', { ...at(signal), method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),

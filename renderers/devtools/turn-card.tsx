@@ -13,7 +13,10 @@ import { SIGNATURE_LABEL, TURN_KIND_HELP } from './turn-kinds.js'
 const ms = (value: number | undefined): string | undefined => (value === undefined ? undefined : `${Math.round(value)} ms`)
 
 function Timings({ turn }: { turn: DevtoolsTurn }): ReactNode {
-  const all: ReadonlyArray<readonly [string, number | undefined]> = [['turn', turn.timings.turnMs], ['route', turn.timings.routeMs], ['adapter', turn.timings.adapterMs], ['store', turn.timings.storeMs]]
+  const { timings } = turn
+  const all: ReadonlyArray<readonly [string, number | undefined]> = [
+    ['turn', timings.turnMs], ['route', timings.routeMs], ['adapter first chunk', timings.adapterFirstChunkMs], ['adapter', timings.adapterMs], ['store', timings.storeMs],
+  ]
   const rows = all.filter((row): row is readonly [string, number] => row[1] !== undefined)
   if (rows.length === 0) return <dd>not recorded</dd>
   return <dd data-devtools-timings="">{rows.map(([name, value]) => `${name} ${ms(value) ?? ''}`).join(' · ')}</dd>
@@ -74,6 +77,7 @@ export function TurnCard({ turn, client, conversationId }: { turn: DevtoolsTurn;
         <dd data-devtools-route-id="">{turn.routeId === null ? 'none' : <code>{turn.routeId}</code>}{turn.restart ? ' (restart)' : ''}</dd>
         <dt>State</dt>
         <dd data-devtools-states=""><code>{turn.fromState}</code> → <code>{turn.toState}</code>{turn.event === null ? '' : ` on ${turn.event}`}</dd>
+        {turn.replayOf !== undefined && (<><dt>Replays</dt><dd data-devtools-replay-of="">the stored answer <code>{turn.replayOf}</code>{turn.record === null ? '' : ` (a ${turn.record.kind} turn)`}</dd></>)}
         {turn.reason !== undefined && (<><dt>Reason</dt><dd><code>{turn.reason}</code></dd></>)}
         {turn.errorCode !== undefined && (<><dt>Error</dt><dd><code>{turn.errorCode}</code></dd></>)}
         <dt>Decision record</dt>

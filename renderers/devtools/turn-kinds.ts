@@ -2,7 +2,7 @@ import type { DevtoolsSignature, DevtoolsTurnKind } from '../../src/devtools/dev
 
 /** The words the devtools use for a turn's kind and a record's signature (one place, so list and detail agree). */
 
-export const TURN_KINDS: readonly DevtoolsTurnKind[] = ['deterministic', 'agentic', 'repaired', 'fallback', 'form', 'refused', 'unavailable', 'failed', 'pending']
+export const TURN_KINDS: readonly DevtoolsTurnKind[] = ['deterministic', 'agentic', 'repaired', 'fallback', 'form', 'refused', 'unavailable', 'failed', 'replayed', 'pending']
 
 export const TURN_KIND_HELP: Readonly<Record<DevtoolsTurnKind, string>> = {
   deterministic: 'a route answered, no model call',
@@ -13,6 +13,7 @@ export const TURN_KIND_HELP: Readonly<Record<DevtoolsTurnKind, string>> = {
   refused: 'a guard refused: the re-prompt answered, nothing changed',
   unavailable: 'a UI event this state does not take (a stale button)',
   failed: 'the answer ended in an error',
+  replayed: 'a regenerate answered from the stored decision: no route callback, no model call',
   pending: 'no answer is stored yet: the turn is running or its answer was never stored',
 }
 

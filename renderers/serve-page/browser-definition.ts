@@ -35,5 +35,6 @@ export function browserDefinitionOf(config: ServePageConfig): ChatDefinition {
     revision: config.revision,
     chat: { adapter: serverSideAgent },
     conversation: { initial: config.initial, states, ...(config.on === undefined ? {} : { on: { ...config.on } }), routes },
+    ...(config.theme === undefined ? {} : { theme: config.theme }),
   })
 }

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
+import { chatThemeCss } from '../../src/conversation/theme-css.js'
 import type { ServePageConfig } from '../../src/cli/serve/page-config.js'
 import type { ChatDefinition } from '../../src/conversation/index.js'
 import { humanizeEvent } from '../react/event-routes.js'
@@ -57,7 +58,11 @@ export function ServePage(): ReactNode {
       ) : definition === undefined ? (
         <p data-serve-loading="" aria-busy="true">Loading…</p>
       ) : (
-        <RemoteChatSession definition={definition} remote={remote} title={`${name} chat`} placeholder={placeholderOf(definition)} />
+        <>
+          {/* the definition's theme (tokens the server resolved and checked) over the stylesheet's defaults */}
+          {definition.theme === undefined ? null : <style data-serve-theme="">{chatThemeCss(definition.theme)}</style>}
+          <RemoteChatSession definition={definition} remote={remote} title={`${name} chat`} placeholder={placeholderOf(definition)} />
+        </>
       )}
     </main>
   )

@@ -103,6 +103,8 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
     definition = withAdapter(definition, adapter)
     agentLine = choice.reason
   }
+  // what the page is told of the definition, worked out first: a bad theme stops here, before the port is bound
+  const pageConfig = pageConfigOf(definition)
   const [page, devtoolsPage] = await Promise.all([loadServePage(), loadDevtoolsPage()])
   // The port first: a port in use fails before the store is touched (no directory created, locked
   // or migrated). Nothing is served until the store is open.
@@ -135,7 +137,7 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
       exportModule: { module: moduleSpecifier(io.cwd, modulePath), ...(served.exportName === 'default' ? {} : { export: served.exportName }) },
       onError,
     })
-    server.serve({ handler, health, page: page.files, pageConfig: pageConfigOf(definition), authenticate, devtools: { handler: devtools, page: devtoolsPage.files } })
+    server.serve({ handler, health, page: page.files, pageConfig, authenticate, devtools: { handler: devtools, page: devtoolsPage.files } })
     // before "listening on": the first request must not pay the store's first statement or the read path's first run
     await warmUp(server.url, options.token, onError)
   } catch (error) {

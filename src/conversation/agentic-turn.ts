@@ -10,7 +10,7 @@ import type { JsonObject } from './json.js'
 import type { MachineState } from './machine.js'
 import { normalizeOutput } from './route-output.js'
 import { AGENT_FAILED_MESSAGE, DONE, asError, errorChunk } from './stream.js'
-import { errorClassOf } from './trace.js'
+import { errorClassOf, type TurnTiming } from './trace.js'
 import { turnSignal, type SessionCore, type TurnControl } from './session-core.js'
 import type { TurnOutcome } from './turn-recorder.js'
 
@@ -40,6 +40,7 @@ export function agenticTurn<Ctx extends JsonObject>(
   // Only a definition with components can have them in history: the others pay nothing here.
   const request = core.definition.components === undefined ? received : withComponentsAsText(received)
   const adapter = core.adapter()
+  if (adapter && recorder.timing !== undefined) recorder.timing.adapterAt = core.now()
   if (!adapter || (core.definition.conversation.agentTransitions === true && last !== undefined)) return agenticGenerator(core, request, control, last, before, recorder)
   let iterator: AsyncIterator<StreamChunk> | undefined
   try {
@@ -63,6 +64,13 @@ export interface AgenticRecorder {
   settle: (outcome: TurnOutcome) => void
   /** The consumer walked away first (once settled, this does nothing). */
   finish: (outcome: 'aborted') => void
+  /** The clock readings for `trace.timings`, in a session that records them. */
+  readonly timing: TurnTiming | undefined
+}
+
+/** The adapter's first chunk, noted once (a session that records timings). */
+function firstChunk(core: Pick<SessionCore<JsonObject>, 'now'>, timing: TurnTiming | undefined): void {
+  if (timing !== undefined && Number.isNaN(timing.firstChunkAt)) timing.firstChunkAt = core.now()
 }
 
 const END: IteratorResult<StreamChunk> = { value: undefined, done: true }
@@ -104,6 +112,7 @@ class PassThrough<Ctx extends JsonObject> implements AsyncIterableIterator<Strea
   }
 
   readonly #passed = (next: IteratorResult<StreamChunk>): IteratorResult<StreamChunk> | Promise<IteratorResult<StreamChunk>> => {
+    if (this.recorder.timing !== undefined) firstChunk(this.core, this.recorder.timing)
     if (next.done || next.value.type === 'error' || this.control.aborted) return this.#handOver()
     if (next.value.type === 'done') {
       this.#ended = true
@@ -248,6 +257,7 @@ async function* agenticGenerator<Ctx extends JsonObject>(
         if (control.aborted) return
         if (next.done) break
         const chunk = next.value
+        firstChunk(core, recorder.timing)
         if (transitions && chunk.type === 'tool_call' && chunk.toolCall?.name === TRANSITION_TOOL) {
           const verdict = judgeProposal(core.machine, before, chunk.toolCall)
           if (!verdict.legal) repairReason = verdict.reason

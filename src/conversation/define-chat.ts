@@ -45,6 +45,7 @@ export function defineChat<Ctx extends JsonObject>(definition?: ChatDefinitionIn
       routes: Object.freeze([...conversation.routes]),
     }),
     ...(definition.components === undefined ? {} : { components: definition.components }),
+    ...(definition.theme === undefined ? {} : { theme: definition.theme }),
   })
   validated.add(result)
   return result

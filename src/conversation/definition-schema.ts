@@ -90,6 +90,8 @@ const definitionShape = {
   chat: object({ adapter: optional(object({ createSource: fn }, false)) }, false),
   conversation: object(conversationShape, true),
   components: optional(object({ keys: unknown, resolve: fn }, false)),
+  // its tokens are checked by resolveChatTheme and lintDefinition, so a session's bundle has no theme code
+  theme: optional(record(unknown)),
 }
 const definitionSchema = object(definitionShape, true)
 

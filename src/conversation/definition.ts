@@ -1,3 +1,4 @@
+import type { ChatThemeInput } from './theme-tokens.js'
 import type { AdapterFactory } from '../contract/adapter.js'
 import type { ChatConfig } from '../contract/chat.js'
 import type { ComponentCatalog } from '../contract/component-part.js'
@@ -173,6 +174,12 @@ export interface ChatDefinitionInput<Ctx extends JsonObject = JsonObject, S exte
   conversation?: ConversationDefinition<Ctx, S, E, U>
   /** The components its routes may answer with (`defineComponents` from chatrail/components). */
   components?: ComponentCatalog
+  /**
+   * How renderers draw it (AgentsKit Chat's semantic theme): colours for a light and a dark scheme,
+   * spacing, radius, font (docs/react.md § Theme). Checked by `resolveChatTheme` and `lintDefinition`
+   * (unknown tokens, bad values, WCAG contrast); `defineChat` only checks it is an object.
+   */
+  theme?: ChatThemeInput
 }
 
 /**
@@ -193,6 +200,8 @@ export interface ChatDefinition<Ctx extends JsonObject = JsonObject, N extends C
   readonly conversation: Readonly<ConversationDefinition<Ctx, N['state'], N['event'], N['uiEvent']>> & { readonly context: Readonly<Ctx> }
   /** The component registry, when the definition names one. */
   readonly components?: ComponentCatalog
+  /** The theme as given (`resolveChatTheme` resolves it over the defaults). */
+  readonly theme?: ChatThemeInput
 }
 
 /** The names of a definition or a session (`ChatNames`, all `string`, for anything else). */

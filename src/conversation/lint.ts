@@ -1,5 +1,5 @@
 import { TRANSITION_TOOL } from './agent-transitions.js'
-import { configIssue, type ConfigIssue } from './config-error.js'
+import { ChatrailConfigError, configIssue, type ConfigIssue } from './config-error.js'
 import type { ChatDefinition, ChatDefinitionInput } from './definition.js'
 import { didYouMean } from './did-you-mean.js'
 import type { JsonObject } from './json.js'
@@ -7,6 +7,8 @@ import { compileMachine } from './machine.js'
 import { plainConversation } from './plain-conversation.js'
 import { COMMAND_SPACES, commandKey, commandSpace, textKey } from './normalize.js'
 import type { Route } from './routes.js'
+import { resolveChatTheme } from './resolve-theme.js'
+import { themeContrastIssues } from './theme-contrast.js'
 
 /** A definition that runs but probably does not do what its author meant. Same shape as a config issue. */
 export type LintWarning = ConfigIssue
@@ -163,5 +165,16 @@ export function lintDefinition<Ctx extends JsonObject>(definition: ChatDefinitio
   if (conversation.agentTransitions && definition.chat.tools?.some((tool) => tool.name === TRANSITION_TOOL)) {
     warnings.push(configIssue('transition_tool_clash', ['chat', 'tools'], `chat.tools declares "${TRANSITION_TOOL}", the name agent transitions reserve.`, 'Rename your tool.'))
   }
+  if (definition.theme !== undefined) warnings.push(...themeWarnings(definition.theme))
   return warnings
+}
+
+/** A theme's unknown tokens and bad values, or else where its text falls short of WCAG AA, as warnings. */
+function themeWarnings(theme: unknown): ConfigIssue[] {
+  try {
+    return themeContrastIssues(resolveChatTheme(theme))
+  } catch (error) {
+    if (ChatrailConfigError.isInstance(error)) return [...error.issues]
+    throw error
+  }
 }

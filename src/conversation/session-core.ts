@@ -19,6 +19,8 @@ export interface SessionCore<Ctx extends JsonObject> {
   newTurn: () => number | string
   turnId: (turn: number) => string
   now: () => number
+  /** The session records `trace.timings` (its option `timings`): turns take the clock readings for them. */
+  readonly timings: boolean
   /** Records a finished turn (with its duration and record counts) and notifies observers. */
   trace: (turn: RecordedTurn) => void
   /** The timeline changed: recompute the snapshot and notify subscribers. */

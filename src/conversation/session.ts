@@ -19,7 +19,7 @@ import type { JsonObject } from './json.js'
 import { lintDefinition } from './lint.js'
 import { buildRouteIndex, type RouteIndex } from './route-index.js'
 import { projectSnapshot, type SessionSnapshot } from './snapshot.js'
-import { notifyTraceListeners, type TurnTrace } from './trace.js'
+import { notifyTraceListeners, timingsOf, type TurnTrace } from './trace.js'
 import { createTraceLog, type RecordCounts } from './trace-log.js'
 import type { SessionCore } from './session-core.js'
 import type { Explanation, ExplainInput, RouteExplanation } from './explain.js'
@@ -45,6 +45,12 @@ export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject, N exten
   ids?: () => string
   /** Clock for trace times and durations (default `new Date()`). */
   clock?: () => Date
+  /**
+   * Record where each turn's time went in its trace (`trace.timings`: route resolution, the agentic
+   * adapter's first chunk and total), from `clock`. Default false: a few clock reads a turn that
+   * most sessions do not need (chatrail/server's sessions turn it on and store them with the answer).
+   */
+  timings?: boolean
   /** Called for every trace of this session; failures are ignored. */
   onTrace?: TraceObserver
   /** How many traces `traces()` keeps (oldest dropped first). Default 1000. */
@@ -236,6 +242,7 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
     newTurn,
     turnId,
     now,
+    timings: options.timings === true,
     trace(turn) {
       let counts: RecordCounts | undefined
       if (untrusted.size > 0 && turn.messageId !== undefined) {
@@ -251,7 +258,10 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
       }
       const policy = actions.takePolicyTrace()
       if (policy) counts = { ...counts, policy }
-      log.add(turn, Math.max(0, now() - turn.startedAt), counts)
+      const endedAt = now()
+      const timings = turn.timing && timingsOf(turn.timing, turn.startedAt, endedAt)
+      if (timings) counts = { ...counts, timings: Object.freeze(timings) }
+      log.add(turn, Math.max(0, endedAt - turn.startedAt), counts)
       const latest = !disposed && traceListeners.length > 0 ? log.latest() : undefined
       if (latest) notifyTraceListeners(traceListeners, latest)
     },

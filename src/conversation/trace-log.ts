@@ -1,5 +1,5 @@
 import type { ActionPolicyTrace } from '../contract/action-confirmation.js'
-import { isoTime, type TurnKind, type TurnOutcome, type TurnTrace } from './trace.js'
+import { isoTime, type TurnKind, type TurnOutcome, type TurnTimings, type TurnTiming, type TurnTrace } from './trace.js'
 
 /**
  * The session's bounded log of turn traces, kept as columns: one slot per recorded turn in a ring
@@ -29,14 +29,17 @@ export interface RecordedTurn {
   readonly startedAt: number
   readonly reason: string | undefined
   readonly errorClass: string | undefined
+  /** The clock readings for `timings` (a session made with `timings: true`; else undefined). */
+  readonly timing?: TurnTiming | undefined
 }
 
-/** Counts the session adds to a turn's trace (rare: sessions with a `recordKey`). */
+/** What the session adds to a turn's trace (rare: sessions with a `recordKey`, a policy, or `timings`). */
 export interface RecordCounts {
   readonly untrustedRecords?: number
   readonly rederivedTurns?: number
   /** Capability-policy decisions since the previous trace (bounded by the session). */
   readonly policy?: readonly ActionPolicyTrace[]
+  readonly timings?: TurnTimings
 }
 
 export interface TraceLog {
@@ -111,6 +114,7 @@ export function createTraceLog(max: number, sessionId: string, turnIdOf: (turn: 
     if (rare?.policy !== undefined) trace.policy = rare.policy
     trace.at = isoTime(startedAts[slot] as number)
     trace.durationMs = durations[slot]
+    if (rare?.timings !== undefined) trace.timings = rare.timings
     return (built[slot] = Object.freeze(trace) as unknown as TurnTrace)
   }
 

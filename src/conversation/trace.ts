@@ -43,6 +43,39 @@ export interface TurnTrace {
    * trace: action names, phases and reasons only, never an input or a context; at most 32.
    */
   readonly policy?: readonly ActionPolicyTrace[]
+  /** Where the turn's time went, from the session's clock; only from a session made with `timings: true`. */
+  readonly timings?: TurnTimings
+}
+
+/**
+ * A turn's phases in milliseconds of the session's clock. `routeMs`: from the turn's start until its
+ * routes were resolved (a match, a miss, a failure or a timeout; 0 for a continuation, which has
+ * none to resolve). For a turn that called the agentic adapter, `adapterFirstChunkMs` (from the
+ * call to its first chunk, when one came) and `adapterMs` (from the call to the turn's end). A
+ * replayed turn resolves nothing and calls nothing: it has no timings.
+ */
+export interface TurnTimings {
+  readonly routeMs: number
+  readonly adapterFirstChunkMs?: number
+  readonly adapterMs?: number
+  /** The server's write of the turn (chatrail/server's live trace only: a stored answer cannot carry the time of its own write). */
+  readonly storeMs?: number
+}
+
+/** The clock readings behind `TurnTimings`, taken while a turn runs (NaN: not reached). */
+export interface TurnTiming {
+  resolvedAt: number
+  adapterAt: number
+  firstChunkAt: number
+}
+
+/** The timings the readings give for a turn that started at `startedAt` and ended at `endedAt`; undefined when its routes were never resolved. */
+export function timingsOf(timing: TurnTiming, startedAt: number, endedAt: number): TurnTimings | undefined {
+  if (Number.isNaN(timing.resolvedAt)) return undefined
+  const routeMs = Math.max(0, timing.resolvedAt - startedAt)
+  if (Number.isNaN(timing.adapterAt)) return { routeMs }
+  const adapterMs = Math.max(0, endedAt - timing.adapterAt)
+  return Number.isNaN(timing.firstChunkAt) ? { routeMs, adapterMs } : { routeMs, adapterFirstChunkMs: Math.max(0, timing.firstChunkAt - timing.adapterAt), adapterMs }
 }
 
 export type TraceListener = (trace: TurnTrace) => void | Promise<void>

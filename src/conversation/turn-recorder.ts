@@ -1,6 +1,6 @@
 import type { JsonObject } from './json.js'
 import type { SessionCore } from './session-core.js'
-import type { TurnKind, TurnOutcome as TraceOutcome } from './trace.js'
+import type { TurnKind, TurnOutcome as TraceOutcome, TurnTiming } from './trace.js'
 import type { RecordedTurn } from './trace-log.js'
 
 /** How a turn ended, as its trace will say (the session adds ids, time and duration). */
@@ -40,12 +40,15 @@ export class TurnRecorder<Ctx extends JsonObject> implements RecordedTurn {
   toState = ''
   reason: string | undefined
   errorClass: string | undefined
+  /** The clock readings for `trace.timings`, only in a session that records them (one field otherwise). */
+  readonly timing: TurnTiming | undefined
 
   constructor(core: SessionCore<Ctx>, startedAt: number, fromState: string, messageId: string | undefined) {
     this.#core = core
     this.startedAt = startedAt
     this.fromState = fromState
     this.messageId = messageId
+    this.timing = core.timings ? { resolvedAt: Number.NaN, adapterAt: Number.NaN, firstChunkAt: Number.NaN } : undefined
   }
 
   /** The turn's id, built from its number on first read (a fallthrough turn's is never read). */

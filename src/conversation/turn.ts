@@ -120,6 +120,8 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
   if (!last || last.continuation) {
     recorder.identify(core.newTurn())
     recorder.resolved = true
+    // no routes to resolve
+    if (recorder.timing !== undefined) recorder.timing.resolvedAt = startedAt
     return guarded(continuationOrAgentic(core, request, control, last, before, recorder), recorder)
   }
   const message = last.message
@@ -229,6 +231,8 @@ function fromResolution<Ctx extends JsonObject>(
   inputKey: string,
   resolution: Resolution<Ctx>,
 ): AsyncIterator<StreamChunk> {
+  const timing = recorder.timing
+  if (timing !== undefined && Number.isNaN(timing.resolvedAt)) timing.resolvedAt = core.now()
   if (resolution.type === 'miss') {
     recorder.decided(AGENTIC)
     return agenticTurn(core, request, control, last, before, recorder)

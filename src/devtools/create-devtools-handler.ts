@@ -54,14 +54,11 @@ export interface DevtoolsHandlerOptions {
   readonly onError?: (error: unknown) => void
   /** `GET /events`: poll interval (default 1 s), stream lifetime (default 5 min), heartbeat (default 15 s). */
   readonly events?: { readonly pollMs?: number; readonly maxMs?: number; readonly heartbeatMs?: number }
-  /** How often the conversation index scans the whole store again (deletions, lagging clocks). Default 60 s. */
-  readonly fullScanMs?: number
   /** The largest what-if body. Default 64 KiB. */
   readonly maxBodyBytes?: number
   /**
-   * Build the conversation index and the newest page's facts as soon as the handler is made, in the
-   * background (reads only; a failure goes to `onError`), so the first listing does not wait for a
-   * scan of the whole store. Default true.
+   * Compute the newest page's facts as soon as the handler is made, in the background (reads only;
+   * a failure goes to `onError`), so the first listing finds them ready. Default true.
    */
   readonly warmUp?: boolean
 }
@@ -140,7 +137,6 @@ export function createDevtoolsHandler(options: DevtoolsHandlerOptions): Devtools
     clock,
     onError,
     ...(options.recordKey === undefined ? {} : { recordKey: options.recordKey }),
-    ...(options.fullScanMs === undefined ? {} : { fullScanMs: positive(options.fullScanMs, 60_000, 'fullScanMs') }),
   })
   const events = {
     pollMs: positive(options.events?.pollMs, 1000, 'events.pollMs'),
@@ -194,7 +190,7 @@ export function createDevtoolsHandler(options: DevtoolsHandlerOptions): Devtools
       case 'list':
         return jsonResponse(200, await listConversations(context, url, principal))
       case 'detail':
-        return jsonText(await conversationDetailJson(context, route.id, principal))
+        return jsonText(await conversationDetailJson(context, route.id, principal, url))
       case 'explain':
         return jsonResponse(200, await explainMessage(context, route.id, route.messageId, principal))
       case 'export':

@@ -28,6 +28,10 @@ export interface DevtoolsDefinitionRef {
  * What kind of turn it was, read from its stored answer (most specific first):
  * - `pending`: no answer is stored yet (the turn is running, or its answer never got stored);
  * - `failed`: the answer ended in an error (`errorCode` says which: `AGENT_ERROR`, `TURN_TIMEOUT`, …);
+ * - `replayed`: a regenerate answered from the stored decision (`replayed` in its live trace): no
+ *   route callback, no model call; the record is the replayed turn's (`record.kind` says which),
+ *   and `replayOf` names the answer it replays. A history stored before the marker existed shows
+ *   such a turn as the kind it replays;
  * - `refused`: a route's (or a form's) re-prompt answered; nothing changed;
  * - `unavailable`: a UI event this state does not take (a stale button);
  * - `form`: the state's form took the answer as a slot (filled, completed or exhausted);
@@ -36,11 +40,8 @@ export interface DevtoolsDefinitionRef {
  * - `agentic`: no decision record: the agent answered (or the definition's fallback did, or a route
  *   timed out into it, or the turn was stopped: a stored answer without a record does not say
  *   which), or the agent's proposed transition was committed (`record.kind` is `agentic`).
- * A retried or regenerated turn whose cached decision answered (`replayed` in a live trace) is
- * stored exactly like the turn it replays, so a stored history cannot tell it apart: it shows as
- * that turn's kind.
  */
-export type DevtoolsTurnKind = 'deterministic' | 'agentic' | 'repaired' | 'fallback' | 'form' | 'refused' | 'unavailable' | 'failed' | 'pending'
+export type DevtoolsTurnKind = 'deterministic' | 'agentic' | 'repaired' | 'fallback' | 'form' | 'refused' | 'unavailable' | 'failed' | 'replayed' | 'pending'
 
 /**
  * A decision record's signature as the handler can judge it: `unsigned` (no `sig`), `signed` (a
@@ -95,6 +96,13 @@ export interface ConversationListItem {
   readonly lastKind: DevtoolsTurnKind | null
   readonly failedTurns: number
   readonly turnCount: number
+  /**
+   * True while a long conversation (over 1,000 messages) is known from its newest turns only: its
+   * whole walk runs beside the requests, and a later listing has it exact. `lastKind` is exact
+   * either way; `state` is then the one its last records name, and `turnCount` and `failedTurns`
+   * count only those turns.
+   */
+  readonly partial: boolean
   readonly messageCount: number
   readonly version: number
   readonly owner?: string
@@ -144,13 +152,17 @@ export type DevtoolsAdapterCall =
     }
 
 /**
- * Timings of a turn, where the store has them. A stored history keeps message times only, so
- * `turnMs` (from the user message to its answer being written) is all there is today; the
- * phases stay absent until something records them.
+ * Timings of a turn, where the store has them: `turnMs` from the message times (the user message
+ * to its answer); the phases from the answer's `metadata.timings`, which chatrail/server stores
+ * (its sessions record `trace.timings`): `routeMs` (route resolution), and for a turn that called
+ * the agentic adapter `adapterFirstChunkMs` and `adapterMs`. Absent in a history written without
+ * them. `storeMs` (the turn's write) is on the live trace only: a stored answer cannot carry the
+ * time of its own write, so a stored history never has it.
  */
 export interface DevtoolsTimings {
   readonly turnMs?: number
   readonly routeMs?: number
+  readonly adapterFirstChunkMs?: number
   readonly adapterMs?: number
   readonly storeMs?: number
 }
@@ -199,6 +211,8 @@ export interface DevtoolsTurn {
   readonly signature: DevtoolsSignature
   /** The record was written for another text than the stored user message (it was edited after). */
   readonly recordStale: boolean
+  /** A `replayed` turn: the id of the answer it replays (that answer was replaced by this one). */
+  readonly replayOf?: string
   readonly timings: DevtoolsTimings
   readonly adapterCalls: readonly DevtoolsAdapterCall[]
   readonly startedAt: string
@@ -207,8 +221,35 @@ export interface DevtoolsTurn {
 }
 
 /**
- * `GET /conversations/:id`: the conversation whole (a 5,000-turn conversation is one response),
- * messages and turns side by side.
+ * `GET /conversations/:id?turns&before`: the conversation's newest `turns` turns (1–1000, default
+ * 200) or, with `before` (a `page.earlier` from a previous answer), the turns before that one;
+ * their messages beside them, and where they sit in {@link ConversationDetailPage}.
+ */
+export type ConversationDetailQuery = {
+  readonly turns?: number
+  readonly before?: string
+}
+
+/** Which turns a detail holds. */
+export interface ConversationDetailPage {
+  /**
+   * False when a long conversation (over 1,000 messages) was opened before its whole history was
+   * walked: the turns shown are read from its newest messages alone, their states are the ones
+   * their records name, `context` is null and turn indices count from this page. The whole walk
+   * runs beside the requests; the next read is exact.
+   */
+  readonly complete: boolean
+  /** The index of the first turn shown. */
+  readonly firstTurn: number
+  /** How many turns the conversation has; null when not `complete`. */
+  readonly turnCount: number | null
+  /** Present when there are earlier turns: pass it as `before` to read them. */
+  readonly earlier?: string
+}
+
+/**
+ * `GET /conversations/:id`: a page of the conversation's turns (the newest by default; see
+ * {@link ConversationDetailQuery}), messages and turns side by side.
  */
 export interface ConversationDetail {
   readonly id: string
@@ -226,8 +267,10 @@ export interface ConversationDetail {
   readonly path: readonly string[]
   /** A turn of this conversation is running now (its lease is held). */
   readonly running: boolean
+  /** The page's messages (with a first page, those before the first turn too). */
   readonly messages: readonly DevtoolsMessage[]
   readonly turns: readonly DevtoolsTurn[]
+  readonly page: ConversationDetailPage
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,12 +4,32 @@ import type { DevtoolsContext } from './devtools-context.js'
 
 /**
  * `GET /events`: server-sent events of conversation writes. Instances never talk to each other,
- * so the stream polls the store through the shared index (one short listing per poll, coalesced
- * with every other request) and sends each conversation whose write is newer than the last one it
- * sent. Bounded: it ends after `maxMs`, when the client goes away (the request's signal), or when
- * the handler closes; one poll at a time, and what it keeps is the ids written at the newest time
- * it has seen (to tell a second write in the same millisecond from one already sent).
+ * so the stream polls the store's newest-first listing (one short page per poll, more only while
+ * every row is news) and sends each conversation whose write is newer than the last one it sent.
+ * Bounded: it ends after `maxMs`, when the client goes away (the request's signal), or when the
+ * handler closes; one poll at a time, at most `MAX_POLL_PAGES` pages, and what it keeps is the ids
+ * written at the newest time it has seen (to tell a second write in the same millisecond from one
+ * already sent).
  */
+
+const POLL_PAGE = 100
+const MAX_POLL_PAGES = 10
+
+/** The conversations written at or after `since`, newest first. */
+async function writtenSince(context: DevtoolsContext, owner: string | undefined, since: number): Promise<ConversationSummary[]> {
+  const found: ConversationSummary[] = []
+  let cursor: string | undefined
+  for (let pages = 0; pages < MAX_POLL_PAGES; pages++) {
+    const page = await context.store.list({ order: 'newest', limit: POLL_PAGE, ...(owner === undefined ? {} : { owner }), ...(cursor === undefined ? {} : { cursor }) })
+    for (const summary of page.conversations) {
+      if (summary.updatedAt.getTime() < since) return found
+      found.push(summary)
+    }
+    if (page.nextCursor === undefined) break
+    cursor = page.nextCursor
+  }
+  return found
+}
 
 export interface EventsOptions {
   readonly pollMs: number
@@ -37,14 +57,11 @@ function changed(summary: ConversationSummary): ConversationChangedEvent {
 
 export async function eventsResponse(context: DevtoolsContext, request: Request, principal: string | undefined, options: EventsOptions): Promise<Response> {
   const owner = context.visibleTo(principal)
-  await context.index.refresh()
-  // where the stream starts: every write after this one is news
-  let watermark = context.index.entries()[0]?.updatedAt.getTime() ?? 0
+  // where the stream starts: every write after the newest one is news
+  const newest = (await context.store.list({ order: 'newest', limit: 1, ...(owner === undefined ? {} : { owner }) })).conversations[0]
+  let watermark = newest?.updatedAt.getTime() ?? 0
   let atWatermark = new Map<string, number>()
-  for (const summary of context.index.entries()) {
-    if (summary.updatedAt.getTime() !== watermark) break
-    atWatermark.set(summary.conversationId, summary.version)
-  }
+  for (const summary of newest === undefined ? [] : await writtenSince(context, owner, watermark)) atWatermark.set(summary.conversationId, summary.version)
   const startedAt = context.clock()
   let timer: ReturnType<typeof setTimeout> | undefined
   let lastBeat = startedAt
@@ -73,21 +90,15 @@ export async function eventsResponse(context: DevtoolsContext, request: Request,
 
       const poll = async (): Promise<void> => {
         if (finished) return
+        let written: ConversationSummary[] = []
         try {
-          await context.index.refresh()
+          written = await writtenSince(context, owner, watermark)
         } catch (error) {
           // the store is down for a moment: the stream waits for it rather than ending
           context.onError(error)
         }
         if (finished) return
-        const news: ConversationSummary[] = []
-        for (const summary of context.index.entries()) {
-          const at = summary.updatedAt.getTime()
-          if (at < watermark) break
-          if (at === watermark && atWatermark.get(summary.conversationId) === summary.version) continue
-          if (owner !== undefined && summary.owner !== owner) continue
-          news.push(summary)
-        }
+        const news = written.filter((summary) => summary.updatedAt.getTime() > watermark || atWatermark.get(summary.conversationId) !== summary.version)
         if (news.length > 0) {
           const newest = news[0] as ConversationSummary
           if (newest.updatedAt.getTime() > watermark) {

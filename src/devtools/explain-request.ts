@@ -30,7 +30,6 @@ async function explained(known: KnownDefinition, at: MachineState<JsonObject>, i
 }
 
 export async function explainMessage(context: DevtoolsContext, conversationId: string, messageId: string, principal: string | undefined): Promise<MessageExplanation> {
-  await context.index.refresh()
   const { summary, walked } = await context.opened(conversationId, principal)
   const known = context.definitions.get(summary.definition.id)
   if (!known) throw new HttpError(404, 'unknown_definition', `The conversation was written under definition "${summary.definition.id}", which this handler was not given; pass it in \`definitions\` to explain its turns.`)

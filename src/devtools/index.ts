@@ -9,6 +9,8 @@ export { DEFAULT_DEVTOOLS_BASE_PATH, DEVTOOLS_API_VERSION } from './devtools-api
 export type {
   ConversationChangedEvent,
   ConversationDetail,
+  ConversationDetailPage,
+  ConversationDetailQuery,
   ConversationExport,
   ConversationListItem,
   ConversationListPage,

@@ -4,7 +4,7 @@ import { inputKeyOf, reapply, type Decision } from '../conversation/decisions.js
 import type { JsonObject } from '../conversation/json.js'
 import type { Machine, MachineState } from '../conversation/machine.js'
 import { uiEventOf } from '../conversation/ui-events.js'
-import type { DevtoolsAdapterCall, DevtoolsMessage, DevtoolsSignature, DevtoolsTurn, DevtoolsTurnKind } from './devtools-api.js'
+import type { DevtoolsAdapterCall, DevtoolsMessage, DevtoolsSignature, DevtoolsTimings, DevtoolsTurn, DevtoolsTurnKind } from './devtools-api.js'
 
 /**
  * A stored history read as turns: one per user message, with the answers that follow it, the
@@ -42,14 +42,35 @@ function adopted<Ctx extends JsonObject>(machine: Machine<Ctx>, before: MachineS
 
 const FORM_REASONS: ReadonlySet<string> = new Set(['slot-filled', 'form-complete', 'form-exhausted'])
 
+/** The id of the answer a stored replay replays (server/replay-answer.ts marks it), if `answer` is one. */
+function replayOf(answer: Message | undefined): string | undefined {
+  const of = (answer?.metadata as { replayOf?: unknown } | undefined)?.replayOf
+  return typeof of === 'string' ? of : undefined
+}
+
 function kindOf(answer: Message | undefined, record: DecisionRecord | undefined): DevtoolsTurnKind {
   if (!answer) return 'pending'
   if (answer.status === 'error' || errorCodeOf(answer) !== undefined) return 'failed'
   if (!record) return 'agentic'
+  if (replayOf(answer) !== undefined) return 'replayed'
   if (record.outcome === 'refused') return 'refused'
   if (record.outcome === 'unavailable') return 'unavailable'
   if (record.reason !== undefined && FORM_REASONS.has(record.reason)) return 'form'
   return record.kind
+}
+
+const TIMING_KEYS = ['routeMs', 'adapterFirstChunkMs', 'adapterMs', 'storeMs'] as const
+
+/** The phases chatrail/server stores with an answer (`metadata.timings`), each a finite, non-negative number or left out. */
+function storedTimingsOf(answer: Message | undefined): Pick<DevtoolsTimings, (typeof TIMING_KEYS)[number]> {
+  const stored = (answer?.metadata as { timings?: unknown } | undefined)?.timings
+  if (typeof stored !== 'object' || stored === null) return {}
+  const timings: { -readonly [K in (typeof TIMING_KEYS)[number]]?: number } = {}
+  for (const key of TIMING_KEYS) {
+    const value = (stored as Record<string, unknown>)[key]
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) timings[key] = value
+  }
+  return timings
 }
 
 function errorCodeOf(message: Message): string | undefined {
@@ -146,7 +167,8 @@ export function walkConversation<Ctx extends JsonObject>(machine: Machine<Ctx> |
       record: record ?? null,
       signature: record ? judge(record) : 'unsigned',
       recordStale,
-      timings: ended === undefined ? {} : { turnMs: Math.max(0, ended.getTime() - user.createdAt.getTime()) },
+      ...(kind === 'replayed' ? { replayOf: replayOf(answer) as string } : {}),
+      timings: { ...(ended === undefined ? {} : { turnMs: Math.max(0, ended.getTime() - user.createdAt.getTime()) }), ...storedTimingsOf(answer) },
       adapterCalls: adapterCallsOf(answers, kind),
       startedAt: iso(user.createdAt),
       ...(ended === undefined ? {} : { endedAt: iso(ended) }),

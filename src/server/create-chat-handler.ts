@@ -30,6 +30,7 @@ import { toUiMessages } from './ui-messages.js'
 import { resumeConversationIdOf, resumeStream, type ResumeContext } from './resume-stream.js'
 import { runningTurnHeader, runningTurnOf, withRunningTurn } from './running-turn.js'
 import { recordTurnParts } from './turn-recorder.js'
+import { createHandlerTelemetry, type ChatTelemetryOptions } from './telemetry/handler-telemetry.js'
 
 /**
  * `createChatHandler`: a chatrail workflow behind one Web-standard handler that `useChat` talks
@@ -51,9 +52,17 @@ export interface ChatHandlerLimits {
   readonly leaseMs?: number
   /** How long a turn may run before it ends with a `TURN_TIMEOUT` error part (stored as failed, lease released). Default 5 min. */
   readonly turnTimeoutMs?: number
-  /** How often a running turn polls the store for a stop or a dialog answer sent to any instance. Default 500 ms. */
+  /**
+   * How often a running turn polls the store for a stop or a dialog answer sent to any instance.
+   * Default 500 ms. A store with `subscribe` (all three of chatrail's) wakes the turn as soon as one
+   * is stored, so this is the fallback for a lost wake and for a lease taken over.
+   */
   readonly signalPollMs?: number
-  /** How often a resumed stream (`GET <api>/<id>/stream`) polls the store for the running turn's next parts. Default 50 ms. */
+  /**
+   * How often a resumed stream (`GET <api>/<id>/stream`) polls the store for the running turn's next
+   * parts. Default 50 ms. With a store that wakes it on every recorded batch (`subscribe`) the poll
+   * is a fallback, at least 500 ms apart.
+   */
   readonly resumePollMs?: number
   /** How long a running turn's parts wait before they are written to the store as one batch, for resuming. Default 50 ms. */
   readonly partFlushMs?: number
@@ -79,6 +88,11 @@ export interface ChatHandlerOptions<Ctx extends JsonObject = JsonObject> {
   readonly beforeTurn?: BeforeTurn
   /** Actions a client approves or rejects through this handler (confirmation-request.ts, docs/actions.md). */
   readonly confirmations?: ConfirmationEndpointOptions
+  /**
+   * OpenTelemetry spans and metrics (telemetry/handler-telemetry.ts, docs/server.md § Telemetry).
+   * Default: on when `@opentelemetry/api` is installed, through its global tracer and meter; `false`: off.
+   */
+  readonly telemetry?: ChatTelemetryOptions | false
 }
 
 /**
@@ -133,7 +147,7 @@ interface Derived {
 }
 
 export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOptions<Ctx>): ChatHandler {
-  const { definition, store } = options
+  const { definition } = options
   if (options.authenticate !== 'none' && typeof options.authenticate !== 'function') {
     throw new TypeError("createChatHandler: pass `authenticate` (a function returning the principal, or null for 401) or `authenticate: 'none'` to serve without authentication.")
   }
@@ -154,12 +168,16 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
       // an observer that throws must not change a response
     }
   }
+  const telemetry = createHandlerTelemetry(options.telemetry, onError)
+  // every store operation and agent call the handler makes is traced (a pass-through while telemetry is off)
+  const store = telemetry.store(options.store)
   const ref = { id: definition.id, revision: definition.revision }
-  const sessionOptions = { lint: false, ...options.session }
+  // timings: stored with each answer (run-turn.ts) for the devtools; `session: { timings: false }` turns them off
+  const sessionOptions = { lint: false, timings: true, ...options.session }
   const liveAgent = definition.chat.adapter !== undefined && isLiveAgentAdapter(definition.chat.adapter)
   // the agent as sessions get it: its failures reach onError even when the fallback answers them
   const adapter = definition.chat.adapter
-  const served = adapter === undefined ? definition : defineChat<Ctx>({ ...definition, chat: { ...definition.chat, adapter: reportAgentFailures(adapter, onError) } })
+  const served = adapter === undefined ? definition : defineChat<Ctx>({ ...definition, chat: { ...definition.chat, adapter: telemetry.adapter(reportAgentFailures(adapter, onError)) } })
   const cors = options.cors === undefined ? undefined : createCorsPolicy(options.cors)
   const drain = createTurnDrain(store, onError)
   const busyRetry = createBusyRetry()
@@ -334,10 +352,11 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
       return storedAnswer(conversationId, current, plan.position)
     }
     const assistantId = ids()
+    const turnId = `${conversationId}:${assistantId}`
     let session: ChatSession<Ctx>
     let storedReplay: ReturnType<typeof replayableAnswer>
     try {
-      session = openSession(conversationId, messages, `${conversationId}:${assistantId}`)
+      session = openSession(conversationId, messages, turnId)
       storedReplay = plan.kind === 'regenerate' ? replayableAnswer(session, messages, plan.history.length) : undefined
     } catch (error) {
       await store.release(lease, 'failed').catch(() => false)
@@ -346,13 +365,16 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     const { body: stream, sink: response } = createPartStream()
     const halt = new AbortController()
     ticket.running({ halt, lease })
+    const userId = plan.user.id
+    const traced = telemetry.turn(request, { conversationId, turnId, plan: plan.kind, stateBefore: () => session.getSnapshot().state, trace: () => session.traces().findLast((trace) => trace.messageId === userId) })
     // the turn's parts also go to the store in batches, so a client that reconnects is served them by any instance
-    const sink = recordTurnParts({ store, conversationId, lease, owner, header: () => runningTurnHeader(plan.history, plan.user), flushMs: partFlushMs, sink: response, onError })
+    const sink = recordTurnParts({ store, conversationId, lease, owner, header: () => runningTurnHeader(plan.history, plan.user), flushMs: partFlushMs, sink: traced.sink(response), onError })
     // one literal for both kinds of turn (spreading a shared part into each cost more than the rest of the setup)
     const input: TurnInput<Ctx> = { store, session, conversationId, definition: ref, owner, lease, expectedVersion: version, user: plan.user, assistantId, now, sink, onError, leaseMs, turnTimeoutMs, signalPollMs, liveAgent, history: plan.history, write: plan.write, halt: halt.signal }
     // the turn runs on its own: it completes and is stored whether or not the client keeps reading
-    const running = storedReplay ? replayStoredAnswer(input, storedReplay) : runTurn(input)
+    const running = traced.run(() => (storedReplay ? replayStoredAnswer(input, storedReplay) : runTurn(input)))
     void running.catch(onError).finally(() => {
+      traced.end()
       session.dispose()
       busyRetry.record(clock() - claimedAt)
       ticket.end()
@@ -398,7 +420,9 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
           throw new HttpError(405, 'method_not_allowed', `${request.method} is not served here; use POST (a turn, a stop or a dialog answer), GET (?id=, the conversation) or DELETE (?id=, clear it).`, { headers: { allow: 'GET, POST, DELETE' } })
       }
     } catch (error) {
-      return errorResponse(toHttpError(error, onError))
+      const failure = toHttpError(error, onError)
+      telemetry.failed(request, failure.status, failure.code)
+      return errorResponse(failure)
     }
   }
 
@@ -409,10 +433,11 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     const response = await route(request)
     return cors ? cors.apply(request, response) : response
   }
+  const tracedHandle = (request: Request): Promise<Response> => telemetry.request(request, () => handle(request))
   const close = (closeOptions?: { readonly deadlineMs?: number }): Promise<void> =>
     drain.close(positive(closeOptions?.deadlineMs, DEFAULT_CLOSE_DEADLINE_MS, 'close({ deadlineMs })'))
-  Object.defineProperty(handle, 'closing', { get: () => drain.closing, enumerable: true })
-  return Object.assign(handle, { close }) as ChatHandler
+  Object.defineProperty(tracedHandle, 'closing', { get: () => drain.closing, enumerable: true })
+  return Object.assign(tracedHandle, { close }) as ChatHandler
 }
 
 /**

@@ -2,6 +2,7 @@
 // talks to unchanged (the UI message stream), over a ConversationStore. No controller here.
 export { createChatHandler } from './create-chat-handler.js'
 export type { Authenticate, ChatHandler, ChatHandlerLimits, ChatHandlerOptions } from './create-chat-handler.js'
+export type { ChatTelemetryOptions } from './telemetry/handler-telemetry.js'
 export { toNodeHandler } from './node-handler.js'
 export type { FetchHandler } from './node-handler.js'
 export { createHealthHandlers } from './health.js'

@@ -52,7 +52,10 @@ export interface ReplayInput<Ctx extends JsonObject> {
 export async function replayStoredAnswer<Ctx extends JsonObject>(input: ReplayInput<Ctx>, replay: StoredReplay): Promise<void> {
   const { sink } = input
   const encoder = createUiPartEncoder({ messageId: input.assistantId })
-  const answer: Message = { ...replay.answer, id: input.assistantId, createdAt: input.now() }
+  // `replayOf` tells the stored replay from the answer it replays (the devtools show it as `replayed`);
+  // the replayed turn's timings are not this turn's (it resolved and called nothing)
+  const { timings: _replayedTimings, ...kept } = replay.answer.metadata ?? {}
+  const answer: Message = { ...replay.answer, id: input.assistantId, createdAt: input.now(), metadata: { ...kept, replayOf: replay.answer.id } }
   sink.write([...encoder.start(), ...encoder.encode({ type: 'text', content: answer.content })])
   try {
     await input.store.append(input.conversationId, {

@@ -5,14 +5,17 @@ import type { ConversationStore, StoredConversation } from '../store/conversatio
 import type { TurnPartsRead, TurnPartsRecord } from '../store/turn-parts.js'
 import { badRequest, HttpError, streamResponse } from './http-responses.js'
 import { createReplayTracker, type ReplayTracker } from './replay-tracker.js'
+import { wakeableWait, type WakeableWait } from './wakeable-wait.js'
 
 /**
  * `GET <api>/<conversationId>/stream`: what `useChat({ resume: true })` asks on mount (the AI SDK's
  * `DefaultChatTransport.reconnectToStream`) and after a dropped connection. Answered by any
  * instance from the store (turn-recorder.ts records a running turn's parts there):
  * - 200 with the turn's UI message stream: the parts recorded so far (from its `start`, as the AI
- *   SDK expects of a resumed stream: it replaces the message it had), then the live ones, read by
- *   polling the store every `pollMs`, until `finish` and `[DONE]`;
+ *   SDK expects of a resumed stream: it replaces the message it had), then the live ones, read
+ *   when the store wakes the follower (`store.subscribe`: a batch was recorded) and by polling the
+ *   store every `pollMs` (every `WOKEN_POLL_MS` at least when the store wakes), until `finish`
+ *   and `[DONE]`;
  * - 204 when no turn is running: none holds the lease, the last one finished, or one that holds the
  *   lease recorded nothing within `FIRST_BATCH_WAIT_MS` (a turn of an instance that records no
  *   parts, e.g. of the previous version). A turn that ended before its first batch recorded nothing:
@@ -36,6 +39,13 @@ export interface ResumeContext {
 export const FIRST_BATCH_WAIT_MS = 3000
 /** How long after its lease ended a turn's `finish` may still arrive (it is recorded after the answer is stored). */
 export const FINISH_GRACE_MS = 5000
+/**
+ * The follower's poll when the store wakes it on every recorded batch: then the poll only finds
+ * what no wake announced (a lease that ended without a last batch, a wake lost while a Postgres
+ * listener reconnected), both of which may wait this long, so it need not run every `pollMs`
+ * (50 ms by default): a tenth of the queries per follower.
+ */
+export const WOKEN_POLL_MS = 500
 
 /**
  * The conversation a GET resumes, from the path `<api>/<id>/stream`; undefined for any other GET
@@ -72,12 +82,19 @@ export async function resumeStream(ctx: ResumeContext, conversationId: string, o
   const read = (options: { turnId?: string; from?: number } = {}): Promise<TurnPartsRead> => (store.readTurnParts as NonNullable<ConversationStore['readTurnParts']>)(conversationId, options)
   let first = await read()
   if (!stored && (first.turn || first.lease) && (first.turn?.owner ?? first.lease?.owner) !== owner) throw new HttpError(404, 'not_found', 'There is no conversation with this id.')
-  // a turn that holds the lease and has not recorded its first batch yet
+  // a turn that holds the lease and has not recorded its first batch yet (its first batch wakes us)
   const waitingSince = ctx.clock()
-  while (!first.turn && first.lease?.held === true) {
-    if (ctx.clock() - waitingSince >= FIRST_BATCH_WAIT_MS) return noContent()
-    await sleep(ctx.pollMs)
-    first = await read()
+  if (!first.turn && first.lease?.held === true) {
+    const waiting = wakeableWait(store, conversationId, 'turn-parts')
+    try {
+      while (!first.turn && first.lease?.held === true) {
+        if (ctx.clock() - waitingSince >= FIRST_BATCH_WAIT_MS) return noContent()
+        await waiting.wait(ctx.pollMs)
+        first = await read()
+      }
+    } finally {
+      waiting.close()
+    }
   }
   const turn = first.turn
   if (!turn || (turn.finished && !turn.overflowed)) return noContent()
@@ -91,7 +108,7 @@ function follow(ctx: ResumeContext, conversationId: string, first: TurnPartsReco
   const encoder = new TextEncoder()
   const tracker = createReplayTracker()
   let cancelled = false
-  let wake: (() => void) | undefined
+  let waiting: WakeableWait | undefined
   return new ReadableStream<Uint8Array>({
     start(controller) {
       const send = (events: string): void => {
@@ -106,23 +123,20 @@ function follow(ctx: ResumeContext, conversationId: string, first: TurnPartsReco
         send(events + SSE_DONE)
         if (cancelled) return
         cancelled = true
+        waiting?.close()
         try {
           controller.close()
         } catch {
           // already cancelled
         }
       }
+      const wait = (waiting = wakeableWait(ctx.store, conversationId, 'turn-parts'))
+      const pollMs = wait.subscribed ? Math.max(ctx.pollMs, WOKEN_POLL_MS) : ctx.pollMs
       void run(ctx, conversationId, first, firstRead, read, tracker, {
         send,
         end,
         cancelled: () => cancelled,
-        sleep: (ms) => new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, ms)
-          wake = () => {
-            clearTimeout(timer)
-            resolve()
-          }
-        }),
+        sleep: () => wait.wait(pollMs),
       }).catch((error: unknown) => {
         ctx.onError(error)
         end(eventsOf([{ type: 'error', errorText: 'STORE_FAILED' }, { type: 'finish', finishReason: 'error' }]))
@@ -130,7 +144,7 @@ function follow(ctx: ResumeContext, conversationId: string, first: TurnPartsReco
     },
     cancel() {
       cancelled = true
-      wake?.()
+      waiting?.close()
     },
   })
 }
@@ -139,7 +153,8 @@ interface Out {
   send: (events: string) => void
   end: (events: string) => void
   cancelled: () => boolean
-  sleep: (ms: number) => Promise<void>
+  /** Until the next read: the poll's interval, or sooner when the store wakes the follower. */
+  sleep: () => Promise<void>
 }
 
 async function run(ctx: ResumeContext, conversationId: string, first: TurnPartsRecord, firstRead: TurnPartsRead, read: (options: { turnId?: string; from?: number }) => Promise<TurnPartsRead>, tracker: ReplayTracker, out: Out): Promise<void> {
@@ -159,7 +174,7 @@ async function run(ctx: ResumeContext, conversationId: string, first: TurnPartsR
       if (running) leaseEndedAt = undefined
       else if ((leaseEndedAt ??= ctx.clock()) + FINISH_GRACE_MS <= ctx.clock()) break
     }
-    await out.sleep(ctx.pollMs)
+    await out.sleep()
     if (out.cancelled()) return
     try {
       const next = await read({ turnId, from })
@@ -199,5 +214,3 @@ function replayed(parts: readonly string[], tracker: ReplayTracker): string {
 }
 
 const eventsOf = (parts: readonly unknown[]): string => parts.map((part) => `data: ${JSON.stringify(part)}\n\n`).join('')
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))

@@ -187,9 +187,12 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
   if (closing.length > 0) sink.write([...encoder.encode({ type: 'done' }), ...closing])
   const record = end.kind === 'done' ? end.record : undefined
   const toolRecord = tools.stored()
+  // where the turn's time went (a session made with `timings`), kept with the answer for the devtools
+  const timings = session.traces().findLast((candidate) => candidate.messageId === user.id)?.timings
   const metadata: Record<string, unknown> = {
     ...(end.kind === 'failed' ? { error: { code: end.code } } : typeof record === 'object' && record !== null ? { chatrail: record } : {}),
     ...(toolRecord ? { tools: toolRecord } : {}),
+    ...(timings ? { timings } : {}),
   }
   const assistant: Message = {
     id: input.assistantId,
@@ -205,6 +208,7 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
   let stored = assistant
   for (let attempt = 0; ; attempt++) {
     try {
+      const writing = input.now().getTime()
       await store.append(input.conversationId, {
         expectedVersion: input.expectedVersion,
         messages: input.write.includeUser ? [user, stored] : [stored],
@@ -215,7 +219,7 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
         release: end.kind === 'failed' ? 'failed' : 'completed',
       })
       const cut = stored !== assistant
-      const data = snapshotData(session, user.id)
+      const data = withStoreMs(snapshotData(session, user.id), input.now().getTime() - writing)
       sink.write(end.kind === 'failed' ? failedEnd(encoder, data, end.code) : encoder.finish(data, cut ? 'length' : 'stop'))
     } catch (error) {
       input.onError(error)
@@ -231,6 +235,13 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     break
   }
   sink.close()
+}
+
+/** The live trace with the turn's write time (a stored answer cannot carry the time of its own write). */
+function withStoreMs(data: ChatrailPartData, storeMs: number): ChatrailPartData {
+  const { trace } = data
+  if (!trace?.timings) return data
+  return { ...data, trace: { ...trace, timings: { ...trace.timings, storeMs: Math.max(0, storeMs) } } }
 }
 
 /**

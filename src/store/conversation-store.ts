@@ -30,6 +30,31 @@ export interface StoredConversation {
   readonly owner?: string
   readonly createdAt: Date
   readonly updatedAt: Date
+  /**
+   * Present when the load asked for a range (`LoadOptions`): where `messages` sit in the whole log.
+   * `from` is the 0-based position of the first message returned, `total` the log's length, so
+   * `from > 0` means there are older messages (ask again with `beforeMessage: messages[0].id`).
+   */
+  readonly range?: MessageRange
+}
+
+export interface MessageRange {
+  readonly from: number
+  readonly total: number
+}
+
+/**
+ * A part of the log instead of all of it, read in one statement (a 10,000-message conversation
+ * need not be read whole to show its last turns). Either option alone, or both.
+ */
+export interface LoadOptions {
+  /** Only the newest `n` messages (0: none, only the conversation's header and `range`); a non-negative integer. */
+  readonly lastMessages?: number
+  /**
+   * Only messages stored before this message id (a page further back). An id not stored (any
+   * more: an edit cut it) is a `ChatrailConfigError` with code `unknown_message`.
+   */
+  readonly beforeMessage?: string
 }
 
 /** A conversation in a listing: everything but its messages. */
@@ -119,12 +144,19 @@ export interface ListOptions {
   readonly updatedBefore?: Date
   /** Default 100, at most 1000. */
   readonly limit?: number
-  /** `nextCursor` of the previous page. */
+  /** `nextCursor` of the previous page, listed in the same `order`. */
   readonly cursor?: string
+  /**
+   * `oldest` (the default): oldest `updatedAt` first, ties by id ascending; `newest`: newest first,
+   * ties by id descending. A write moves a conversation to the newest end.
+   */
+  readonly order?: ListOrder
 }
 
+export type ListOrder = 'oldest' | 'newest'
+
 export interface ListPage {
-  /** Oldest `updatedAt` first (ties by id). */
+  /** In `ListOptions.order` (oldest `updatedAt` first by default; ties by id). */
   readonly conversations: ConversationSummary[]
   /** Present when there may be more. */
   readonly nextCursor?: string
@@ -132,12 +164,16 @@ export interface ListPage {
 
 /**
  * What another instance can ask of the turn holding a conversation's lease (instances never talk
- * to each other: the signal waits in the store until the holder polls it).
+ * to each other: the signal waits in the store until the holder takes it, woken by `subscribe`
+ * where the store has it, else at its next poll).
  * - `stop`: end the turn now;
  * - `dialog-answer`: an answer to the running agent's pending dialog, as JSON text the store does
  *   not read (one at a time: a newer answer replaces one not yet taken).
  */
 export type TurnSignal = { readonly type: 'stop' } | { readonly type: 'dialog-answer'; readonly payload: string }
+
+/** Why `subscribe` woke a reader: what was written, or `missed` (wakes may have been lost: read everything). */
+export type StoreWake = 'signal' | 'turn-parts' | 'missed'
 
 /** The signals waiting for a lease, as `takeSignals` hands them out (a dialog answer only once). */
 export interface TurnSignals {
@@ -155,7 +191,8 @@ export interface ConversationStore {
    * Optional in the port: a store without it opens on first use.
    */
   open?: () => Promise<void>
-  load: (conversationId: string) => Promise<StoredConversation | undefined>
+  /** The conversation, whole, or the part `options` asks for (with `range`). */
+  load: (conversationId: string, options?: LoadOptions) => Promise<StoredConversation | undefined>
   append: (conversationId: string, input: AppendInput) => Promise<AppendResult>
   /**
    * Takes the conversation's turn lease, or reports who holds it. An expired lease can be taken over.
@@ -181,6 +218,16 @@ export interface ConversationStore {
   appendTurnParts?: (conversationId: string, input: TurnPartsAppend) => Promise<TurnPartsAppendResult>
   /** A turn's stored parts from a sequence number, with the conversation's lease; one read. Optional with `appendTurnParts`. */
   readTurnParts?: (conversationId: string, options?: TurnPartsReadOptions) => Promise<TurnPartsRead>
+  /**
+   * Calls `onWake` soon after a `signal` (`'signal'`) or an `appendTurnParts` (`'turn-parts'`) for
+   * this conversation commits, on any instance the store's database reaches (Postgres:
+   * `LISTEN/NOTIFY`; PGlite and memory: the one process), so the turn's holder and a resumed stream
+   * read at once instead of at their next poll. A hint, never data, and never guaranteed: a wake can
+   * be spurious or lost; when wakes may have been lost (a listener that reconnected) every
+   * subscriber gets `'missed'`. So a subscriber reads the store when woken and keeps polling as the
+   * fallback. Returns the unsubscribe. Optional in the port: without it, readers only poll.
+   */
+  subscribe?: (conversationId: string, onWake: (reason: StoreWake) => void) => () => void
   /**
    * Action confirmation records (src/conversation/action-confirmation.ts), keyed by token, written
    * by compare-and-swap on their `revision` (false: another writer got there first). Optional in

@@ -16,9 +16,13 @@ export type {
   Lease,
   LeaseOutcome,
   ListOptions,
+  ListOrder,
   ListPage,
+  LoadOptions,
+  MessageRange,
   StoredConversation,
   StoreOptions,
+  StoreWake,
   TurnSignal,
   TurnSignals,
 } from './conversation-store.js'

@@ -2,11 +2,12 @@ import type { Message } from '../contract/message.js'
 import type { AppendInput, AppendResult, ClaimResult, ConversationStore, ConversationSummary, Lease, ListPage, StoreOptions } from './conversation-store.js'
 import { leaseVerdict, type LeaseRow } from './lease-rules.js'
 import { decodeRow, DEFAULT_MAX_MESSAGE_BYTES, encodeMessages } from './message-codec.js'
-import { checkAppendInput, checkConversationId, checkLeaseMs, checkSignal, checkTtl, decodeCursor, encodeCursor, pageSize } from './store-input.js'
+import { checkAppendInput, checkConversationId, checkLeaseMs, checkLoadOptions, checkSignal, checkTtl, decodeCursor, encodeCursor, listOrder, pageSize, unknownMessageError } from './store-input.js'
 import { memoryTurnParts } from './memory-turn-parts.js'
 import { memoryConfirmations } from './memory-confirmations.js'
 import { checkTurnPartsAppend, checkTurnPartsRead, turnPartsBytesOf } from './turn-parts.js'
 import { DefinitionMismatchError, OwnerMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from './store-errors.js'
+import { createStoreWakes } from './store-wakes.js'
 
 /**
  * `memoryStore()`: the port in process memory, for tests, demos and single-process apps that do
@@ -39,6 +40,8 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
   const conversations = new Map<string, Conversation>()
   const leases = new Map<string, LeaseRow & { outcome?: string; stop?: boolean; dialogAnswer?: string; owner?: string }>()
   const turnParts = memoryTurnParts({ clock, maxBytes: turnPartsBytesOf(options.maxTurnPartsBytes), lease: (conversationId) => leases.get(conversationId) })
+  // one process holds every reader of this store: a write wakes its subscribers directly
+  const wakes = createStoreWakes()
   let closed = false
 
   const open = (operation: string): void => {
@@ -65,13 +68,25 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       open('open')
     },
 
-    async load(conversationId) {
+    async load(conversationId, loadOptions) {
       checkConversationId(conversationId, 'load')
+      const range = checkLoadOptions(conversationId, loadOptions)
       open('load')
       const c = conversations.get(conversationId)
       if (!c) return undefined
-      const messages = decode(conversationId, c.rows)
-      return { conversationId, messages, version: c.version, definition: { id: c.definitionId, revision: c.revision }, ...(c.owner === undefined ? {} : { owner: c.owner }), createdAt: new Date(c.createdAt), updatedAt: new Date(c.updatedAt) }
+      let from = 0
+      let to = c.rows.length
+      if (range?.beforeMessage !== undefined) {
+        const at = c.positions.get(range.beforeMessage)
+        if (at === undefined) throw unknownMessageError(conversationId, range.beforeMessage)
+        to = at
+      }
+      if (range?.lastMessages !== undefined) from = Math.max(0, to - range.lastMessages)
+      const messages = decode(conversationId, range ? c.rows.slice(from, to) : c.rows)
+      return {
+        conversationId, messages, version: c.version, definition: { id: c.definitionId, revision: c.revision }, ...(c.owner === undefined ? {} : { owner: c.owner }),
+        createdAt: new Date(c.createdAt), updatedAt: new Date(c.updatedAt), ...(range ? { range: { from, total: c.rows.length } } : {}),
+      }
     },
 
     async append(conversationId, input: AppendInput): Promise<AppendResult> {
@@ -167,6 +182,7 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       if (signalOptions?.owner !== undefined && lease.owner !== signalOptions.owner) return false
       if (signal.type === 'stop') lease.stop = true
       else lease.dialogAnswer = signal.payload
+      wakes.wake(conversationId, 'signal')
       return true
     },
 
@@ -184,8 +200,12 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
       checkConversationId(conversationId, 'appendTurnParts')
       checkTurnPartsAppend(conversationId, input)
       open('appendTurnParts')
-      return turnParts.append(conversationId, input)
+      const result = turnParts.append(conversationId, input)
+      if (result.status === 'appended' || result.status === 'overflow') wakes.wake(conversationId, 'turn-parts')
+      return result
     },
+
+    subscribe: (conversationId, onWake) => wakes.subscribe(conversationId, onWake),
 
     async readTurnParts(conversationId, readOptions) {
       checkConversationId(conversationId, 'readTurnParts')
@@ -208,6 +228,8 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
     async list(listOptions): Promise<ListPage> {
       const limit = pageSize(listOptions)
       const after = decodeCursor(listOptions?.cursor)
+      // newest first is the same order reversed: `sign` flips the comparisons, cursor included
+      const sign = listOrder(listOptions) === 'newest' ? -1 : 1
       open('list')
       const before = listOptions?.updatedBefore?.getTime()
       const matching: [string, Conversation][] = []
@@ -216,10 +238,10 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
         if (listOptions?.definitionId !== undefined && c.definitionId !== listOptions.definitionId) continue
         if (listOptions?.owner !== undefined && c.owner !== listOptions.owner) continue
         if (before !== undefined && c.updatedAt >= before) continue
-        if (after && (c.updatedAt < after.updatedAt || (c.updatedAt === after.updatedAt && id <= after.conversationId))) continue
+        if (after && sign * (c.updatedAt - after.updatedAt || (id < after.conversationId ? -1 : id > after.conversationId ? 1 : 0)) <= 0) continue
         matching.push(entry)
       }
-      matching.sort(([a, x], [b, y]) => x.updatedAt - y.updatedAt || (a < b ? -1 : a > b ? 1 : 0))
+      matching.sort(([a, x], [b, y]) => sign * (x.updatedAt - y.updatedAt || (a < b ? -1 : a > b ? 1 : 0)))
       const page = matching.slice(0, limit)
       const last = page.at(-1)
       return {

@@ -1,6 +1,6 @@
 import { configIssue, ChatrailConfigError } from '../conversation/config-error.js'
 import { identifierHint, isIdentifier } from '../conversation/identifier.js'
-import type { AppendInput, ListOptions, TurnSignal } from './conversation-store.js'
+import type { AppendInput, ListOptions, ListOrder, LoadOptions, TurnSignal } from './conversation-store.js'
 
 /** Checks on what a caller hands a store, shared by every implementation so they refuse the same things the same way. */
 
@@ -81,4 +81,31 @@ export function decodeCursor(cursor: string | undefined): { updatedAt: number; c
     throw new ChatrailConfigError([configIssue('invalid_cursor', ['list', 'cursor'], `list: cursor ${JSON.stringify(cursor)} is not one this store returned.`, 'Pass nextCursor from the previous page unchanged.')])
   }
   return { updatedAt, conversationId }
+}
+
+/** The order a listing asks for (`oldest` when absent). */
+export function listOrder(options: ListOptions | undefined): ListOrder {
+  const order = options?.order ?? 'oldest'
+  if (order === 'oldest' || order === 'newest') return order
+  throw new ChatrailConfigError([configIssue('invalid_order', ['list', 'order'], `list: order must be 'oldest' or 'newest', got ${JSON.stringify(order)}.`, "Omit it for 'oldest'.")])
+}
+
+/** A ranged load's options, checked; `undefined` when the whole log is asked for. */
+export function checkLoadOptions(conversationId: string, options: LoadOptions | undefined): LoadOptions | undefined {
+  if (options === undefined || (options.lastMessages === undefined && options.beforeMessage === undefined)) return undefined
+  const { lastMessages, beforeMessage } = options
+  if (lastMessages !== undefined && (!Number.isSafeInteger(lastMessages) || lastMessages < 0)) {
+    throw new ChatrailConfigError([configIssue('invalid_range', ['load', 'lastMessages'], `load("${conversationId}"): lastMessages must be a non-negative integer, got ${JSON.stringify(lastMessages)}.`, 'e.g. { lastMessages: 200 }; omit it for every message.')])
+  }
+  if (beforeMessage !== undefined && typeof beforeMessage !== 'string') {
+    throw new ChatrailConfigError([configIssue('invalid_range', ['load', 'beforeMessage'], `load("${conversationId}"): beforeMessage must be a stored message's id.`, 'Pass messages[0].id of the range you have.')])
+  }
+  return options
+}
+
+/** A ranged load's `beforeMessage` that is not (any more) in the log. */
+export function unknownMessageError(conversationId: string, messageId: string): ChatrailConfigError {
+  return new ChatrailConfigError([
+    configIssue('unknown_message', ['load', 'beforeMessage'], `load("${conversationId}"): no message "${messageId}" is stored in this conversation (an edit or a regenerate may have cut it).`, 'Load the newest messages again ({ lastMessages }) and page back from there.'),
+  ])
 }

@@ -96,6 +96,7 @@ const definitionSchema = z.strictObject({
   chat: z.looseObject({ adapter: z.optional(z.looseObject({ createSource: fn })) }),
   conversation: conversationSchema,
   components: z.optional(z.looseObject({ keys: z.unknown(), resolve: fn })),
+  theme: z.optional(z.record(z.string(), z.unknown())),
 })
 
 /** The keys a "did you mean" suggests from, read off the schemas (one list to keep up to date). */

@@ -120,8 +120,10 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     expect(await start.locator('[data-devtools-route-id]').innerText()).toBe('start')
     expect(await start.locator('[data-devtools-states]').innerText()).toBe('greeting → identify on start')
     expect(await start.locator('[data-devtools-signature]').innerText()).toBe('signed and verified')
-    expect(await start.locator('[data-devtools-timings]').innerText()).toMatch(/^turn \d+ ms$/)
+    // the turn's time from the message times; route resolution as the server stored it
+    expect(await start.locator('[data-devtools-timings]').innerText()).toMatch(/^turn \d+ ms · route \d+ ms$/)
     const agentic = turns.nth(1)
+    expect(await agentic.locator('[data-devtools-timings]').innerText()).toMatch(/^turn \d+ ms · route \d+ ms · adapter first chunk \d+ ms · adapter \d+ ms$/)
     expect(await agentic.locator('[data-devtools-adapter-calls]').getAttribute('data-devtools-adapter-calls')).toBe('1')
     // the agent's answer carries no decision record (nothing to replay it from but the answer itself)
     expect(await agentic.locator('[data-devtools-signature]').innerText()).toBe('none stored')
@@ -314,6 +316,32 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     expect((await items()).slice(50)).toEqual(['c-running', 'c-greeting', 'c-live', 'c-all-kinds', 'c-happy'])
     expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0)
   })
+
+  it('a long conversation opens on its newest 200 turns; Show earlier turns reads back to the first', async () => {
+    // 600 turns (1,200 messages, over what the API reads whole on a request), straight to the store
+    const messages = Array.from({ length: 1200 }, (_, index) => ({
+      id: `long-${index}`, role: index % 2 === 0 ? ('user' as const) : ('assistant' as const), content: `message ${index}`, status: 'complete' as const, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, index)),
+    }))
+    await server.store.append('c-long', { expectedVersion: 0, definition: { id: 'lost-card', revision: 1 }, messages })
+    await page.goto(`${server.url}/devtools/`)
+    await expect.poll(async () => (await items())[0], { timeout: 10_000 }).toBe('c-long')
+    await page.locator('[data-devtools-item="c-long"]').click()
+    const view = page.locator('[data-devtools-conversation="c-long"]')
+    // first its newest turns as their records say (when the server has not walked it whole yet), then exact
+    await expect.poll(async () => view.locator('[data-devtools-summary]').textContent(), { timeout: 15_000 }).toContain('600, the newest 200 shown')
+    expect(await view.locator('[data-devtools-partial]').count()).toBe(0)
+    expect(await view.locator('[data-devtools-turn]').count()).toBe(200)
+    expect(await view.locator('[data-devtools-turn]').first().getAttribute('data-devtools-turn')).toBe('400')
+    const earlier = view.getByRole('button', { name: 'Show earlier turns (400 before these)' })
+    expect(await audit(page, 'long conversation')).toEqual([])
+    await earlier.click()
+    await expect.poll(async () => view.locator('[data-devtools-turn]').count()).toBe(400)
+    await view.getByRole('button', { name: 'Show earlier turns (200 before these)' }).click()
+    await expect.poll(async () => view.locator('[data-devtools-turn]').count()).toBe(600)
+    const shown = await view.locator('[data-devtools-turn]').evaluateAll((nodes) => nodes.map((node) => Number(node.getAttribute('data-devtools-turn'))))
+    expect(shown).toEqual(Array.from({ length: 600 }, (_, index) => index))
+    expect(await view.locator('[data-devtools-earlier-button]').count()).toBe(0)
+  }, 60_000)
 
   it('threw nothing in the page', () => {
     expect(pageErrors).toEqual([])

@@ -63,6 +63,9 @@ describe.each(everyStore('devtools', 'devtools API'))('devtools API on %s', (_na
     expect(start?.record).toMatchObject({ v: 1, kind: 'deterministic', routeId: 'start', event: 'start', fromState: 'greeting', toState: 'identify' })
     expect(start).toMatchObject({ event: 'start', signature: 'unsigned', recordStale: false, adapterCalls: [] })
     expect(start?.timings.turnMs).toBeGreaterThanOrEqual(0)
+    // the phases the chat server stored with each answer: route resolution; the adapter's for an agentic turn
+    expect(Object.keys(start?.timings ?? {}).sort()).toEqual(['routeMs', 'turnMs'])
+    expect(Object.keys(detail.turns[1]?.timings ?? {}).sort()).toEqual(['adapterFirstChunkMs', 'adapterMs', 'routeMs', 'turnMs'])
     // the state the devtools report is the state a resumed session reaches on the same history
     const stored = await h.store.load('c-kinds')
     const session = createChatSession(apiChat, { sessionId: 'check', lint: false })
@@ -103,33 +106,33 @@ describe.each(everyStore('devtools', 'devtools API'))('devtools API on %s', (_na
     expect([...filtered.conversations, ...rest.conversations].map((item) => item.id)).toEqual(['c-1', 'c-3', 'c-2', 'c-5', 'c-4'])
   })
 
-  it('shows a write at once, and drops a deleted conversation at the next full scan (or when it is opened)', async () => {
-    let devtoolsNow = 0
-    const h = apiHarness(await makeStore({ clock }), { clock: () => devtoolsNow, fullScanMs: 1000 })
+  it('shows a write and a deletion at once (the listing reads the store on every request)', async () => {
+    const h = apiHarness(await makeStore({ clock }))
     await h.turn('c-a', '/start')
     await h.turn('c-b', '/start')
     await h.turn('c-c', '/start')
     expect((await h.json<ConversationDetail>('/conversations/c-a')).turns).toHaveLength(1)
     await h.turn('c-a', '4821')
-    // the kept walk of c-a was of version 1: the index says 2 now
+    // the kept walk of c-a was of version 1: the header says 2 now
     const again = await h.json<ConversationDetail>('/conversations/c-a')
     expect(again.turns.map((turn) => turn.kind)).toEqual(['deterministic', 'form'])
     expect(again.version).toBe(2)
-    const ids = async (): Promise<string[]> => (await h.json<ConversationListPage>('/conversations')).conversations.map((item) => item.id)
+    const ids = async (query = ''): Promise<string[]> => (await h.json<ConversationListPage>(`/conversations${query}`)).conversations.map((item) => item.id)
     expect(await ids()).toEqual(['c-a', 'c-c', 'c-b'])
+    expect(await ids('?lastKind=deterministic')).toEqual(['c-c', 'c-b'])
+    // deleted by another instance: gone from the next listing, filtered or not, without being opened
     await h.store.delete('c-b')
+    expect(await ids()).toEqual(['c-a', 'c-c'])
+    expect(await ids('?lastKind=deterministic')).toEqual(['c-c'])
     await h.store.delete('c-c')
-    // opened: 404, and gone from the listing at once
     expect((await h.get('/conversations/c-c')).status).toBe(404)
-    expect(await ids()).toEqual(['c-a', 'c-b'])
-    // the full scan (due after fullScanMs, run beside the requests) finds the other deletion
-    devtoolsNow += 1000
-    let listed = await ids()
-    for (let i = 0; i < 200 && listed.includes('c-b'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      listed = await ids()
-    }
-    expect(listed).toEqual(['c-a'])
+    expect(await ids()).toEqual(['c-a'])
+    // a page boundary on a deleted conversation's cursor goes on from where it was
+    await h.turn('c-d', '/start')
+    const first = await h.json<ConversationListPage>('/conversations?limit=1')
+    expect(first.conversations.map((item) => item.id)).toEqual(['c-d'])
+    await h.store.delete('c-d')
+    expect(await ids(`?cursor=${encodeURIComponent(first.nextCursor ?? '')}`)).toEqual(['c-a'])
   })
 
   it('explains a stored user message in the state it was sent in, as explainTurn does', async () => {

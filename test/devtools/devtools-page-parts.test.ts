@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { DevtoolsDefinition, DevtoolsTurn } from '../../src/devtools/devtools-api.js'
-import { listQueryString } from '../../renderers/devtools/devtools-client.js'
+import { detailQueryString, listQueryString } from '../../renderers/devtools/devtools-client.js'
 import { ANY_NODE, diagramGraphOf, RESTART_NODE, takenPathOf } from '../../renderers/devtools/diagram-graph.js'
 import { layoutDiagram, START_NODE } from '../../renderers/devtools/diagram-layout.js'
 import { watchConversations } from '../../renderers/devtools/live-events.js'
@@ -43,6 +43,11 @@ describe('the devtools page parts', () => {
     expect(listQueryString({})).toBe('')
     expect(listQueryString({ limit: 50, state: 'idle', lastKind: 'failed', failed: true, revision: 3, cursor: 'a b' })).toBe('?limit=50&cursor=a+b&revision=3&state=idle&lastKind=failed&failed=1')
     expect(listQueryString({ failed: false })).toBe('')
+  })
+
+  it('writes the detail query the API reads: turns and before, absent ones left out', () => {
+    expect(detailQueryString({})).toBe('')
+    expect(detailQueryString({ turns: 50, before: 'u-7' })).toBe('?turns=50&before=u-7')
   })
 
   it('draws a conversation-level transition once, from the shared node, and restart routes from theirs', () => {

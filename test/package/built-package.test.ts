@@ -267,4 +267,53 @@ console.log(JSON.stringify({
     const out = await node('suites.mjs', `import('chatrail/testing/vitest').then(() => console.log('loaded'), (error) => console.log(error.code, String(error.message).split('\\n')[0]))`, app)
     expect(out).toMatch(/^ERR_MODULE_NOT_FOUND Cannot find package 'vitest'/)
   })
+
+  it('chatrail/server serves a turn without @opentelemetry/api installed, from ESM and from CommonJS, reporting nothing', async () => {
+    const expected = { otel: false, status: 200, answered: true, errors: [] }
+    expect(JSON.parse(await node('server.mjs', serverTurn(`import { createRequire } from 'node:module'\nimport { commandRoute, defineChat } from 'chatrail'\nimport { createChatHandler } from 'chatrail/server'\nimport { memoryStore } from 'chatrail/store'\nconst require = createRequire(import.meta.url)`), app))).toEqual(expected)
+    expect(JSON.parse(await node('server.cjs', serverTurn(`const { commandRoute, defineChat } = require('chatrail')\nconst { createChatHandler } = require('chatrail/server')\nconst { memoryStore } = require('chatrail/store')`), app))).toEqual(expected)
+  })
+})
+
+// One turn through chatrail/server's handler in process, and whether @opentelemetry/api resolves there (issue 29).
+const serverTurn = (load: string, setup = ''): string => `
+${load}
+${setup}
+const resolvable = (name) => { try { require.resolve(name); return true } catch { return false } }
+const definition = defineChat({
+  id: 'pkg',
+  chat: {},
+  conversation: {
+    initial: 'idle',
+    states: { idle: { on: { START: 'running' } }, running: {} },
+    routes: [commandRoute({ id: 'start', command: '/start', event: 'START', response: 'Started.' })],
+    fallback: { response: 'Try /start.' },
+  },
+})
+const errors = []
+const handler = createChatHandler({ definition, store: memoryStore(), authenticate: 'none', onError: (error) => errors.push(String(error)) })
+const body = JSON.stringify({ id: 'c1', trigger: 'submit-message', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: '/start' }] }] })
+;(async () => {
+  const response = await handler(new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
+  const text = await response.text()
+  await handler.close()
+  console.log(JSON.stringify({ otel: resolvable('@opentelemetry/api'), status: response.status, answered: text.includes('Started.'), errors, ...(typeof spanNames === 'function' ? { spans: spanNames() } : {}) }))
+})()
+`
+
+describe('chatrail/server telemetry from the build', () => {
+  // The checkout's node_modules hold @opentelemetry/api and the SDK: the build's own import() of the
+  // API (ESM, and CommonJS through require) finds it, and a globally registered SDK gets the spans.
+  const sdk = (load: string): string => `${load}
+const exporter = new InMemorySpanExporter()
+trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }))
+const spanNames = () => exporter.getFinishedSpans().map((span) => span.name).sort()`
+  const expected = { otel: true, status: 200, answered: true, errors: [], spans: ['POST /api/chat', 'chatrail.store.append', 'chatrail.store.claim', 'chatrail.store.load', 'chatrail.turn'] }
+
+  it('traces a turn through the global API from ESM and from CommonJS', async () => {
+    const esm = serverTurn(`import { createRequire } from 'node:module'\nimport { commandRoute, defineChat } from 'chatrail'\nimport { createChatHandler } from 'chatrail/server'\nimport { memoryStore } from 'chatrail/store'\nconst require = createRequire(import.meta.url)`, sdk(`import { trace } from '@opentelemetry/api'\nimport { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'`))
+    expect(JSON.parse(await node('telemetry.mjs', esm))).toEqual(expected)
+    const cjs = serverTurn(`const { commandRoute, defineChat } = require('chatrail')\nconst { createChatHandler } = require('chatrail/server')\nconst { memoryStore } = require('chatrail/store')`, sdk(`const { trace } = require('@opentelemetry/api')\nconst { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base')`))
+    expect(JSON.parse(await node('telemetry.cjs', cjs))).toEqual(expected)
+  })
 })

@@ -36,6 +36,15 @@ describe.each(stores)('createChatHandler over HTTP: %s', (_name, makeStore) => {
     const stored = await store.load('c1')
     expect(stored?.messages.map((m) => [m.id, m.role, m.content])).toEqual([['u1', 'user', '/start'], [reply.message?.id, 'assistant', 'Which day?']])
     expect(stored?.messages[1]?.metadata).toMatchObject({ chatrail: { routeId: 'start' } })
+    // where the turn's time went: stored with the answer (route resolution; no adapter call), and on
+    // the live trace with the write's time too
+    expect(stored?.messages[1]?.metadata?.timings).toEqual({ routeMs: expect.any(Number) })
+    const live = (reply.chatrail as { trace?: { timings?: Record<string, number> } } | undefined)?.trace?.timings
+    expect(Object.keys(live ?? {}).sort()).toEqual(['routeMs', 'storeMs'])
+    expect(live?.storeMs).toBeGreaterThanOrEqual(0)
+    const agentic = await sendTurn(http.url, 'c-agent', [userMessage('u9', 'hello')])
+    expect(agentic.text).toBe('I am the agent.')
+    expect((await store.load('c-agent'))?.messages[1]?.metadata?.timings).toEqual({ routeMs: expect.any(Number), adapterFirstChunkMs: expect.any(Number), adapterMs: expect.any(Number) })
     expect(errors).toEqual([])
   })
 
@@ -82,7 +91,9 @@ describe.each(stores)('createChatHandler over HTTP: %s', (_name, makeStore) => {
     expect(agent.calls()).toBe(0)
     const stored = await store.load('c1')
     expect(stored?.messages.map((m) => m.id)).toEqual(['u1', expect.any(String), 'u2', again.message?.id])
-    expect(stored?.messages[3]?.metadata).toEqual(firstRecord) // the same decision, so a reload rebuilds the same state
+    // the same decision, so a reload rebuilds the same state; `replayOf` tells the replay from the answer it replays
+    const { timings: _firstTimings, ...firstDecision } = firstRecord ?? {}
+    expect(stored?.messages[3]?.metadata).toEqual({ ...firstDecision, replayOf: first.message?.id })
     // a reload sees the replayed answer and the state it reached
     expect(await (await fetch(`${http.url}?id=c1`)).json()).toMatchObject({ chatrail: { state: 'booked' } })
   })

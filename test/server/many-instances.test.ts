@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { postgresStore, type ConversationStore } from '../../src/store/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
-import { answerText, TURNS_PER_CONVERSATION, userId, userText } from './support/load-chat.js'
+import { answerText, HOLD_TEXT, TURNS_PER_CONVERSATION, userId, userText } from './support/load-chat.js'
 import { percentile, runLoad, type LoadStats } from './support/load-driver.js'
 
 // Many instances on one Postgres: three server processes (createChatHandler + toNodeHandler on
@@ -11,7 +11,9 @@ import { percentile, runLoad, type LoadStats } from './support/load-driver.js'
 // to a random instance, with double-submits, retries and regenerates; afterwards every stored
 // conversation is exactly its expected transcript. Then a second run during which one instance is
 // SIGKILLed (60 conversations, after 150 turns): clients retry on the others, and every
-// conversation still completes, uncorrupted.
+// conversation still completes, uncorrupted. Between the two, 60 stops across processes: a turn
+// held on one instance, the stop POSTed to another; the time until the holder's stream finishes
+// (the store wakes the holder through LISTEN/NOTIFY; its poll, every 250 ms here, is the fallback).
 // Bounded: every conversation has a deadline, and the whole file a timeout.
 
 requirePostgresInCi()
@@ -39,6 +41,21 @@ function startInstance(connectionString: string, schema: string): Promise<Instan
       if (!out.includes('\n')) reject(new Error(`instance exited (${code ?? signal}) before listening: ${err}`))
     })
   })
+}
+
+const STOPS = 60
+const post = (url: string, body: unknown): Promise<Response> => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+/** Reads SSE text until `until` matches what has arrived; returns it all. */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, until: (text: string) => boolean): Promise<string> {
+  const decoder = new TextDecoder()
+  let text = ''
+  while (!until(text)) {
+    const step = await reader.read()
+    if (step.done) break
+    text += decoder.decode(step.value, { stream: true })
+  }
+  return text
 }
 
 const exited = (child: ChildProcess): Promise<void> => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())))
@@ -92,6 +109,35 @@ if (!POSTGRES_URL) {
       expect(stats.turns).toBe(200 * TURNS_PER_CONVERSATION)
       expect(stats.doubleSubmits).toBeGreaterThan(0)
       expect(await checkTranscripts(store, conversations)).toEqual([])
+    }, 120_000)
+
+    it('60 stops, each POSTed to another instance than the one holding the turn, end it well within one signal poll', async () => {
+      const stopOnce = async (k: number, id: string): Promise<number> => {
+        const holder = (instances[k % instances.length] as Instance).url
+        const stopper = (instances[(k + 1) % instances.length] as Instance).url
+        const running = await post(holder, { id, trigger: 'submit-message', messages: [{ id: `${id}.u0`, role: 'user', parts: [{ type: 'text', text: HOLD_TEXT }] }] })
+        const reader = (running.body as ReadableStream<Uint8Array>).getReader()
+        await readUntil(reader, (seen) => seen.includes('"text-delta"'))
+        const sent = performance.now()
+        expect(await (await post(stopper, { id, action: 'stop' })).json()).toEqual({ stopped: true })
+        const rest = await readUntil(reader, (seen) => seen.includes('"finishReason":"stop"'))
+        const took = performance.now() - sent
+        expect(rest).toContain('"type":"finish","finishReason":"stop"')
+        await readUntil(reader, () => false)
+        return took
+      }
+      // An instance opens its LISTEN connection with the first turn it runs, so that turn's stop may
+      // wait for the connection (it then reads once, as after any reconnect): one stop per instance
+      // first, printed apart (this test may run alone, before any load has warmed them).
+      const first: number[] = []
+      for (let k = 0; k < instances.length; k++) first.push(await stopOnce(k, `stop-first-${k}`))
+      const latencies: number[] = []
+      for (let k = 0; k < STOPS; k++) latencies.push(await stopOnce(k, `stop-${k}`))
+      const ms = (value: number): string => `${value.toFixed(1)} ms`
+      console.log(`stop across three processes: from sending the stop to the holder's finish p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))} (${STOPS} stops; signal poll 250 ms); each instance's first: ${first.map(ms).join(', ')}`)
+      // a stop found by the poll waits about the whole 250 ms (the holder's first poll is due then)
+      expect(percentile(latencies, 50)).toBeLessThan(100)
+      expect(percentile(latencies, 99)).toBeLessThan(1000)
     }, 120_000)
 
     it('SIGKILL one instance mid-run: clients retry on the others, every conversation completes, none corrupted', async () => {

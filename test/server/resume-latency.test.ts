@@ -8,8 +8,9 @@ import { eventually } from './support/harness.js'
 // Resume latency, per store (issue 29): a turn runs on instance A (its agent holds mid-answer);
 // instance B gets `GET <api>/<id>/stream` and the time to its first replayed part (the `start`,
 // with the parts so far) is measured, and then the live lag: from the agent's next chunk on A to
-// its arrival on B's follower (a batch flush plus a poll: limits.partFlushMs + resumePollMs, both
-// 50 ms by default). Handlers run in process (a Request in, a Response out), so the figures are
+// its arrival on B's follower (a batch flush, limits.partFlushMs, 50 ms by default, plus the
+// store's wake: every store here has `subscribe`, so the resumePollMs poll is only the fallback;
+// signal-latency.test.ts compares with the poll alone). Handlers run in process (a Request in, a Response out), so the figures are
 // the handler and the store, not a network. Printed, not asserted: a loaded machine changes them;
 // what is asserted is that every reconnect got the parts so far.
 
@@ -68,7 +69,7 @@ describe.each(stores)('resume latency: %s', (name, makeStore) => {
       await store.close()
     }
     const ms = (value: number): string => `${value.toFixed(1)} ms`
-    console.log(`resume latency ${name.padEnd(8)} reconnect → first replayed part: p50 ${ms(quantile(reconnect, 0.5))}, p90 ${ms(quantile(reconnect, 0.9))}, max ${ms(Math.max(...reconnect))}; live lag (partFlushMs 50 + resumePollMs 50): p50 ${ms(quantile(lag, 0.5))}, p90 ${ms(quantile(lag, 0.9))} (${RECONNECTS} reconnects)`)
+    console.log(`resume latency ${name.padEnd(8)} reconnect → first replayed part: p50 ${ms(quantile(reconnect, 0.5))}, p90 ${ms(quantile(reconnect, 0.9))}, max ${ms(Math.max(...reconnect))}; live lag (partFlushMs 50 + wake): p50 ${ms(quantile(lag, 0.5))}, p90 ${ms(quantile(lag, 0.9))} (${RECONNECTS} reconnects)`)
     expect(reconnect).toHaveLength(RECONNECTS)
     expect(lag).toHaveLength(RECONNECTS)
   }, 120_000)

@@ -1,4 +1,6 @@
 import type { ChatDefinition } from '../../index.js'
+import { resolveChatTheme } from '../../conversation/resolve-theme.js'
+import type { ChatTheme } from '../../conversation/theme-tokens.js'
 
 /**
  * What the page needs to know about the served definition and cannot read from the
@@ -8,7 +10,7 @@ import type { ChatDefinition } from '../../index.js'
  * browser-safe definition from it (renderers/serve-page/browser-definition.ts) for chatrail/react's
  * remote mode; the definition module itself never goes to the browser: it may hold secrets and
  * server-only code. So this is names and descriptions only: never responses, guards, patterns,
- * matchers, texts, forms or the context.
+ * matchers, texts, forms or the context. The theme, when the definition has one, is tokens only.
  */
 export interface ServePageConfig {
   readonly id: string
@@ -18,6 +20,8 @@ export interface ServePageConfig {
   /** Conversation-level transitions (every non-final state takes them unless it opts out). */
   readonly on?: Readonly<Record<string, string>>
   readonly routes: readonly RouteSummary[]
+  /** The definition's theme, resolved (validated tokens only: the page writes them into a stylesheet). */
+  readonly theme?: ChatTheme
 }
 
 export interface StateSummary {
@@ -77,5 +81,7 @@ export function pageConfigOf(definition: ChatDefinition): ServePageConfig {
     return []
   })
   const on = targets(conversation.on)
-  return { id: definition.id, revision: definition.revision, initial: conversation.initial, states, ...(on === undefined ? {} : { on }), routes }
+  // resolving checks every token: a bad theme stops `chatrail serve` before it listens (ChatrailConfigError at theme.…)
+  const theme = definition.theme === undefined ? undefined : resolveChatTheme(definition.theme)
+  return { id: definition.id, revision: definition.revision, initial: conversation.initial, states, ...(on === undefined ? {} : { on }), routes, ...(theme === undefined ? {} : { theme }) }
 }

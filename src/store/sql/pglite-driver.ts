@@ -3,7 +3,7 @@ import type { SqlDriver, SqlRow } from './sql-driver.js'
 
 /**
  * PGlite as a `SqlDriver`. PGlite runs one query at a time on its one connection, so its own
- * queue serialises the store's statements; `exec` runs multi-statement text (migrations), which
+ * queue serialises the store's statements (and it is one process, so `listen` is in-process); `exec` runs multi-statement text (migrations), which
  * the extended protocol behind `query` refuses. `release` (the data directory's lock) runs after
  * the database is closed.
  */
@@ -18,6 +18,14 @@ export function pgliteDriver(db: PGlite, owned: boolean, release?: () => Promise
   return {
     query: (sql, params) => run(db, sql, params),
     transaction: (work) => db.transaction((tx) => work((sql, params) => run(tx, sql, params))),
+    // PGlite delivers a committed statement's notifications in-process, to every store on this db
+    async listen(channel, { onNotify, onListening }) {
+      const unlisten = await db.listen(channel, onNotify)
+      onListening()
+      return async () => {
+        if (!db.closed) await unlisten()
+      }
+    },
     async close() {
       try {
         if (owned && !db.closed) await db.close()

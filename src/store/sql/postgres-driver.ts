@@ -1,11 +1,13 @@
-import type { Pool, PoolClient, QueryResult } from 'pg'
+import type { Client, Pool, PoolClient, QueryResult } from 'pg'
+import { postgresListener } from './postgres-listener.js'
 import type { SqlDriver, SqlRow } from './sql-driver.js'
 
 /**
  * A `pg` pool as a `SqlDriver`. Text without parameters goes through the simple protocol, which
- * runs several statements (migrations) and answers with one result per statement.
+ * runs several statements (migrations) and answers with one result per statement. `listenClient`
+ * makes the connection `listen` keeps (postgres-listener.ts), outside the pool.
  */
-export function postgresDriver(pool: Pool, owned: boolean): SqlDriver {
+export function postgresDriver(pool: Pool, owned: boolean, listenClient?: () => Promise<Client>): SqlDriver {
   const run = async (q: Pool | PoolClient, sql: string, params?: readonly unknown[]): Promise<SqlRow[]> => {
     const result = (params === undefined ? await q.query(sql) : await q.query(sql, params as unknown[])) as QueryResult<SqlRow> | QueryResult<SqlRow>[]
     return (Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows)
@@ -26,6 +28,12 @@ export function postgresDriver(pool: Pool, owned: boolean): SqlDriver {
         client.release()
       }
     },
+    ...(listenClient ? {
+      async listen(channel, { onNotify, onListening }) {
+        const listener = postgresListener({ newClient: listenClient, channel, onNotify, onListening })
+        return listener.stop
+      },
+    } : {}),
     async close() {
       if (owned) await pool.end()
     },

@@ -13,6 +13,7 @@
 /** A schema name goes into SQL text (it cannot be a parameter): lowercase identifiers only. */
 import { TURN_PARTS_MIGRATION, turnPartsStatements } from './turn-parts-sql.js'
 import { CONFIRMATIONS_MIGRATION, confirmationStatements } from './confirmations-sql.js'
+import { notifySql } from './store-notifications.js'
 
 export const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 
@@ -294,6 +295,17 @@ $fn$;
   CONFIRMATIONS_MIGRATION,
 ]
 
+/** A page of conversations in either order, by keyset: $1 definition, $2 updated before, $3/$4 the cursor, $5 limit, $6 owner. */
+function listStatement(s: string, order: 'oldest' | 'newest'): string {
+  const [after, direction] = order === 'oldest' ? ['>', ''] : ['<', ' DESC']
+  return `SELECT id, definition_id, definition_revision, owner, version, message_count, created_at, updated_at FROM ${s}.chatrail_conversations
+      WHERE ($1::text IS NULL OR definition_id = $1)
+        AND ($2::bigint IS NULL OR updated_at < $2)
+        AND ($3::bigint IS NULL OR (updated_at, id) ${after} ($3, $4::text))
+        AND ($6::text IS NULL OR owner = $6)
+      ORDER BY updated_at${direction}, id${direction} LIMIT $5`
+}
+
 /** The statements, for one schema. Parameters are positional ($1…), identical for both drivers. */
 export function statements(s: string) {
   return {
@@ -307,8 +319,10 @@ export function statements(s: string) {
     renew: `UPDATE ${s}.chatrail_leases SET expires_at = $3 WHERE conversation_id = $1 AND token = $2 AND NOT released RETURNING token`,
     currentToken: `SELECT token FROM ${s}.chatrail_leases WHERE conversation_id = $1`,
     release: `UPDATE ${s}.chatrail_leases SET released = true, outcome = $3 WHERE conversation_id = $1 AND token = $2 AND NOT released RETURNING token`,
-    signal: `UPDATE ${s}.chatrail_leases SET stop_requested = stop_requested OR $2, dialog_answer = coalesce($3, dialog_answer)
-      WHERE conversation_id = $1 AND NOT released AND expires_at > $4 AND ($5::text IS NULL OR owner = $5) RETURNING token`,
+    // The holder is woken by a notification sent only if this statement signalled and commits.
+    signal: `WITH signalled AS (UPDATE ${s}.chatrail_leases SET stop_requested = stop_requested OR $2, dialog_answer = coalesce($3, dialog_answer)
+      WHERE conversation_id = $1 AND NOT released AND expires_at > $4 AND ($5::text IS NULL OR owner = $5) RETURNING token)
+      SELECT token, ${notifySql(s, 'signal', '$1')} AS woke FROM signalled`,
     // The poll: a read, plus a write only when a dialog answer is waiting (handed out once).
     takeSignals: `WITH old AS (SELECT conversation_id, stop_requested, dialog_answer FROM ${s}.chatrail_leases
         WHERE conversation_id = $1 AND token = $2 AND NOT released FOR UPDATE),
@@ -319,12 +333,22 @@ export function statements(s: string) {
       turns AS (DELETE FROM ${s}.chatrail_turns WHERE conversation_id = $1),
       confirmations AS (DELETE FROM ${s}.chatrail_confirmations WHERE session_id = $1)
       DELETE FROM ${s}.chatrail_conversations WHERE id = $1 RETURNING id`,
-    list: `SELECT id, definition_id, definition_revision, owner, version, message_count, created_at, updated_at FROM ${s}.chatrail_conversations
-      WHERE ($1::text IS NULL OR definition_id = $1)
-        AND ($2::bigint IS NULL OR updated_at < $2)
-        AND ($3::bigint IS NULL OR (updated_at, id) > ($3, $4::text))
-        AND ($6::text IS NULL OR owner = $6)
-      ORDER BY updated_at, id LIMIT $5`,
+    list: listStatement(s, 'oldest'),
+    // the same indexes (updated_at, id), (definition_id, …), (owner, …) scanned backwards: no index of its own
+    listNewest: listStatement(s, 'newest'),
+    // A range of the log and where it sits, in one statement (one snapshot): the newest $2 messages
+    // (NULL: all) before message $3 (NULL: the end), by the primary key (conversation_id, seq)
+    // scanned backwards; `end_at` is the range's end position (a count only when paging back).
+    loadRange: `WITH c AS (SELECT definition_id, definition_revision, owner, version, message_count, created_at, updated_at FROM ${s}.chatrail_conversations WHERE id = $1),
+      b AS (SELECT seq FROM ${s}.chatrail_messages WHERE conversation_id = $1 AND message_id = $3::text),
+      m AS (SELECT seq, message_id, body FROM ${s}.chatrail_messages
+        WHERE conversation_id = $1 AND ($3::text IS NULL OR seq < (SELECT seq FROM b)) ORDER BY seq DESC LIMIT $2::bigint)
+      SELECT c.definition_id, c.definition_revision, c.owner, c.version, c.message_count, c.created_at, c.updated_at,
+        ($3::text IS NULL OR EXISTS (SELECT 1 FROM b)) AS before_found,
+        (CASE WHEN $3::text IS NULL THEN c.message_count
+          ELSE (SELECT count(*) FROM ${s}.chatrail_messages x WHERE x.conversation_id = $1 AND x.seq < (SELECT seq FROM b)) END) AS end_at,
+        m.seq, m.message_id, m.body
+      FROM c LEFT JOIN m ON true ORDER BY m.seq`,
     expire: `WITH gone AS (
         DELETE FROM ${s}.chatrail_conversations c WHERE c.updated_at < $1
           AND NOT EXISTS (SELECT 1 FROM ${s}.chatrail_leases l WHERE l.conversation_id = c.id AND NOT l.released AND l.expires_at > $2)

@@ -9,5 +9,12 @@ export interface SqlDriver {
   query: (sql: string, params?: readonly unknown[]) => Promise<SqlRow[]>
   /** Runs `work` in one transaction on one connection; rolls back when it throws. */
   transaction: <T>(work: (query: SqlDriver['query']) => Promise<T>) => Promise<T>
+  /**
+   * Calls `onNotify` with the payload of every notification on `channel` committed from now on (by
+   * any connection), and `onListening` each time listening (re)starts, since notifications sent
+   * while it was not listening are lost. Resolves to the stop. Optional: a driver without it wakes
+   * nobody, and readers poll.
+   */
+  listen?: (channel: string, handlers: { readonly onNotify: (payload: string) => void; readonly onListening: () => void }) => Promise<() => Promise<void>>
   close: () => Promise<void>
 }

@@ -1,12 +1,13 @@
 import type { Message } from '../../contract/message.js'
-import type { AppendInput, AppendResult, ClaimResult, ConversationStore, ConversationSummary, Lease, ListPage, StoreOptions } from '../conversation-store.js'
+import type { AppendInput, AppendResult, ClaimResult, ConversationStore, ConversationSummary, Lease, ListPage, LoadOptions, StoredConversation, StoreOptions } from '../conversation-store.js'
 import { decodeRow, DEFAULT_MAX_MESSAGE_BYTES, encodeMessages } from '../message-codec.js'
-import { checkAppendInput, checkConversationId, checkLeaseMs, checkSignal, checkTtl, decodeCursor, encodeCursor, pageSize } from '../store-input.js'
+import { checkAppendInput, checkConversationId, checkLeaseMs, checkLoadOptions, checkSignal, checkTtl, decodeCursor, encodeCursor, listOrder, pageSize, unknownMessageError } from '../store-input.js'
 import { DefinitionMismatchError, OwnerMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from '../store-errors.js'
 import { migrate } from './migrate.js'
 import { statements } from './schema.js'
 import { sqlTurnParts } from './sql-turn-parts.js'
 import { sqlConfirmations } from './sql-confirmations.js'
+import { sqlWakes } from './store-notifications.js'
 import { TURN_PARTS_RETENTION_MS, turnPartsBytesOf } from '../turn-parts.js'
 import type { SqlDriver, SqlRow } from './sql-driver.js'
 
@@ -66,6 +67,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
     return ready
   }
   const query = async (text: string, params: readonly unknown[]): Promise<SqlRow[]> => (await db()).query(text, params)
+  const wakes = sqlWakes(config.schema, db)
 
   const decodeRows = (conversationId: string, rows: readonly SqlRow[]): Message[] =>
     rows.map((row) => decodeRow(conversationId, num(row.seq), row.message_id as string, row.body as string))
@@ -84,6 +86,24 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
     updatedAt: new Date(num(row.updated_at)),
   })
 
+  const loadRange = async (conversationId: string, range: LoadOptions): Promise<StoredConversation | undefined> => {
+    const rows = await query(sql.loadRange, [conversationId, range.lastMessages ?? null, range.beforeMessage ?? null])
+    const head = rows[0]
+    if (!head) return undefined
+    if (head.before_found !== true) throw unknownMessageError(conversationId, range.beforeMessage ?? '')
+    const messages = decodeRows(conversationId, head.seq === null ? [] : rows)
+    return {
+      conversationId,
+      messages,
+      version: num(head.version),
+      definition: { id: head.definition_id as string, revision: num(head.definition_revision) },
+      ...ownerOf(head),
+      createdAt: new Date(num(head.created_at)),
+      updatedAt: new Date(num(head.updated_at)),
+      range: { from: num(head.end_at) - messages.length, total: num(head.message_count) },
+    }
+  }
+
   return {
     kind: config.kind,
 
@@ -91,8 +111,10 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
       await guarded('open', db)
     },
 
-    async load(conversationId) {
+    async load(conversationId, options) {
       checkConversationId(conversationId, 'load')
+      const range = checkLoadOptions(conversationId, options)
+      if (range) return guarded('load', () => loadRange(conversationId, range))
       return guarded('load', async () => {
         const rows = await query(sql.load, [conversationId])
         const head = rows[0]
@@ -201,6 +223,8 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
 
     ...sqlConfirmations({ sql, query, guarded }),
 
+    subscribe: (conversationId, onWake) => wakes.subscribe(conversationId, onWake),
+
     async delete(conversationId) {
       checkConversationId(conversationId, 'delete')
       return guarded('delete', async () => (await query(sql.delete, [conversationId])).length > 0)
@@ -210,7 +234,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
       const limit = pageSize(options)
       const after = decodeCursor(options?.cursor)
       return guarded('list', async () => {
-        const rows = await query(sql.list, [
+        const rows = await query(listOrder(options) === 'newest' ? sql.listNewest : sql.list, [
           options?.definitionId ?? null, options?.updatedBefore?.getTime() ?? null,
           after?.updatedAt ?? null, after?.conversationId ?? null, limit + 1, options?.owner ?? null,
         ])
@@ -231,6 +255,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
 
     async close() {
       closed = true
+      await wakes.close()
       const pending = ready
       ready = undefined
       if (pending) await (await pending.catch(() => undefined))?.close()

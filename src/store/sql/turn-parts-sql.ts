@@ -1,4 +1,5 @@
 import type { Migration } from './schema.js'
+import { notifySql } from './store-notifications.js'
 
 /**
  * The SQL of a running turn's stream parts (the rules: ../turn-parts.ts). Migration 4 only adds
@@ -105,7 +106,9 @@ $fn$;
 /** The statements, for one schema (positional parameters, as in schema.ts). */
 export function turnPartsStatements(s: string) {
   return {
-    appendTurnParts: `SELECT status, next_seq FROM ${s}.chatrail_turn_parts_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    // A stored batch (or a finish past the cap) wakes the turn's resumed streams, once it commits.
+    appendTurnParts: `SELECT status, next_seq, CASE WHEN status IN ('appended', 'overflow') THEN ${notifySql(s, 'turn-parts', '$1')} END AS woke
+      FROM ${s}.chatrail_turn_parts_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     // One row whatever the conversation holds: its lease, the turn's record (the lease's turn unless
     // one is named) and the batches holding parts from $3 on, joined in order.
     readTurnParts: `SELECT l.turn_id AS lease_turn_id, l.token AS lease_token, (NOT l.released AND l.expires_at > $6) AS lease_held, l.owner AS lease_owner,

@@ -5,6 +5,8 @@ import { isChatrailConfigError } from '../../conversation/config-error.js'
 import type { ConversationStore, DefinitionRef, StoreOptions } from '../../store/conversation-store.js'
 import { isDefinitionMismatchError, isOwnerMismatchError, isStoreConflictError, isStoreLeaseError, isStoreUnavailableError, type StoreConflictError, type StoreLeaseError } from '../../store/store-errors.js'
 import { describeTurnPartsCases, TURN_PARTS_CAP } from './store-contract-turn-parts.js'
+import { describeRangeCases } from './store-contract-ranges.js'
+import { describeWakeCases } from './store-contract-wakes.js'
 
 /**
  * The `ConversationStore` conformance suite, in the style of Hono's `common.case.test.ts`: every
@@ -27,9 +29,12 @@ import { describeTurnPartsCases, TURN_PARTS_CAP } from './store-contract-turn-pa
  * - S14 a claim reports the conversation as it stood when the lease was taken (`current`: version, revision, updatedAt; version 0 when none is stored), including the write of a holder that committed and released while the claim waited. A store whose claim does not report `current` skips S14 (the handler then loads under the lease).
  * - S15 turn parts (`appendTurnParts`, `readTurnParts`): a record is created only under the turn's current lease and still takes its last batch after the release; batches are compare-and-swap on `seq`; a read returns the parts from a seq, the record and the lease; the per-turn cap counts UTF-8 bytes, refuses the overflowing batch whole and marks the turn.
  * - S16 turn parts stay bounded: a turn's first batch sweeps records idle past the retention that are finished or hold no lease (never a held one); `delete` and `expire` take a conversation's records. A store without turn parts skips S15 and S16 (its streams are not resumable).
+ * - S17 `list({ order: 'newest' })`: newest `updatedAt` first, ties by id descending; the cursor pages in that order, with the same filters; a write moves a conversation to the front, a deletion takes it out.
+ * - S18 `load(id, { lastMessages, beforeMessage })`: that range of the log, oldest first, and `range` (where it sits, the log's length); `lastMessages: 0` is the header alone; a `beforeMessage` no longer stored is `unknown_message`.
+ * - S19 `subscribe` (optional; a store without it passes): a committed `signal` wakes the conversation's subscribers with `'signal'`, a stored batch of turn parts with `'turn-parts'`; a signal nobody holds, a refused batch, another conversation's write or an unsubscribed callback wakes nobody (`'missed'` may come any time).
  */
 
-export type StoreInvariant = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'S11' | 'S12' | 'S13' | 'S14' | 'S15' | 'S16'
+export type StoreInvariant = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'S11' | 'S12' | 'S13' | 'S14' | 'S15' | 'S16' | 'S17' | 'S18' | 'S19'
 
 /** What the suite hands `makeStore`: a clock it controls, and the caps S9 and S15 test. */
 export type StoreContractOptions = Required<Pick<StoreOptions, 'clock' | 'maxMessageBytes' | 'maxTurnPartsBytes'>>
@@ -359,5 +364,7 @@ export function describeStoreContract(
     })
 
     describeTurnPartsCases({ store: () => store, advance: (ms) => void (now += ms), now: () => now, check, rejection, definition: DEF })
+    describeRangeCases({ store: () => store, at: (ms) => void (now = T0 + ms), date: (ms) => new Date(T0 + ms), check, rejection, turn, definition: DEF })
+    describeWakeCases({ store: () => store, check })
   })
 }
