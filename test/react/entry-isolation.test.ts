@@ -92,13 +92,13 @@ describe('entry isolation and size', () => {
     expect([all, ...(all.lazy ?? [])].flatMap((chunk) => chunk.inputs).filter((file) => file.includes('@dagrejs') || file.includes('/devtools/'))).toEqual([])
   })
 
-  it('chatrail/devtools: React and eventsource-parser only in its entry (under 8.5 kB gzip), the state diagram with dagre a lazy chunk of its own', async () => {
+  it('chatrail/devtools: React and eventsource-parser only in its entry (under 8.9 kB gzip; 8.83 kB with long conversations paged), the state diagram with dagre a lazy chunk of its own', async () => {
     const devtools = await measureEntry('chatrail/devtools', 'renderers/devtools/index.ts', { coreExternal: true })
     // No runtime import of src/: the entry reads the API's types only.
     expect(devtools.imports).toEqual(['eventsource-parser', 'react', 'react/jsx-runtime'])
     expect(devtools.inputs.filter((file) => !file.startsWith('renderers/devtools/'))).toEqual([])
     expect(devtools.inputs.filter((file) => file.endsWith('/state-diagram.tsx') || file.endsWith('/diagram-layout.ts'))).toEqual([])
-    expect(devtools.gzipBytes).toBeLessThan(8_500)
+    expect(devtools.gzipBytes).toBeLessThan(8_900)
     expect(devtools.lazy?.map((chunk) => [chunk.name, chunk.inputs, chunk.imports])).toEqual([
       ['chatrail/devtools (lazy state-diagram)', ['renderers/devtools/diagram-layout.ts', 'renderers/devtools/state-diagram.tsx'], ['@dagrejs/dagre', 'react', 'react/jsx-runtime']],
     ])

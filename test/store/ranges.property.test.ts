@@ -5,6 +5,7 @@ import type { Message } from '../../src/contract/message.js'
 import { memoryStore, pgliteStore, type ConversationStore } from '../../src/store/index.js'
 import { freshSchema } from './postgres-env.js'
 import { pgliteFromTemplate } from '../support/pglite-template.js'
+import { DATABASE_ROWS } from '../support/store-rows.js'
 
 // The two ways of reading a large store a part at a time (S17, S18), as properties over any
 // write times (many ties) and any page sizes: paging newest-first visits every conversation once,
@@ -85,8 +86,11 @@ function properties(name: string, makeStore: (clock: () => number) => Promise<Co
 
 properties('memoryStore', async (clock) => memoryStore({ clock }), 200)
 
-let shared: Promise<PGlite> | undefined
-afterAll(async () => {
-  await (await shared)?.close()
-}, 60_000)
-properties('pgliteStore', async (clock) => pgliteStore({ clock, db: await (shared ??= pgliteFromTemplate()), schema: freshSchema('ranges') }), 25)
+// not in `npm run test:unit` (CHATRAIL_TEST_STORES=memory), which opens no database
+if (DATABASE_ROWS) {
+  let shared: Promise<PGlite> | undefined
+  afterAll(async () => {
+    await (await shared)?.close()
+  }, 60_000)
+  properties('pgliteStore', async (clock) => pgliteStore({ clock, db: await (shared ??= pgliteFromTemplate()), schema: freshSchema('ranges') }), 25)
+}

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { memoryStore, pgliteStore } from '../../src/store/index.js'
 import { createStoreWakes } from '../../src/store/store-wakes.js'
 import { pgliteFromTemplate } from '../support/pglite-template.js'
+import { DATABASE_ROWS } from '../support/store-rows.js'
 import { freshSchema } from './postgres-env.js'
 import { settle, wakeCases, wakesOf } from './support/wake-cases.js'
 
@@ -18,7 +19,8 @@ describe('subscribe: memoryStore', () => {
   }, async ({ writer }) => writer.close())
 })
 
-describe('subscribe: pgliteStore (two store objects on one database)', () => {
+// not in `npm run test:unit` (CHATRAIL_TEST_STORES=memory), which opens no database
+describe.runIf(DATABASE_ROWS)('subscribe: pgliteStore (two store objects on one database)', () => {
   let db: PGlite | undefined
   afterAll(async () => {
     await db?.close()

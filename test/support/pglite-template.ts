@@ -49,6 +49,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import type { ConversationStore } from '../../src/store/index.js'
 import { pgliteStore, pgliteStoreWith, type PgliteStoreOptions } from '../../src/store/pglite-store.js'
 import { MIGRATIONS } from '../../src/store/sql/schema.js'
+import { DATABASE_ROWS } from './store-rows.js'
 
 /** Bump when the way the template is built changes (its files, how they are made). */
 const TEMPLATE_FORMAT = 1
@@ -310,6 +311,9 @@ export async function pgliteDataDirFromTemplate(target?: string): Promise<string
 
 /** An in-memory PGlite started from the template's dump (`public` migrated). The caller closes it. */
 export async function pgliteFromTemplate(): Promise<PGlite> {
+  // `npm run test:unit` opens no database: a file that does belongs in `integrationSuites`
+  // (vitest.config.ts) or guards its database rows with DATABASE_ROWS (test/support/store-rows.ts)
+  if (!DATABASE_ROWS) throw new Error('CHATRAIL_TEST_STORES=memory (npm run test:unit) opens no database: guard this test with DATABASE_ROWS from test/support/store-rows.ts, or list its file in integrationSuites in vitest.config.ts')
   const [{ PGlite: PGliteClass }, loadDataDir] = await Promise.all([import('@electric-sql/pglite'), dumpBlob()])
   return PGliteClass.create({ loadDataDir })
 }

@@ -48,11 +48,37 @@ function recorder(store: ConversationStore, subscribe: NonNullable<ConversationS
 
 const quiet = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, QUIET_MS))
 
+/**
+ * Waits until the store's wakes are live: a store may start listening only with its first
+ * subscriber (Postgres opens its LISTEN connection then), and a write committed before that wakes
+ * its readers with `missed` when the listener comes up, not with its own kind. Signals a warm-up
+ * conversation until one of them wakes it.
+ */
+async function whenListening(store: ConversationStore, subscribe: NonNullable<ConversationStore['subscribe']>): Promise<void> {
+  let woken = false
+  const unsubscribe = subscribe.call(store, 'c19-warm', (reason) => {
+    if (reason === 'signal') woken = true
+  })
+  try {
+    const claimed = await store.claim('c19-warm', 'turn-warm', { leaseMs: 60_000 })
+    if (claimed.status !== 'claimed') throw new Error('claim must succeed')
+    const deadline = Date.now() + WAKE_WITHIN_MS
+    while (!woken) {
+      if (Date.now() > deadline) throw new Error(`S19: a committed signal woke no subscriber within ${WAKE_WITHIN_MS} ms`)
+      await store.signal('c19-warm', { type: 'stop' })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  } finally {
+    unsubscribe()
+  }
+}
+
 export function describeWakeCases(env: WakeCaseEnv): void {
   env.check('S19', 'subscribe: a committed signal or stored batch wakes the conversation’s subscribers; nothing stored, another conversation or an unsubscribe wakes nobody', async () => {
     const store = env.store()
     const subscribe = store.subscribe
     if (subscribe === undefined) return // optional: a store without it is polled
+    await whenListening(store, subscribe)
     const wakes = recorder(store, subscribe, 'c19')
     const gone = recorder(store, subscribe, 'c19')
     const other = recorder(store, subscribe, 'c19-other')
