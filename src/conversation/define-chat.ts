@@ -3,6 +3,7 @@ import type { ChatDefinition, ChatDefinitionInput } from './definition.js'
 import { validateDefinition } from './definition-schema.js'
 import { deepFreeze } from './json.js'
 import { withConversation } from './plain-conversation.js'
+import { rememberPositions } from './route-index.js'
 import type { JsonObject } from './json.js'
 
 const validated = new WeakSet<object>()
@@ -33,8 +34,12 @@ export function defineChat<Ctx extends JsonObject>(definition?: ChatDefinitionIn
   if (definition === undefined) return defineChat
   if (validated.has(definition)) return definition as ChatDefinition<Ctx>
   const input = withConversation(definition)
-  throwIfIssues(validateDefinition(input))
+  const positions = new Map<string, number>()
+  throwIfIssues(validateDefinition(input, positions))
   const conversation = input.conversation
+  const routes = Object.freeze([...conversation.routes])
+  // validation hashed every route id already: the route index takes that map instead of building its own
+  rememberPositions(routes, positions)
   const result: ChatDefinition<Ctx> = Object.freeze({
     id: definition.id,
     revision: definition.revision ?? 1,
@@ -42,7 +47,7 @@ export function defineChat<Ctx extends JsonObject>(definition?: ChatDefinitionIn
     conversation: Object.freeze({
       ...conversation,
       context: deepFreeze(structuredClone(conversation.context ?? ({} as Ctx))),
-      routes: Object.freeze([...conversation.routes]),
+      routes,
     }),
     ...(definition.components === undefined ? {} : { components: definition.components }),
     ...(definition.theme === undefined ? {} : { theme: definition.theme }),

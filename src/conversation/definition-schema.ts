@@ -125,8 +125,12 @@ function toConfigIssues(issue: ShapeIssue): ConfigIssue[] {
 
 type Path = (string | number)[]
 
-/** Every issue of `input`, structural first, then semantic (only when the shape is right). Pure. */
-export function validateDefinition(input: unknown): ConfigIssue[] {
+/**
+ * Every issue of `input`, structural first, then semantic (only when the shape is right). Pure but
+ * for `positions`, which it fills with each route id's first position in the table (the route
+ * index's own map, handed over by `defineChat`, so a definition's ids are hashed once, not twice).
+ */
+export function validateDefinition(input: unknown, positions: Map<string, number> = new Map()): ConfigIssue[] {
   // Routes made by the constructors skip the shape check (issue 20: zod spent ~4 µs a route); a table
   // with anything unusual goes through it, for its messages. route-shape.ts says why this is safe.
   const conversation = (input as { conversation?: { routes?: unknown } } | null)?.conversation
@@ -184,27 +188,31 @@ export function validateDefinition(input: unknown): ConfigIssue[] {
   }
   const badContext = conv.context === undefined ? undefined : findNonJson(conv.context)
   if (badContext) add('context_not_json', ['conversation', 'context', ...badContext], 'The context must be a JSON object (strings, numbers, booleans, null, arrays, plain objects).', 'Replace the value at this path with JSON (e.g. a Date with its ISO string).')
-  const seen = new Map<string, number>()
+  const seen = positions
   // Event names already found identifier-safe: most routes share a few events (issue 20).
   const safeEvents = new Set<string>()
-  conv.routes.forEach((route, index) => {
-    const at = ['conversation', 'routes', index]
+  const routes = conv.routes
+  // A valid route allocates nothing here, not even its path (10,000 routes, issue 20; issue 32 § 2).
+  const at = (index: number, ...rest: (string | number)[]): Path => ['conversation', 'routes', index, ...rest]
+  for (let index = 0; index < routes.length; index++) {
+    const route = routes[index] as (typeof routes)[number]
     const { id, event } = route
-    // Tested first so a valid route allocates no path or message (10,000 routes, issue 20).
-    if (!isIdentifier(id)) identifier(id, [...at, 'id'], 'Route id')
+    if (!isIdentifier(id)) identifier(id, at(index, 'id'), 'Route id')
     if (event !== undefined && !safeEvents.has(event)) {
       if (isIdentifier(event)) safeEvents.add(event)
-      else identifier(event, [...at, 'event'], `Event of route "${id}"`)
+      else identifier(event, at(index, 'event'), `Event of route "${id}"`)
     }
-    if (event !== undefined && route.restart) add('restart_with_event', [...at, 'restart'], `Route "${id}" has both \`event\` and \`restart\`.`, 'A restart returns to `initial` by itself: drop `event`.')
+    if (event !== undefined && route.restart) add('restart_with_event', at(index, 'restart'), `Route "${id}" has both \`event\` and \`restart\`.`, 'A restart returns to `initial` by itself: drop `event`.')
     const first = seen.get(id)
-    if (first !== undefined) add('duplicate_route_id', [...at, 'id'], `Route id "${id}" is used by routes ${first} and ${index}.`, `Rename one, e.g. "${id}-2".`)
+    if (first !== undefined) add('duplicate_route_id', at(index, 'id'), `Route id "${id}" is used by routes ${first} and ${index}.`, `Rename one, e.g. "${id}-2".`)
     else seen.set(id, index)
-    route.states?.forEach((state, i) => {
-      if (!stateSet.has(state)) undeclared('unknown_route_state', [...at, 'states', i], `Route "${id}" is restricted to undeclared state ${JSON.stringify(state)}.`, state)
-    })
-    if (route.kind === 'event' && !isIdentifier(route.uiEvent)) identifier(route.uiEvent, [...at, 'uiEvent'], `UI event of route "${id}"`)
-  })
+    if (route.states !== undefined) {
+      route.states.forEach((state, i) => {
+        if (!stateSet.has(state)) undeclared('unknown_route_state', at(index, 'states', i), `Route "${id}" is restricted to undeclared state ${JSON.stringify(state)}.`, state)
+      })
+    }
+    if (route.kind === 'event' && !isIdentifier(route.uiEvent)) identifier(route.uiEvent, at(index, 'uiEvent'), `UI event of route "${id}"`)
+  }
   if (def.chat.adapter === undefined && conv.fallback === undefined) {
     add('no_agentic_answer', ['chat', 'adapter'], 'chat.adapter is missing and conversation.fallback is not set: unmatched input would get no answer.', 'Set chat.adapter (the agentic fallback) or conversation.fallback: { response: "…" }.')
   }

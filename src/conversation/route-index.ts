@@ -32,10 +32,29 @@ export interface RouteIndex<Ctx extends JsonObject = JsonObject> {
   restartEvent: (state: string) => string | undefined
 }
 
-function push(map: Map<string, number[]>, key: string, position: number): void {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [position])
-  else if (list.at(-1) !== position) list.push(position)
+/**
+ * Route id → position maps that `defineChat`'s validation built for a definition's (frozen) route
+ * array: the index takes one instead of hashing 10,000 ids a second time (issue 32 § 2).
+ */
+const knownPositions = new WeakMap<readonly object[], ReadonlyMap<string, number>>()
+
+/** Hands the index the id → position map of `routes` (each id's first position; validation refused duplicates). */
+export function rememberPositions(routes: readonly object[], positions: ReadonlyMap<string, number>): void {
+  knownPositions.set(routes, positions)
+}
+
+/**
+ * Positions under one key: a number while there is one (most keys: no array for each of 10,000
+ * commands), an array from the second. `listOf` turns either into the list `candidates` returns.
+ */
+type Slot = number | number[]
+
+function push(map: Map<string, Slot>, key: string, position: number): void {
+  const slot = map.get(key)
+  if (slot === undefined) map.set(key, position)
+  else if (typeof slot === 'number') {
+    if (slot !== position) map.set(key, [slot, position])
+  } else if (slot.at(-1) !== position) slot.push(position)
 }
 
 const EMPTY: readonly number[] = Object.freeze([])
@@ -43,13 +62,13 @@ const EMPTY: readonly number[] = Object.freeze([])
 /** One command key space: its matching mode, its keys and what rules a message out before hashing. */
 interface CommandSpace {
   readonly matching: CommandMatching
-  readonly map: Map<string, number[]>
+  readonly map: Map<string, Slot>
   readonly units: Uint8Array
   readonly longest: number
 }
 
 /** The command routes of one key space that `input` names (a key longer than every key is not hashed). */
-function commandList(space: CommandSpace, input: string): number[] | undefined {
+function commandSlot(space: CommandSpace, input: string): Slot | undefined {
   const { matching } = space
   if (ruledOut(space.units, input, matching.trim, !matching.caseSensitive, false)) return undefined
   const key = commandKey(input, matching)
@@ -73,20 +92,32 @@ function merge(lists: (readonly number[] | undefined)[]): readonly number[] {
   return merged.filter((value, i) => i === 0 || merged[i - 1] !== value)
 }
 
+/** Each route id's first position (a table `defineChat` did not validate: explain's inert copy). */
+function positionsOf(routes: readonly { readonly id: string }[]): ReadonlyMap<string, number> {
+  const positions = new Map<string, number>()
+  routes.forEach((route, position) => {
+    if (!positions.has(route.id)) positions.set(route.id, position)
+  })
+  return positions
+}
+
 export function buildRouteIndex<Ctx extends JsonObject>(routes: readonly Route<Ctx>[]): RouteIndex<Ctx> {
-  const commands: (Map<string, number[]> | undefined)[] = [undefined, undefined, undefined, undefined]
-  const texts = new Map<string, number[]>()
-  const events = new Map<string, number[]>()
+  const commands: (Map<string, Slot> | undefined)[] = [undefined, undefined, undefined, undefined]
+  const texts = new Map<string, Slot>()
+  const events = new Map<string, Slot>()
   const typedScan: number[] = []
   const eventScan: number[] = []
-  const positions = new Map<string, number>()
+  const positions = knownPositions.get(routes) ?? positionsOf(routes)
+  // one list per position that a lookup returned alone, made on first use and kept (no allocation per turn)
+  const singles: (readonly number[] | undefined)[] = []
+  const listOf = (slot: Slot | undefined): readonly number[] | undefined =>
+    slot === undefined ? undefined : typeof slot === 'number' ? (singles[slot] ??= Object.freeze([slot])) : slot
   const stateSets: (ReadonlySet<string> | undefined)[] = []
   // The first restart route for any state ends the search: a state named only by a later route never gets it.
   const restarts = new Map<string, string>()
   let restartAnywhere: string | undefined
 
   routes.forEach((route, position) => {
-    positions.set(route.id, position)
     stateSets.push(route.states ? new Set(route.states) : undefined)
     switch (route.kind) {
       case 'command': {
@@ -130,13 +161,13 @@ export function buildRouteIndex<Ctx extends JsonObject>(routes: readonly Route<C
     knows: (uiEvent) => events.has(uiEvent),
     restartEvent: (state) => restarts.get(state) ?? restartAnywhere,
     candidates(input, uiEvent) {
-      if (uiEvent !== undefined) return merge([events.get(uiEvent), eventScan])
+      if (uiEvent !== undefined) return merge([listOf(events.get(uiEvent)), eventScan])
       // The common case, one list or none, returns it without building the list of lists.
       let found: readonly number[] | undefined = typedScan.length > 0 ? typedScan : undefined
       let lists: (readonly number[] | undefined)[] | undefined
       for (let space = 0; space <= spaces.length; space++) {
         const entry = spaces[space]
-        const list = entry ? commandList(entry, input) : hasTexts && !ruledOut(textUnits, input, true, true, true) && !longerThan(input, longestText) ? texts.get(textKey(input)) : undefined
+        const list = listOf(entry ? commandSlot(entry, input) : hasTexts && !ruledOut(textUnits, input, true, true, true) && !longerThan(input, longestText) ? texts.get(textKey(input)) : undefined)
         if (list === undefined || list.length === 0) continue
         if (found === undefined) found = list
         else (lists ??= [found]).push(list)
