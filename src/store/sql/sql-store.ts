@@ -86,22 +86,24 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
     updatedAt: new Date(num(row.updated_at)),
   })
 
+  /** A conversation from its load statement's rows: the first carries the conversation's columns (and `seq` null when it has no messages). */
+  const storedOf = (conversationId: string, head: SqlRow, rows: readonly SqlRow[]): StoredConversation => ({
+    conversationId,
+    messages: decodeRows(conversationId, head.seq === null ? [] : rows),
+    version: num(head.version),
+    definition: { id: head.definition_id as string, revision: num(head.definition_revision) },
+    ...ownerOf(head),
+    createdAt: new Date(num(head.created_at)),
+    updatedAt: new Date(num(head.updated_at)),
+  })
+
   const loadRange = async (conversationId: string, range: LoadOptions): Promise<StoredConversation | undefined> => {
     const rows = await query(sql.loadRange, [conversationId, range.lastMessages ?? null, range.beforeMessage ?? null])
     const head = rows[0]
     if (!head) return undefined
     if (head.before_found !== true) throw unknownMessageError(conversationId, range.beforeMessage ?? '')
-    const messages = decodeRows(conversationId, head.seq === null ? [] : rows)
-    return {
-      conversationId,
-      messages,
-      version: num(head.version),
-      definition: { id: head.definition_id as string, revision: num(head.definition_revision) },
-      ...ownerOf(head),
-      createdAt: new Date(num(head.created_at)),
-      updatedAt: new Date(num(head.updated_at)),
-      range: { from: num(head.end_at) - messages.length, total: num(head.message_count) },
-    }
+    const stored = storedOf(conversationId, head, rows)
+    return { ...stored, range: { from: num(head.end_at) - stored.messages.length, total: num(head.message_count) } }
   }
 
   return {
@@ -118,17 +120,7 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
       return guarded('load', async () => {
         const rows = await query(sql.load, [conversationId])
         const head = rows[0]
-        if (!head) return undefined
-        const messages = decodeRows(conversationId, head.seq === null ? [] : rows)
-        return {
-          conversationId,
-          messages,
-          version: num(head.version),
-          definition: { id: head.definition_id as string, revision: num(head.definition_revision) },
-          ...ownerOf(head),
-          createdAt: new Date(num(head.created_at)),
-          updatedAt: new Date(num(head.updated_at)),
-        }
+        return head ? storedOf(conversationId, head, rows) : undefined
       })
     },
 
