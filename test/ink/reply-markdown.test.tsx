@@ -5,25 +5,13 @@ import { MessageView } from '../../renderers/ink/message-view.js'
 import { markdownBlocks, markdownLines, wrapLines } from '../../renderers/ink/terminal-markdown.js'
 import type { StyledLine } from '../../renderers/ink/terminal-markdown.js'
 import { frameText } from './frames.js'
+import { MARKDOWN_REPLY } from './markdown-reply.js'
 
 /** Agent replies are markdown in the terminal: no `##`, `**`, `| --- |` or fences reach the screen. */
 
 afterEach(() => cleanup())
 
-const reply = [
-  '## Reship options',
-  '',
-  'Order **#12345** can be reshipped:',
-  '',
-  '| Option | Days | Cost |',
-  '| --- | --- | --- |',
-  '| Standard ground shipping with tracking | 5 | free |',
-  '| Express | 1 | 9.90 |',
-  '',
-  '```ts',
-  'reship(12345)',
-  '```',
-].join('\n')
+const reply = MARKDOWN_REPLY
 const message = (role: Message['role'], content: string, status: Message['status'] = 'complete'): Message => ({ id: role, role, content, status, createdAt: new Date(0) })
 const text = (line: StyledLine): string => line.spans.map((span) => span.text).join('')
 
