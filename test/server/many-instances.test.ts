@@ -14,6 +14,7 @@ import { percentile, runLoad, type LoadStats } from './support/load-driver.js'
 // conversation still completes, uncorrupted. Between the two, 60 stops across processes: a turn
 // held on one instance, the stop POSTed to another; the time until the holder's stream finishes
 // (the store wakes the holder through LISTEN/NOTIFY; its poll, every 250 ms here, is the fallback).
+// The load also runs on one instance alone, so each run prints turns/s and p50/p99 for one and three.
 // Bounded: every conversation has a deadline, and the whole file a timeout.
 
 requirePostgresInCi()
@@ -108,6 +109,16 @@ if (!POSTGRES_URL) {
       expect(stats.mismatches).toEqual([])
       expect(stats.turns).toBe(200 * TURNS_PER_CONVERSATION)
       expect(stats.doubleSubmits).toBeGreaterThan(0)
+      expect(await checkTranscripts(store, conversations)).toEqual([])
+    }, 120_000)
+
+    it('the same load on one instance (60 conversations × 10 turns): every transcript exact; turns/s and latency beside three instances', async () => {
+      const conversations = Array.from({ length: 60 }, (_, i) => `single-${i}`)
+      const one = [(instances[0] as Instance).url]
+      const stats = await runLoad({ instances: () => one, conversations, concurrency: 50, seed: SEED, deadlineMs: 60_000 })
+      console.log(report('one instance', stats))
+      expect(stats.mismatches).toEqual([])
+      expect(stats.turns).toBe(60 * TURNS_PER_CONVERSATION)
       expect(await checkTranscripts(store, conversations)).toEqual([])
     }, 120_000)
 
