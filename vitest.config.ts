@@ -58,6 +58,7 @@ export const integrationSuites = [
   'test/store/turn-parts-migration.test.ts',
   'test/store/sql-faults.test.ts',
   'test/devtools/export-command.test.ts',
+  'test/devtools/done-when.test.ts',
   'examples/server-support/server.test.ts',
   'examples/persistent-chat/server.test.ts',
   // child processes: the chatrail CLI, a capped-heap reader, the demo on a pseudo-terminal

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react'
+import { Fragment, useState, type ReactNode } from 'react'
 import type { DevtoolsTurn, MessageExplanation } from '../../src/devtools/devtools-api.js'
 import type { DevtoolsClient } from './devtools-client.js'
 import { ExplanationView } from './explanation-view.js'
@@ -15,11 +15,13 @@ const ms = (value: number | undefined): string | undefined => (value === undefin
 function Timings({ turn }: { turn: DevtoolsTurn }): ReactNode {
   const { timings } = turn
   const all: ReadonlyArray<readonly [string, number | undefined]> = [
-    ['turn', timings.turnMs], ['route', timings.routeMs], ['adapter first chunk', timings.adapterFirstChunkMs], ['adapter', timings.adapterMs], ['store', timings.storeMs],
+    ['turn', timings.turnMs], ['route', timings.routeMs], ['adapter first chunk', timings.adapterFirstChunkMs], ['adapter', timings.adapterMs],
+    ['store before the write', timings.storeBeforeWriteMs], ['store', timings.storeMs],
   ]
   const rows = all.filter((row): row is readonly [string, number] => row[1] !== undefined)
   if (rows.length === 0) return <dd>not recorded</dd>
-  return <dd data-devtools-timings="">{rows.map(([name, value]) => `${name} ${ms(value) ?? ''}`).join(' · ')}</dd>
+  // one unbreakable span per phase: a narrow card wraps between phases, never between a name and its figure
+  return <dd data-devtools-timings="">{rows.map(([name, value], i) => <Fragment key={name}>{i > 0 ? ' · ' : ''}<span data-devtools-timing="">{`${name} ${ms(value) ?? ''}`}</span></Fragment>)}</dd>
 }
 
 function AdapterCalls({ turn }: { turn: DevtoolsTurn }): ReactNode {

@@ -6,9 +6,9 @@ export const TURN_KINDS: readonly DevtoolsTurnKind[] = ['deterministic', 'agenti
 
 export const TURN_KIND_HELP: Readonly<Record<DevtoolsTurnKind, string>> = {
   deterministic: 'a route answered, no model call',
-  agentic: 'no route decided it: the agent (or the fallback) answered',
+  agentic: 'no route decided it: the agent answered',
   repaired: 'a route answered, traced as repaired; no model call',
-  fallback: 'a route answered, traced as fallback; no model call',
+  fallback: 'the definition\'s fallback answered (no agent, a route timed out, or the agent failed), or a route traced as fallback',
   form: 'the state\'s form took the answer as a slot',
   refused: 'a guard refused: the re-prompt answered, nothing changed',
   unavailable: 'a UI event this state does not take (a stale button)',

@@ -25,7 +25,10 @@ export function restoredMessages(stored: readonly RestoredUiMessage[], createdAt
       if (!part.type.startsWith('tool-') || typeof part.toolCallId !== 'string') return []
       const { input, state } = part
       const args = (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as Record<string, unknown>
-      const settled = state === 'output-error' ? { status: 'error' as const, error: String(part.errorText) } : { status: 'complete' as const, result: typeof part.output === 'string' ? part.output : (JSON.stringify(part.output) ?? '') }
+      // a call the server's tool loop paused on awaits the user's approval; a denied one did not run
+      const settled = state === 'approval-requested' || state === 'approval-responded' ? { status: 'requires_confirmation' as const }
+        : state === 'output-denied' ? { status: 'error' as const, error: 'Denied by the user.' }
+        : state === 'output-error' ? { status: 'error' as const, error: String(part.errorText) } : { status: 'complete' as const, result: typeof part.output === 'string' ? part.output : (JSON.stringify(part.output) ?? '') }
       return [{ id: part.toolCallId, name: part.type.slice(5), args, ...settled }]
     })
     // text and components in order, by the rule a live answer follows (src/contract/answer-parts.ts)

@@ -13,6 +13,11 @@ export interface ToolExecutionContext {
    * attempt, also a reconcile after a crash, so a tool that dedupes by it has its effect once.
    */
   idempotencyKey?: string
+  /**
+   * chatrail addition, set when the chat server runs the tool (docs/server.md § Tools): fires when
+   * the call times out or the turn is stopped, so a tool can end its work early.
+   */
+  abortSignal?: AbortSignal
 }
 
 export interface ToolDefinition<TArgs = Record<string, unknown>> {

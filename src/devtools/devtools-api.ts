@@ -155,9 +155,11 @@ export type DevtoolsAdapterCall =
  * Timings of a turn, where the store has them: `turnMs` from the message times (the user message
  * to its answer); the phases from the answer's `metadata.timings`, which chatrail/server stores
  * (its sessions record `trace.timings`): `routeMs` (route resolution), and for a turn that called
- * the agentic adapter `adapterFirstChunkMs` and `adapterMs`. Absent in a history written without
- * them. `storeMs` (the turn's write) is on the live trace only: a stored answer cannot carry the
- * time of its own write, so a stored history never has it.
+ * the agentic adapter `adapterFirstChunkMs` and `adapterMs`; `storeBeforeWriteMs`, the store time
+ * the turn spent before its answer's write (load, claim, lease renewals, signal polls, part batches,
+ * summed by the handler's clock). Absent in a history written without them. `storeMs` (the turn's
+ * write) is on the live trace only: a stored answer cannot carry the time of its own write, so a
+ * stored history never has it.
  */
 export interface DevtoolsTimings {
   readonly turnMs?: number
@@ -165,6 +167,7 @@ export interface DevtoolsTimings {
   readonly adapterFirstChunkMs?: number
   readonly adapterMs?: number
   readonly storeMs?: number
+  readonly storeBeforeWriteMs?: number
 }
 
 /** A decision record, as stored on the answer (`metadata.chatrail`; see DecisionRecord). */
@@ -202,7 +205,11 @@ export interface DevtoolsTurn {
   /** State before and after, as the conversation replays through the handler's definition. */
   readonly fromState: string
   readonly toState: string
-  /** The trace's fixed phrase (`guard-refused`, `slot-filled`, `route-timeout:<id>`, …). */
+  /**
+   * The trace's fixed phrase (`guard-refused`, `slot-filled`, `route-timeout:<id>`, …); for a turn
+   * the definition's fallback answered without a record, why: `missing-adapter`, `route-timeout`
+   * or `agent-failed:<error class>`.
+   */
   readonly reason?: string
   /** The failed answer's error code (`AGENT_ERROR`, `TURN_TIMEOUT`, …). */
   readonly errorCode?: string

@@ -48,10 +48,23 @@ function replayOf(answer: Message | undefined): string | undefined {
   return typeof of === 'string' ? of : undefined
 }
 
+/**
+ * Why the definition's fallback gave a record-less answer (chatrail/server stores the trace's error
+ * class then, `metadata.trace`): `missing-adapter` (the definition has no agent), `route-timeout`
+ * (a route ran past `routeTimeoutMs`), or `agent-failed:<error class>`. Undefined: the agent's answer.
+ */
+function fallbackOf(answer: Message | undefined): string | undefined {
+  const trace = (answer?.metadata as { trace?: { kind?: unknown; errorClass?: unknown } } | undefined)?.trace
+  if (trace?.kind !== 'fallback') return undefined
+  const errorClass = typeof trace.errorClass === 'string' ? trace.errorClass : 'Error'
+  if (errorClass === 'MissingAdapter') return 'missing-adapter'
+  return errorClass === 'RouteTimeout' ? 'route-timeout' : `agent-failed:${errorClass}`
+}
+
 function kindOf(answer: Message | undefined, record: DecisionRecord | undefined): DevtoolsTurnKind {
   if (!answer) return 'pending'
   if (answer.status === 'error' || errorCodeOf(answer) !== undefined) return 'failed'
-  if (!record) return 'agentic'
+  if (!record) return fallbackOf(answer) === undefined ? 'agentic' : 'fallback'
   if (replayOf(answer) !== undefined) return 'replayed'
   if (record.outcome === 'refused') return 'refused'
   if (record.outcome === 'unavailable') return 'unavailable'
@@ -59,7 +72,7 @@ function kindOf(answer: Message | undefined, record: DecisionRecord | undefined)
   return record.kind
 }
 
-const TIMING_KEYS = ['routeMs', 'adapterFirstChunkMs', 'adapterMs', 'storeMs'] as const
+const TIMING_KEYS = ['routeMs', 'adapterFirstChunkMs', 'adapterMs', 'storeMs', 'storeBeforeWriteMs'] as const
 
 /** The phases chatrail/server stores with an answer (`metadata.timings`), each a finite, non-negative number or left out. */
 function storedTimingsOf(answer: Message | undefined): Pick<DevtoolsTimings, (typeof TIMING_KEYS)[number]> {
@@ -82,7 +95,11 @@ function adapterCallsOf(answers: readonly Message[], kind: DevtoolsTurnKind): De
   const calls: DevtoolsAdapterCall[] = []
   for (const answer of answers) {
     if (answer.role !== 'assistant') continue
-    if (kind === 'agentic' || kind === 'failed') {
+    const fallback = fallbackOf(answer)
+    if (fallback !== undefined) {
+      // the fallback answered: the agent was called only when it failed
+      if (fallback.startsWith('agent-failed:')) calls.push({ type: 'model', messageId: answer.id, status: 'error', errorCode: fallback.slice('agent-failed:'.length) })
+    } else if (kind === 'agentic' || kind === 'failed') {
       const errorCode = errorCodeOf(answer)
       calls.push({ type: 'model', messageId: answer.id, status: answer.status === 'error' || errorCode !== undefined ? 'error' : 'complete', ...(errorCode === undefined ? {} : { errorCode }) })
     }
@@ -151,6 +168,7 @@ export function walkConversation<Ctx extends JsonObject>(machine: Machine<Ctx> |
     const kind = kindOf(answer, record)
     if (kind === 'failed') failedTurns += 1
     const errorCode = answer && errorCodeOf(answer)
+    const reason = record?.reason ?? (record ? undefined : fallbackOf(answer))
     const ended = answers.at(-1)?.createdAt
     turns.push({
       index,
@@ -162,7 +180,7 @@ export function walkConversation<Ctx extends JsonObject>(machine: Machine<Ctx> |
       restart: record?.restart === true,
       fromState,
       toState,
-      ...(record?.reason === undefined ? {} : { reason: record.reason }),
+      ...(reason === undefined ? {} : { reason }),
       ...(errorCode === undefined ? {} : { errorCode }),
       record: record ?? null,
       signature: record ? judge(record) : 'unsigned',

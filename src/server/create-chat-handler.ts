@@ -30,7 +30,10 @@ import { toUiMessages } from './ui-messages.js'
 import { resumeConversationIdOf, resumeStream, type ResumeContext } from './resume-stream.js'
 import { runningTurnHeader, runningTurnOf, withRunningTurn } from './running-turn.js'
 import { recordTurnParts } from './turn-recorder.js'
+import { meterStore } from './store-meter.js'
 import { createHandlerTelemetry, type ChatTelemetryOptions } from './telemetry/handler-telemetry.js'
+import { serverTools, type ServerToolOptions } from './server-tools.js'
+import { planApproval, readToolApproval, storeApprovalAnswers, type ToolApprovalRequest } from './tool-approval.js'
 
 /**
  * `createChatHandler`: a chatrail workflow behind one Web-standard handler that `useChat` talks
@@ -93,6 +96,11 @@ export interface ChatHandlerOptions<Ctx extends JsonObject = JsonObject> {
    * Default: on when `@opentelemetry/api` is installed, through its global tracer and meter; `false`: off.
    */
   readonly telemetry?: ChatTelemetryOptions | false
+  /**
+   * The tool loop for the tools the definition declares (`chat.tools`; docs/server.md § Tools): the
+   * most model steps of one turn and each call's timeout. Used only when the definition has tools.
+   */
+  readonly tools?: ServerToolOptions
 }
 
 /**
@@ -181,6 +189,7 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
   const cors = options.cors === undefined ? undefined : createCorsPolicy(options.cors)
   const drain = createTurnDrain(store, onError)
   const busyRetry = createBusyRetry()
+  const tools = serverTools(definition.chat, options.tools)
 
   /**
    * A session on a stored history. A turn's session names its turn after the answer it writes
@@ -206,8 +215,8 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
    * back under its lease), unless `history` is false (DELETE and control requests only need the
    * owner check, and a turn's first read only needs a history it can plan on without re-deriving).
    */
-  const open = async (conversationId: string, owner: string | undefined, history = true): Promise<Opened> => {
-    const stored = await store.load(conversationId)
+  const open = async (conversationId: string, owner: string | undefined, history = true, via: ConversationStore = store): Promise<Opened> => {
+    const stored = await via.load(conversationId)
     if (!stored) return { stored, messages: [], rederived: false }
     if (owner !== undefined && stored.owner !== owner) throw notFound()
     if (stored.definition.id !== definition.id) throw new HttpError(409, 'definition_mismatch', 'This conversation belongs to another chat definition.')
@@ -299,26 +308,30 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     // a turn is admitted until the handler closes (shutdown.ts); the ticket ends with the turn, or with this request when none runs
     const ticket = drain.admit()
     try {
-      return await startTurn(request, readTurnRequest(body), owner, ticket)
+      // useChat's answer to a tool approval (its last message the paused answer) resumes that turn (tool-approval.ts)
+      return await startTurn(request, readToolApproval(body) ?? readTurnRequest(body), owner, ticket)
     } catch (error) {
       ticket.end()
       throw error
     }
   }
 
-  const startTurn = async (request: Request, turn: TurnRequest, owner: string | undefined, ticket: DrainTicket): Promise<Response> => {
+  const startTurn = async (request: Request, turn: TurnRequest | ToolApprovalRequest, owner: string | undefined, ticket: DrainTicket): Promise<Response> => {
     const { conversationId } = turn
+    const planOf = (messages: readonly Message[]): TurnPlan => ('answers' in turn ? planApproval(messages, turn) : planTurn(messages, turn, now()))
+    // the turn's store calls, timed for the devtools (stored with its answer: store-meter.ts)
+    const metered = meterStore(store, clock)
     // A first read without re-deriving: a history stored under another revision is planned only
     // under the lease, where it is re-derived (or taken from the cache) and written back.
-    const before = await open(conversationId, owner, false)
+    const before = await open(conversationId, owner, false, metered.store)
     const stale = before.stored !== undefined && before.stored.definition.revision !== definition.revision
-    const early = stale ? undefined : planTurn(before.messages, turn, now())
+    const early = stale ? undefined : planOf(before.messages)
     if (early?.kind === 'answered' && before.stored) {
       ticket.end()
       return storedAnswer(conversationId, before, early.position)
     }
-    await checkBeforeTurn(options.beforeTurn, { principal: owner, conversationId, trigger: turn.trigger, request }, onError)
-    const claimed = await store.claim(conversationId, ids(), { leaseMs, ...(owner === undefined ? {} : { owner }) })
+    await checkBeforeTurn(options.beforeTurn, { principal: owner, conversationId, trigger: 'answers' in turn ? 'submit-message' : turn.trigger, request }, onError)
+    const claimed = await metered.store.claim(conversationId, ids(), { leaseMs, ...(owner === undefined ? {} : { owner }) })
     if (claimed.status === 'busy') {
       // when the running turn is likely over (busy-retry.ts), not when its lease would run out
       const seconds = busyRetry.seconds(claimed.expiresAt.getTime() - clock())
@@ -334,14 +347,16 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
       // A turn may have finished between the first read and the claim: read again under the lease,
       // unless the claim saw the conversation exactly as the first read did (nothing wrote in
       // between, and the lease now fences every write, so the first read is still the history).
-      current = unchanged(before.stored, claimed.current) ? await withHistory(conversationId, before.stored) : await open(conversationId, owner)
+      current = unchanged(before.stored, claimed.current) ? await withHistory(conversationId, before.stored) : await open(conversationId, owner, true, metered.store)
       messages = current.messages
       version = current.stored?.version ?? 0
       if (current.rederived) {
         // a revision change: the re-derived history replaces the stored one, under this turn's lease
-        version = (await store.append(conversationId, { expectedVersion: version, truncateAfter: null, messages, definition: ref, lease, ...(owner === undefined ? {} : { owner }) })).version
+        version = (await metered.store.append(conversationId, { expectedVersion: version, truncateAfter: null, messages, definition: ref, lease, ...(owner === undefined ? {} : { owner }) })).version
       }
-      plan = planTurn(messages, turn, now())
+      plan = planOf(messages)
+      // an approval's answers are stored before anything runs: what at most once rests on (tool-approval.ts)
+      if (plan.kind === 'resume') version = await storeApprovalAnswers(metered.store, conversationId, { expectedVersion: version, user: plan.user, answer: plan.resume.answer, definition: ref, lease, owner })
     } catch (error) {
       await store.release(lease, 'abandoned').catch(() => false)
       throw error
@@ -351,7 +366,7 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
       ticket.end()
       return storedAnswer(conversationId, current, plan.position)
     }
-    const assistantId = ids()
+    const assistantId = plan.resume?.answer.id ?? ids()
     const turnId = `${conversationId}:${assistantId}`
     let session: ChatSession<Ctx>
     let storedReplay: ReturnType<typeof replayableAnswer>
@@ -368,9 +383,9 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     const userId = plan.user.id
     const traced = telemetry.turn(request, { conversationId, turnId, plan: plan.kind, stateBefore: () => session.getSnapshot().state, trace: () => session.traces().findLast((trace) => trace.messageId === userId) })
     // the turn's parts also go to the store in batches, so a client that reconnects is served them by any instance
-    const sink = recordTurnParts({ store, conversationId, lease, owner, header: () => runningTurnHeader(plan.history, plan.user), flushMs: partFlushMs, sink: traced.sink(response), onError })
+    const sink = recordTurnParts({ store: metered.store, conversationId, lease, owner, header: () => runningTurnHeader(plan.history, plan.user), flushMs: partFlushMs, sink: traced.sink(response), onError })
     // one literal for both kinds of turn (spreading a shared part into each cost more than the rest of the setup)
-    const input: TurnInput<Ctx> = { store, session, conversationId, definition: ref, owner, lease, expectedVersion: version, user: plan.user, assistantId, now, sink, onError, leaseMs, turnTimeoutMs, signalPollMs, liveAgent, history: plan.history, write: plan.write, halt: halt.signal }
+    const input: TurnInput<Ctx> = { store: metered.store, storeSpentMs: metered.spentMs, session, conversationId, definition: ref, owner, lease, expectedVersion: version, user: plan.user, assistantId, now, sink, onError, leaseMs, turnTimeoutMs, signalPollMs, liveAgent, history: plan.history, write: plan.write, halt: halt.signal, tools, resume: plan.resume }
     // the turn runs on its own: it completes and is stored whether or not the client keeps reading
     const running = traced.run(() => (storedReplay ? replayStoredAnswer(input, storedReplay) : runTurn(input)))
     void running.catch(onError).finally(() => {

@@ -2,6 +2,7 @@ import type { Message } from '../contract/message.js'
 import type { Interaction } from '../conversation/interactions.js'
 import { uiEventMessageMetadata, uiEventOf } from '../conversation/ui-events.js'
 import { badRequest, HttpError } from './http-responses.js'
+import type { ResumedAnswer } from './tool-approval.js'
 import type { TurnRequest } from './turn-request.js'
 
 /**
@@ -19,7 +20,9 @@ import type { TurnRequest } from './turn-request.js'
  */
 export type TurnPlan =
   | { readonly kind: 'answered'; readonly position: number }
-  | { readonly kind: 'new' | 'edit' | 'regenerate'; readonly user: Message; readonly history: readonly Message[]; readonly write: TurnWrite }
+  | { readonly kind: 'new' | 'edit' | 'regenerate'; readonly user: Message; readonly history: readonly Message[]; readonly write: TurnWrite; readonly resume?: undefined }
+  /** A paused tool loop answered by the user's approvals (tool-approval.ts): the stored answer goes on. */
+  | { readonly kind: 'resume'; readonly user: Message; readonly history: readonly Message[]; readonly write: TurnWrite; readonly resume: ResumedAnswer }
 
 /** How the finished turn is written: after which message the store truncates, and whether the user message is part of the append. */
 export interface TurnWrite {

@@ -3,9 +3,9 @@ import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
 import type { JsonObject } from '../conversation/json.js'
 import type { ChatSession } from '../conversation/session.js'
+import type { TurnTrace } from '../conversation/trace.js'
 import type { ConversationStore, DefinitionRef, Lease } from '../store/conversation-store.js'
 import { isStoreMessageTooLargeError } from '../store/store-errors.js'
-import { AnswerParts } from '../contract/answer-parts.js'
 import { componentOfChunk } from '../contract/component-chunk.js'
 import { createUiPartEncoder } from '../protocol/encode-parts.js'
 import type { ChatrailPartData } from '../protocol/ui-parts.js'
@@ -15,6 +15,10 @@ import type { TurnWrite } from './plan-turn.js'
 import { createToolLedger } from './tool-ledger.js'
 import type { WirePart } from './tool-parts.js'
 import { watchSignals } from './turn-signals.js'
+import type { ServerTools } from './server-tools.js'
+import { toolLoopSource, type ToolLoopSource } from './tool-loop.js'
+import { answerSoFar, resumedLoop, type ResumedAnswer } from './tool-approval.js'
+import { storedToolsOf } from './tool-ledger.js'
 
 /**
  * One turn without a controller: the session answers the request built from stored history plus
@@ -39,6 +43,8 @@ import { watchSignals } from './turn-signals.js'
  */
 export interface TurnInput<Ctx extends JsonObject> {
   readonly store: ConversationStore
+  /** The store time the turn has spent so far (store-meter.ts), stored with its answer as `timings.storeBeforeWriteMs`. */
+  readonly storeSpentMs?: () => number
   readonly session: ChatSession<Ctx>
   readonly conversationId: string
   readonly definition: DefinitionRef
@@ -64,6 +70,10 @@ export interface TurnInput<Ctx extends JsonObject> {
   readonly onError: (error: unknown) => void
   /** Aborted by `handler.close()` at its deadline: the turn ends now, failed with `SERVER_SHUTDOWN`. */
   readonly halt?: AbortSignal
+  /** The definition declares tools: the model sees them and the turn runs its tool loop (tool-loop.ts). */
+  readonly tools?: ServerTools | undefined
+  /** The stored answer a paused tool loop goes on from, its approvals answered (tool-approval.ts); `assistantId` is its id. */
+  readonly resume?: ResumedAnswer | undefined
 }
 
 /** What an error part says: a code, never an internal message. */
@@ -90,7 +100,7 @@ type Interruption = 'timeout' | 'stopped' | 'shutdown'
 
 /** What a tool call still open at the end is told. */
 function unfinishedToolText(end: Ending): string {
-  if (end.kind === 'done') return 'No result: the agent ended its answer without this tool\'s result (the chat server runs no tools itself).'
+  if (end.kind === 'done') return 'No result: the agent ended its answer without this tool\'s result (the chat server runs only the tools its definition declares with execute).'
   return end.kind === 'stopped' ? 'No result: the turn was stopped first.' : 'No result: the turn failed first.'
 }
 
@@ -133,9 +143,10 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
       sink.write([{ type: 'data-chatrail', data: snapshotData(session) }])
     })
     : () => undefined
-  const answer = new AnswerParts()
+  const answer = answerSoFar(input.resume)
   let ending: Ending | undefined
-  const tools = createToolLedger()
+  const tools = createToolLedger(input.resume ? storedToolsOf(input.resume.answer.metadata) : [])
+  let loop: ToolLoopSource | undefined
   const deadline = setTimeout(() => raise('timeout'), input.turnTimeoutMs)
   const nextStep = (iterator: AsyncIterator<StreamChunk>): Promise<IteratorResult<StreamChunk> | Interruption> =>
     interruption ? Promise.resolve(interruption) : new Promise((resolve, reject) => {
@@ -143,7 +154,11 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
       iterator.next().then(resolve, reject)
     })
   try {
-    const source = session.chat.adapter.createSource({ messages: [...input.history, user] })
+    const messages = [...input.history, user]
+    // a resumed answer whose definition lost its tools still goes on: its approved calls then find no tool
+    const toolSet = input.tools ?? (input.resume ? { tools: [], validateArgs: undefined, maxSteps: input.resume.paused.step + 1, timeoutMs: 1 } : undefined)
+    if (toolSet) loop = toolLoopSource({ ...toolSet, adapter: session.chat.adapter, messages, now: input.now, stepId: (step) => `${input.assistantId}.step${step}`, resume: input.resume && resumedLoop(input.resume, input.conversationId) })
+    const source = loop ?? session.chat.adapter.createSource({ messages })
     const iterator = source.stream()
     while (!ending) {
       // a hung agent must not hold the conversation forever: the lease is renewed only until the deadline
@@ -182,16 +197,23 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
   }
   // a stream that ended without `done` is an answer cut short: kept as it is, like a stop
   const end: Ending = ending ?? { kind: 'stopped' }
+  // a loop paused on approvals asks for them (the calls stay pending, stored with what the loop goes on from)
+  const paused = end.kind === 'done' ? loop?.paused() : undefined
+  const asking = paused ? paused.calls.flatMap((call) => (call.approvalId === undefined ? [] : tools.requestApproval(call.id, call.approvalId))) : []
+  if (asking.length > 0) sink.write([...encoder.encode({ type: 'done' }), ...asking])
   // no tool part is left `input-available`: a call without its result says why it has none
   const closing = tools.closeOpen(unfinishedToolText(end))
   if (closing.length > 0) sink.write([...encoder.encode({ type: 'done' }), ...closing])
   const record = end.kind === 'done' ? end.record : undefined
   const toolRecord = tools.stored()
   // where the turn's time went (a session made with `timings`), kept with the answer for the devtools
-  const timings = session.traces().findLast((candidate) => candidate.messageId === user.id)?.timings
+  const trace = session.traces().findLast((candidate) => candidate.messageId === user.id)
+  // the write's own duration cannot be in what it writes: the store time before it can
+  const timings = trace?.timings && input.storeSpentMs ? { ...trace.timings, storeBeforeWriteMs: input.storeSpentMs() } : trace?.timings
   const metadata: Record<string, unknown> = {
-    ...(end.kind === 'failed' ? { error: { code: end.code } } : typeof record === 'object' && record !== null ? { chatrail: record } : {}),
+    ...(end.kind === 'failed' ? { error: { code: end.code } } : typeof record === 'object' && record !== null ? { chatrail: record } : fallbackTrace(trace)),
     ...(toolRecord ? { tools: toolRecord } : {}),
+    ...(paused ? { toolLoop: paused } : {}),
     ...(timings ? { timings } : {}),
   }
   const assistant: Message = {
@@ -200,7 +222,7 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     content: answer.content,
     ...(answer.parts ? { parts: answer.parts } : {}),
     status: end.kind === 'failed' ? 'error' : 'complete',
-    createdAt: input.now(),
+    createdAt: input.resume?.answer.createdAt ?? input.now(),
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
   }
   // an answer over the store's message limit is stored cut to fit (oversize-answer.ts), in the same
@@ -235,6 +257,16 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     break
   }
   sink.close()
+}
+
+/**
+ * An answer without a decision record is the agent's, unless the definition's fallback gave it (no
+ * agent, or the agent failed): then it keeps the trace's kind, outcome and error class (names, no
+ * text), so the devtools can tell the two apart in a stored history.
+ */
+function fallbackTrace(trace: TurnTrace | undefined): Record<string, unknown> {
+  if (trace?.kind !== 'fallback') return {}
+  return { trace: { kind: trace.kind, outcome: trace.outcome, ...(trace.errorClass === undefined ? {} : { errorClass: trace.errorClass }) } }
 }
 
 /** The live trace with the turn's write time (a stored answer cannot carry the time of its own write). */

@@ -10,6 +10,9 @@ export type ToolPart =
   | { readonly type: 'tool-input-available'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown }
   | { readonly type: 'tool-output-available'; readonly toolCallId: string; readonly output: unknown; readonly preliminary?: true }
   | { readonly type: 'tool-output-error'; readonly toolCallId: string; readonly errorText: string }
+  /** The server's tool loop paused on a tool that needs the user's approval (tool-approval.ts). */
+  | { readonly type: 'tool-approval-request'; readonly approvalId: string; readonly toolCallId: string }
+  | { readonly type: 'tool-output-denied'; readonly toolCallId: string }
 
 /** The AI SDK's `message-metadata` part: merged into the message's `metadata` by `useChat`. */
 export interface MessageMetadataPart {

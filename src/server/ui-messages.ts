@@ -3,10 +3,21 @@ import type { ComponentPart } from '../contract/component-part.js'
 import type { Message } from '../contract/message.js'
 import { storedToolsOf, type StoredTool } from './tool-ledger.js'
 
-/** A tool call of a restored answer, as `useChat` holds one (`tool-<name>`, settled). */
+/** The approval of a restored tool call, as `useChat` holds it (`approved` once the user answered). */
+export interface UiToolApproval {
+  readonly id: string
+  readonly approved?: boolean
+  readonly reason?: string
+}
+
+/**
+ * A tool call of a restored answer, as `useChat` holds one (`tool-<name>`): settled, or awaiting
+ * the user's approval (`approval-requested`; `approval-responded` once answered, its run pending).
+ */
 export type UiToolPart =
-  | { readonly type: `tool-${string}`; readonly toolCallId: string; readonly state: 'output-available'; readonly input: unknown; readonly output: unknown }
-  | { readonly type: `tool-${string}`; readonly toolCallId: string; readonly state: 'output-error'; readonly input: unknown; readonly errorText: string }
+  | { readonly type: `tool-${string}`; readonly toolCallId: string; readonly state: 'output-available'; readonly input: unknown; readonly output: unknown; readonly approval?: UiToolApproval }
+  | { readonly type: `tool-${string}`; readonly toolCallId: string; readonly state: 'output-error'; readonly input: unknown; readonly errorText: string; readonly approval?: UiToolApproval }
+  | { readonly type: `tool-${string}`; readonly toolCallId: string; readonly state: 'approval-requested' | 'approval-responded' | 'output-denied'; readonly input: unknown; readonly approval: UiToolApproval }
 
 /** A component of a restored answer, as `useChat` holds a data part (`data-component`, keyed by instance id). */
 export type UiComponentPart = { readonly type: 'data-component'; readonly id: string; readonly data: ComponentPart }
@@ -90,9 +101,14 @@ export function answerSegments(message: Message): AnswerSegment[] {
 /** The UI part of a stored tool call. */
 export function uiToolPart(tool: StoredTool): UiToolPart {
   const type = `tool-${tool.toolName}` as const
+  const approval = tool.approval && { id: tool.approval.id, ...(tool.approval.approved === undefined ? {} : { approved: tool.approval.approved }), ...(tool.approval.reason === undefined ? {} : { reason: tool.approval.reason }) }
+  if (tool.state === 'approval-requested' || tool.state === 'output-denied') {
+    const state = tool.state === 'output-denied' ? 'output-denied' : approval?.approved === undefined ? 'approval-requested' : 'approval-responded'
+    return { type, toolCallId: tool.toolCallId, state, input: tool.input, approval: approval ?? { id: '' } }
+  }
   return tool.state === 'output-error'
-    ? { type, toolCallId: tool.toolCallId, state: 'output-error', input: tool.input, errorText: tool.errorText ?? '' }
-    : { type, toolCallId: tool.toolCallId, state: 'output-available', input: tool.input, output: tool.output }
+    ? { type, toolCallId: tool.toolCallId, state: 'output-error', input: tool.input, errorText: tool.errorText ?? '', ...(approval ? { approval } : {}) }
+    : { type, toolCallId: tool.toolCallId, state: 'output-available', input: tool.input, output: tool.output, ...(approval ? { approval } : {}) }
 }
 
 /**

@@ -94,7 +94,10 @@ describe('chat shapes (agentskit-contract §1.7–1.12)', () => {
     expectTypeOf<ChatrailController>().toMatchTypeOf<ChatController>()
     expectTypeOf<ChatrailController['send']>().toEqualTypeOf<(text: string, options?: { metadata?: Record<string, unknown> }) => Promise<void>>()
     expectTypeOf(createChatController).returns.toEqualTypeOf<ChatrailController>()
-    expectTypeOf(createChatController).parameter(1).toEqualTypeOf<{ ids?: () => string; clock?: () => Date } | undefined>()
+    expectTypeOf(createChatController).parameter(1).toEqualTypeOf<{ ids?: () => string; clock?: () => Date; branches?: boolean } | undefined>()
+    // versions of a place in history (issue #31 item 9)
+    expectTypeOf<ChatrailController['branchesOf']>().toEqualTypeOf<(messageId: string) => { index: number; count: number }>()
+    expectTypeOf<ChatrailController['switchBranch']>().toEqualTypeOf<(messageId: string, index: number) => boolean>()
   })
 
   it('pins memory, retrieval and skill shapes', () => {
@@ -133,9 +136,9 @@ describe('chat shapes (agentskit-contract §1.7–1.12)', () => {
       category?: string
     }>()
     expectTypeOf<ToolDefinition<{ n: number }>['execute']>().parameter(0).toEqualTypeOf<{ n: number }>()
-    // AgentsKit's two fields plus chatrail's optional `idempotencyKey` (action confirmation): an
+    // AgentsKit's two fields plus chatrail's optional `idempotencyKey` (action confirmation) and `abortSignal` (the server's tool loop): an
     // AgentsKit tool, which reads only the two, runs unchanged
-    expectTypeOf<ToolExecutionContext>().toEqualTypeOf<{ messages: Message[]; call: ToolCall; idempotencyKey?: string }>()
+    expectTypeOf<ToolExecutionContext>().toEqualTypeOf<{ messages: Message[]; call: ToolCall; idempotencyKey?: string; abortSignal?: AbortSignal }>()
     expectTypeOf<ToolCallHandlerContext>().toEqualTypeOf<{ messages: Message[]; tool?: ToolDefinition }>()
     expectTypeOf<ToolAuthorizationContext>().toEqualTypeOf<{ messages: Message[]; tool?: ToolDefinition; phase: 'propose' | 'execute' }>()
     expectTypeOf<ToolAuthorizationDecision>().toEqualTypeOf<{ allowed: boolean; reason?: string }>()

@@ -121,9 +121,9 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     expect(await start.locator('[data-devtools-states]').innerText()).toBe('greeting → identify on start')
     expect(await start.locator('[data-devtools-signature]').innerText()).toBe('signed and verified')
     // the turn's time from the message times; route resolution as the server stored it
-    expect(await start.locator('[data-devtools-timings]').innerText()).toMatch(/^turn \d+ ms · route \d+ ms$/)
+    expect(await start.locator('[data-devtools-timings]').innerText()).toMatch(/^turn \d+ ms · route \d+ ms · store before the write \d+ ms$/)
     const agentic = turns.nth(1)
-    expect(await agentic.locator('[data-devtools-timings]').innerText()).toMatch(/^turn \d+ ms · route \d+ ms · adapter first chunk \d+ ms · adapter \d+ ms$/)
+    expect(await agentic.locator('[data-devtools-timings]').innerText()).toMatch(/^turn \d+ ms · route \d+ ms · adapter first chunk \d+ ms · adapter \d+ ms · store before the write \d+ ms$/)
     expect(await agentic.locator('[data-devtools-adapter-calls]').getAttribute('data-devtools-adapter-calls')).toBe('1')
     // the agent's answer carries no decision record (nothing to replay it from but the answer itself)
     expect(await agentic.locator('[data-devtools-signature]').innerText()).toBe('none stored')
@@ -292,6 +292,11 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       const conversation = await shot('conversation')
       if (width === 1280 && theme === 'light') screenshotFor('devtools-conversation-1280.png', conversation)
       if (width === 390 && theme === 'dark') screenshotFor('devtools-conversation-390-dark.png', conversation)
+      if (width === 1280 && theme === 'light') {
+        // the turns beside their messages, the first explanation open (the page's top shows the diagram)
+        await tab.locator('[data-devtools-turns-panel]').evaluate((node) => node.scrollIntoView({ block: 'start' }))
+        screenshotFor('devtools-turns-1280.png', await shot('turns'))
+      }
       if (width === 1280 && theme === 'dark') {
         const panel = `${outputDir}devtools-1280-dark-diagram.png`
         await tab.locator('[data-devtools-diagram-panel]').screenshot({ path: panel })

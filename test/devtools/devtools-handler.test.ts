@@ -64,8 +64,8 @@ describe.each(everyStore('devtools', 'devtools API'))('devtools API on %s', (_na
     expect(start).toMatchObject({ event: 'start', signature: 'unsigned', recordStale: false, adapterCalls: [] })
     expect(start?.timings.turnMs).toBeGreaterThanOrEqual(0)
     // the phases the chat server stored with each answer: route resolution; the adapter's for an agentic turn
-    expect(Object.keys(start?.timings ?? {}).sort()).toEqual(['routeMs', 'turnMs'])
-    expect(Object.keys(detail.turns[1]?.timings ?? {}).sort()).toEqual(['adapterFirstChunkMs', 'adapterMs', 'routeMs', 'turnMs'])
+    expect(Object.keys(start?.timings ?? {}).sort()).toEqual(['routeMs', 'storeBeforeWriteMs', 'turnMs'])
+    expect(Object.keys(detail.turns[1]?.timings ?? {}).sort()).toEqual(['adapterFirstChunkMs', 'adapterMs', 'routeMs', 'storeBeforeWriteMs', 'turnMs'])
     // the state the devtools report is the state a resumed session reaches on the same history
     const stored = await h.store.load('c-kinds')
     const session = createChatSession(apiChat, { sessionId: 'check', lint: false })

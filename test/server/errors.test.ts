@@ -144,7 +144,7 @@ describe('createChatHandler: refusals', () => {
     expect(text).toContain('"finishReason":"error"')
     expect(text).not.toContain('internal detail')
     const stored = await store.load('c1')
-    expect(stored?.messages.map((m) => [m.role, m.content, m.status, m.metadata])).toEqual([['user', 'free text', 'complete', undefined], ['assistant', 'half an ans', 'error', { error: { code: 'AGENT_ERROR' }, timings: { routeMs: expect.any(Number), adapterFirstChunkMs: expect.any(Number), adapterMs: expect.any(Number) } }]])
+    expect(stored?.messages.map((m) => [m.role, m.content, m.status, m.metadata])).toEqual([['user', 'free text', 'complete', undefined], ['assistant', 'half an ans', 'error', { error: { code: 'AGENT_ERROR' }, timings: { routeMs: expect.any(Number), adapterFirstChunkMs: expect.any(Number), adapterMs: expect.any(Number), storeBeforeWriteMs: expect.any(Number) } }]])
     // the lease was released: the retry of the same message runs the turn again and replaces the failed answer
     const retry = await (await fetch(http.url, { method: 'POST', headers: json, body: turn([userMessage('u1', 'free text')]) })).text()
     expect(retry).toContain('"delta":"Recovered."')
@@ -162,7 +162,7 @@ describe('createChatHandler: refusals', () => {
     expect(text).toContain('"finishReason":"error"')
     expect(text).not.toMatch(/within \d+ ms|at .*\.ts:/) // a code, never the internal message or a stack
     const stored = await store.load('c1')
-    expect(stored?.messages.map((m) => [m.role, m.content, m.status, m.metadata])).toEqual([['user', 'free text', 'complete', undefined], ['assistant', 'I', 'error', { error: { code: 'TURN_TIMEOUT' }, timings: { routeMs: expect.any(Number), adapterFirstChunkMs: expect.any(Number), adapterMs: expect.any(Number) } }]])
+    expect(stored?.messages.map((m) => [m.role, m.content, m.status, m.metadata])).toEqual([['user', 'free text', 'complete', undefined], ['assistant', 'I', 'error', { error: { code: 'TURN_TIMEOUT' }, timings: { routeMs: expect.any(Number), adapterFirstChunkMs: expect.any(Number), adapterMs: expect.any(Number), storeBeforeWriteMs: expect.any(Number) } }]])
     open()
     // the conversation goes on past the failed turn
     const next = await (await fetch(http.url, { method: 'POST', headers: json, body: turn([userMessage('u2', '/start')]) })).text()

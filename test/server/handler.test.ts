@@ -38,13 +38,13 @@ describe.each(stores)('createChatHandler over HTTP: %s', (_name, makeStore) => {
     expect(stored?.messages[1]?.metadata).toMatchObject({ chatrail: { routeId: 'start' } })
     // where the turn's time went: stored with the answer (route resolution; no adapter call), and on
     // the live trace with the write's time too
-    expect(stored?.messages[1]?.metadata?.timings).toEqual({ routeMs: expect.any(Number) })
+    expect(stored?.messages[1]?.metadata?.timings).toEqual({ routeMs: expect.any(Number), storeBeforeWriteMs: expect.any(Number) })
     const live = (reply.chatrail as { trace?: { timings?: Record<string, number> } } | undefined)?.trace?.timings
     expect(Object.keys(live ?? {}).sort()).toEqual(['routeMs', 'storeMs'])
     expect(live?.storeMs).toBeGreaterThanOrEqual(0)
     const agentic = await sendTurn(http.url, 'c-agent', [userMessage('u9', 'hello')])
     expect(agentic.text).toBe('I am the agent.')
-    expect((await store.load('c-agent'))?.messages[1]?.metadata?.timings).toEqual({ routeMs: expect.any(Number), adapterFirstChunkMs: expect.any(Number), adapterMs: expect.any(Number) })
+    expect((await store.load('c-agent'))?.messages[1]?.metadata?.timings).toEqual({ routeMs: expect.any(Number), adapterFirstChunkMs: expect.any(Number), adapterMs: expect.any(Number), storeBeforeWriteMs: expect.any(Number) })
     expect(errors).toEqual([])
   })
 

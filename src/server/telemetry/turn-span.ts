@@ -22,7 +22,7 @@ export interface TurnStart {
   readonly conversationId: string
   readonly turnId: string
   /** What the POST asked of the stored conversation. */
-  readonly plan: 'new' | 'edit' | 'regenerate'
+  readonly plan: 'new' | 'edit' | 'regenerate' | 'resume'
   /** The state before the turn (read only when the span records). */
   readonly stateBefore: () => string
   /** The session's trace of this turn, for a turn whose end carried none (its answer was not stored). */
