@@ -1,4 +1,5 @@
 import type { AdapterFactory } from '../../src/contract/adapter.js'
+import type { ToolDefinition } from '../../src/contract/tool.js'
 import {
   commandRoute,
   defineChat,
@@ -37,10 +38,11 @@ function fallbackAnswer(_input: string, ctx: FallbackContext<SupportContext>): s
   return `Sorry, I can't answer that right now. ${where}`
 }
 
-export function createSupportBot(adapter?: AdapterFactory): ChatDefinition<SupportContext> {
+/** `tools`: what the agent may call (the React example's refund tools); none by default. */
+export function createSupportBot(adapter?: AdapterFactory, tools?: ToolDefinition[]): ChatDefinition<SupportContext> {
   return defineChat<SupportContext>()({
     id: 'support-bot',
-    chat: adapter ? { adapter, systemPrompt: 'You are a concise support assistant for an online shop.' } : {},
+    chat: adapter ? { adapter, systemPrompt: 'You are a concise support assistant for an online shop.', ...(tools ? { tools } : {}) } : {},
     conversation: {
       initial: 'greeting',
       context: {},

@@ -21,6 +21,8 @@ export type ChatKeyAction =
   | { type: 'cancel-edit' }
   | { type: 'retry' }
   | { type: 'regenerate' }
+  /** Ctrl+← / Ctrl+→ on an empty composer: the previous or next version of the latest message that has versions. */
+  | { type: 'version'; step: -1 | 1 }
   | { type: 'history-older' }
   | { type: 'history-newer' }
   | { type: 'search-start' }
@@ -50,6 +52,8 @@ export interface ChatKeyContext {
   canEditLast?: boolean
   /** Ctrl+R's search is open; this is its query. @default undefined (no search) */
   searchQuery?: string
+  /** A message in history has versions (an edit or a regenerate kept the one it replaced). @default false */
+  versions?: boolean
 }
 
 /** Drops control characters a terminal may send along with text (paste markers), keeping line breaks. */
@@ -65,6 +69,7 @@ function withoutControlCharacters(text: string): string {
 export function chatKeyAction(input: string, key: Key, context: ChatKeyContext): ChatKeyAction | undefined {
   if (context.paste === true) return insert(input)
   if (context.searchQuery !== undefined) return searchKeyAction(input, key, context.searchQuery)
+  if (key.ctrl && (key.leftArrow || key.rightArrow)) return versionAction(key.leftArrow ? -1 : 1, context)
   if (key.ctrl) return ctrlAction(input, context)
   if (key.escape) return escapeAction(context)
   if (key.return) return enterAction(key, context)
@@ -83,6 +88,12 @@ export function chatKeyAction(input: string, key: Key, context: ChatKeyContext):
   if (key.end) return edit({ type: 'move', to: 'end' })
   if (key.meta || key.pageUp || key.pageDown) return undefined
   return insert(input)
+}
+
+/** Ctrl+←/→ move by word in typed text, as in a shell; on an empty, idle composer they walk a message's versions. */
+function versionAction(step: -1 | 1, context: ChatKeyContext): ChatKeyAction | undefined {
+  if (context.input !== '') return edit({ type: 'move', to: step < 0 ? 'word-left' : 'word-right' })
+  return context.streaming || context.editing || context.versions !== true ? undefined : { type: 'version', step }
 }
 
 function escapeAction(context: ChatKeyContext): ChatKeyAction | undefined {

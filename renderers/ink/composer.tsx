@@ -26,6 +26,8 @@ interface Props {
   escArmed?: boolean
   /** Ctrl+R's search is open: the composer is its `(reverse-i-search)` line. */
   search?: ComposerSearch
+  /** A message has versions: the hint offers Ctrl+←/→ to walk them. */
+  versions?: boolean
   /** Lines shown before the composer scrolls. @default 8 */
   rows?: number
   /** The width the hint is fitted to. @default the terminal's columns (80 when not a terminal) */
@@ -38,10 +40,10 @@ interface Props {
  * takes several rows, cut here rather than by the terminal), and a one-line key
  * hint that follows what the keys would do now, fitted to the terminal's width.
  */
-export function Composer({ input, cursor, streaming, editing, dialogClosed = false, escArmed = false, search, rows = COMPOSER_ROWS, columns }: Props) {
+export function Composer({ input, cursor, streaming, editing, dialogClosed = false, escArmed = false, search, versions = false, rows = COMPOSER_ROWS, columns }: Props) {
   const { stdout } = useStdout()
   const width = columns ?? (stdout.columns > 0 ? stdout.columns : 80)
-  const hint = <Text dimColor>{fitHint(hintItems({ streaming, editing, dialogClosed, escArmed, searching: search !== undefined }), width)}</Text>
+  const hint = <Text dimColor>{fitHint(hintItems({ streaming, editing, dialogClosed, escArmed, searching: search !== undefined, versions }), width)}</Text>
   const top = useRef(0)
   if (search !== undefined) {
     return (
@@ -96,10 +98,12 @@ interface HintMode {
   dialogClosed: boolean
   escArmed: boolean
   searching: boolean
+  /** A message has versions (Ctrl+←/→ walk them on an empty composer). @default false */
+  versions?: boolean
 }
 
 /** Pure: the hint's items for the composer's mode, in the order shown, ranked by what matters most. */
-export function hintItems({ streaming, editing, dialogClosed, escArmed, searching }: HintMode): HintItem[] {
+export function hintItems({ streaming, editing, dialogClosed, escArmed, searching, versions = false }: HintMode): HintItem[] {
   const item = (text: string, rank: number): HintItem => ({ text, rank })
   if (searching) return [item('Enter or → accept', 0), item('Ctrl+R older match', 1), item('Esc cancel', 0)]
   if (dialogClosed) return [item('Tab answer the agent', 0), item(streaming ? 'Esc stop the turn' : 'Enter send', 1), item('Ctrl+C quit', 2)]
@@ -113,6 +117,7 @@ export function hintItems({ streaming, editing, dialogClosed, escArmed, searchin
     item('Esc Esc edit last', 4),
     item('Ctrl+T retry', 5),
     item('Ctrl+G regenerate', 7),
+    ...(versions ? [item('Ctrl+←→ versions', 3)] : []),
     item('Ctrl+J newline', 3),
     item('Ctrl+C quit', 1),
   ]

@@ -18,7 +18,8 @@ import { EventShortcuts } from './event-shortcuts.js'
 import { failureLine, fallbackFailureLine } from './failure-line.js'
 import { editLine, linesOf } from './line-editor.js'
 import type { LineState } from './line-editor.js'
-import { appendSettled } from './printed-log.js'
+import { latestVersions } from './latest-versions.js'
+import { appendSettled, reprintBranch } from './printed-log.js'
 import type { PrintedEntry } from './printed-log.js'
 import {
   atDraft, emptyHistory, historyNewer, historyOlder, recordPrompt, refineSearch, searchOlder, searchResult, startSearch,
@@ -184,6 +185,15 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
         return attempt(chatNow.retry())
       case 'regenerate':
         return attempt(chatNow.regenerate())
+      case 'version': {
+        const place = latestVersions(messages, chatNow.controller.branchesOf)
+        const target = place === undefined ? -1 : place.index + action.step
+        if (place === undefined || target < 0 || target >= place.count) return
+        if (!chatNow.controller.switchBranch(place.messageId, target)) return
+        // the switched-to version is printed again below: a terminal cannot take the old lines back
+        printed.current = reprintBranch(printed.current, chatNow.controller.getState().messages, place.at, `version ${target + 1}/${place.count}`)
+        return
+      }
       case 'event': {
         const shortcut = shortcutsNow[action.index]
         if (shortcut !== undefined) attempt(chatNow.sendEvent(shortcut.uiEvent, shortcut.label))
@@ -223,6 +233,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
       paste,
       escArmed: escArmedRef.current,
       canEditLast: state.messages.some((message) => message.role === 'user'),
+      versions: latestVersions(state.messages, now.chat.controller.branchesOf) !== undefined,
       ...(searching === undefined ? {} : { searchQuery: searching.query }),
     })
     // Esc Esc is two keys in a row: any other key in between disarms it (no timer)
@@ -290,6 +301,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
           editing={editing !== undefined}
           dialogClosed={pickerClosed}
           escArmed={escArmed}
+          versions={!streaming && latestVersions(chat.messages, chat.controller.branchesOf) !== undefined}
           {...(search === undefined ? {} : {
             search: {
               query: search.query,

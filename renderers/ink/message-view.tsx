@@ -14,6 +14,8 @@ interface Props {
   label?: string
   /** The user message was edited after it was first printed. */
   edited?: boolean
+  /** Printed again because the user switched to this version (`version 1/2`). */
+  version?: string
   /** Tool calls not to list: agent dialogs, shown as their Q→A lines instead. */
   hiddenToolIds?: readonly string[]
   /** A failed reply's error line (`failureLine`), shown red on its own line under the reply. */
@@ -36,7 +38,7 @@ const speakers: Record<Message['role'], { name: string; color: string }> = {
  * Text from the model or an agent's files is shown with its control characters as symbols, so it
  * cannot send the terminal commands (a title, a screen clear, a clipboard write).
  */
-export function MessageView({ message, label, edited = false, hiddenToolIds = [], failure }: Props) {
+export function MessageView({ message, label, edited = false, version, hiddenToolIds = [], failure }: Props) {
   const speaker = speakers[message.role]
   const streaming = message.status === 'streaming'
   const toolCalls = (message.toolCalls ?? []).filter((call) => !hiddenToolIds.includes(call.id))
@@ -46,6 +48,7 @@ export function MessageView({ message, label, edited = false, hiddenToolIds = []
       <Text>
         <Text bold color={speaker.color}>{speaker.name}</Text>
         {edited ? <Text dimColor> (edited)</Text> : null}
+        {version === undefined ? null : <Text dimColor> ({version})</Text>}
         {label === undefined ? null : <Text dimColor> · {terminalText(label, { singleLine: true })}</Text>}
         {message.status === 'error' ? <Text color="red"> · error</Text> : null}
       </Text>

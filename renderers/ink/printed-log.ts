@@ -21,6 +21,10 @@ export interface PrintedMessage {
   dialogToolIds?: readonly string[]
   /** A failed reply's error line (see `failureLine`), known when it settled. */
   failure?: string
+  /** Printed again on a switch to this version (`version 1/2`, on the first message of the version). */
+  version?: string
+  /** The key this entry prints again (`reprintBranch`): that message counts as printed. */
+  reprintOf?: string
 }
 
 export interface PrintedDialog {
@@ -90,7 +94,7 @@ export function appendSettled(
   failure?: DescribeFailure,
   failedAt?: ReadonlyMap<string, number>,
 ): readonly PrintedEntry[] {
-  const seen = new Set(printed.map((entry) => entry.key))
+  const seen = new Set(printed.flatMap((entry) => (entry.kind === 'message' && entry.reprintOf !== undefined ? [entry.key, entry.reprintOf] : [entry.key])))
   const printedIds = new Set(printed.flatMap((entry) => (entry.kind === 'message' ? [entry.message.id] : [])))
   const dialogIds = new Set([...dialogs.map((seenDialog) => seenDialog.dialog.toolId), ...messages.flatMap((m) => recordedDialog(m)?.toolId ?? [])])
   const added: PrintedEntry[] = []
@@ -133,6 +137,29 @@ export function appendSettled(
     const recorded = recordedDialog(message)
     if (recorded !== undefined) printDialog(dialogs.find((d) => d.dialog.toolId === recorded.toolId && d.dialog.outcome !== undefined)?.dialog ?? recorded)
     printAnchored(message.id)
+  }
+  return added.length === 0 ? printed : [...printed, ...added]
+}
+
+/**
+ * The log with `messages[from..]` printed again, the first marked `version` (`version 1/2`): a
+ * terminal cannot take lines back, so a switch to another version of a message prints that
+ * version below, as a regenerate prints its new reply. Pure; each reprint has keys of its own
+ * (`printed.length` tells reprints apart), and counts as printing its message for `appendSettled`.
+ */
+export function reprintBranch(printed: readonly PrintedEntry[], messages: readonly Message[], from: number, version: string): readonly PrintedEntry[] {
+  const added: PrintedEntry[] = []
+  for (const message of messages.slice(from)) {
+    if (!isSettled(message)) break
+    const key = entryKey(message)
+    added.push({
+      kind: 'message',
+      key: `${key}\u0000reprint ${printed.length}`,
+      message,
+      edited: false,
+      reprintOf: key,
+      ...(added.length === 0 ? { version } : {}),
+    })
   }
   return added.length === 0 ? printed : [...printed, ...added]
 }

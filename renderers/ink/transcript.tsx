@@ -31,6 +31,7 @@ export function Transcript({ printed, live, header, printKey = 0, liveHiddenTool
               <MessageView
                 message={entry.message}
                 edited={entry.edited}
+                {...(entry.version === undefined ? {} : { version: entry.version })}
                 {...(entry.label === undefined ? {} : { label: entry.label })}
                 {...(entry.dialogToolIds === undefined ? {} : { hiddenToolIds: entry.dialogToolIds })}
                 {...(entry.failure === undefined ? {} : { failure: entry.failure })}

@@ -1,6 +1,8 @@
 import { useContext } from 'react'
 import type { ReactNode, Ref } from 'react'
 import type { Message } from '../../src/contract/message.js'
+import { BranchPicker } from './branch-picker.js'
+import type { MessageBranches } from './branch-picker.js'
 import { ComponentHostContext } from './component-host.js'
 import { CopyButton } from './copy-button.js'
 import { failureOf } from './error-banner-content.js'
@@ -36,19 +38,23 @@ export interface MessageActionsProps {
   editButton?: Ref<HTMLButtonElement>
   /** Asks again for this reply: only the chat's last reply, idle, with no failure reported (the error banner has the one Retry). */
   onRegenerate?: () => void
+  messageId?: string
+  /** The message's versions, when an edit or a regenerate kept another: the "‹ 1/2 ›" picker leads the row. */
+  branches?: MessageBranches
 }
 
 /**
  * A message's actions (in the message UI chunk), quiet icon buttons on the message they act on
- * (`div[data-chatrail-message-actions]`): the Stopped mark, Copy, Edit, Regenerate. The stylesheet
+ * (`div[data-chatrail-message-actions]`): the versions picker, the Stopped mark, Copy, Edit, Regenerate. The stylesheet
  * floats the row over the gap below the bubble, shown on hover or focus, so it takes no room; the
  * last reply's row (and a stopped one's) stays in the flow and visible, and on touch screens every
  * row is. Regenerate moves the focus to the composer: the button leaves while the reply streams.
  */
-export function MessageActions({ text, stopped, onEdit, editButton, onRegenerate }: MessageActionsProps): ReactNode {
-  if (!stopped && text === '' && onEdit === undefined && onRegenerate === undefined) return null
+export function MessageActions({ text, stopped, onEdit, editButton, onRegenerate, messageId, branches }: MessageActionsProps): ReactNode {
+  if (!stopped && text === '' && onEdit === undefined && onRegenerate === undefined && branches === undefined) return null
   return (
     <div data-chatrail-message-actions="">
+      {branches !== undefined && messageId !== undefined && <BranchPicker messageId={messageId} branches={branches} />}
       {stopped && <span data-chatrail-stopped-mark="">Stopped</span>}
       {text !== '' && <CopyButton text={text} label="Copy message" />}
       {onEdit !== undefined && (

@@ -8,6 +8,9 @@ import { CopyButton } from './copy-button.js'
 import { focusComposer } from './focus-composer.js'
 import { MarkdownContent } from './markdown-content.js'
 import { MessageActions, useRegenerate } from './message-actions.js'
+import { useBranches } from './branch-picker.js'
+import { sourcesOf } from '../../src/contract/message-source.js'
+import { MessageExtra, reasoningOf, ToolCallsExtra } from './message-extras.js'
 
 const ROLE_LABEL: Record<Message['role'], string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
 
@@ -77,6 +80,7 @@ export interface MessageBodyProps {
 export function MessageBody({ message, text = message.content, part, hiddenToolIds, canEdit, onEdit, stopped }: MessageBodyProps): ReactNode {
   const [editing, setEditing] = useState(false)
   const onRegenerate = useRegenerate(message.id, part)
+  const branches = useBranches(message.id, part)
   const article = useRef<HTMLElement>(null)
   const editButton = useRef<HTMLButtonElement>(null)
   // Esc in the edit box gives the focus back to the Edit button, which mounts again only when the
@@ -91,7 +95,10 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
   const toolCalls = part === 'before' ? [] : (message.toolCalls ?? []).filter((call) => !hiddenToolIds.has(call.id))
   const streaming = message.status === 'streaming' && part !== 'before'
   if (stopped && message.content === '' && toolCalls.length === 0) return null
-  const waiting = streaming && text === '' && toolCalls.length === 0
+  // Reasoning leads the reply (its first part when split); cited sources close it.
+  const reasoning = part === 'after' || part === 'fallback' ? '' : reasoningOf(message)
+  const waiting = streaming && text === '' && toolCalls.length === 0 && reasoning === ''
+  const sources = part === 'before' ? [] : sourcesOf(message)
   const editable = canEdit && event === undefined && message.role === 'user'
   // A whole answer with components: its parts in order. A reply split around a dialog is agent text only.
   const components = part === undefined && text === message.content && (message.parts ?? []).some(isComponentPart)
@@ -106,6 +113,7 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
       data-chatrail-fallback={part === 'fallback' ? '' : undefined}
       aria-label={ROLE_LABEL[message.role]}
     >
+      {reasoning !== '' && <MessageExtra fallback={null} render={(ui) => <ui.ReasoningSection text={reasoning} streaming={message.status === 'streaming'} />} />}
       {editing
         ? <EditForm
           message={message}
@@ -118,11 +126,8 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
             : <MarkdownContent source={text} streaming={streaming} headingLevel={3} CopyButton={CopyButton} />}
           {waiting && <span data-chatrail-typing="" role="img" aria-label="Thinking">…</span>}
         </div>}
-      {toolCalls.length > 0 && (
-        <ul data-chatrail-tool-calls="">
-          {toolCalls.map((call) => <li key={call.id} data-chatrail-tool-call={call.status}>{call.name} · {call.status}</li>)}
-        </ul>
-      )}
+      {toolCalls.length > 0 && <ToolCallsExtra calls={toolCalls} />}
+      {sources.length > 0 && <MessageExtra fallback={null} render={(ui) => <ui.SourceList sources={sources} />} />}
       {!editing && !streaming && part !== 'before' && (
         <MessageActions
           text={text}
@@ -130,6 +135,8 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
           editButton={editButton}
           onEdit={editable ? () => setEditing(true) : undefined}
           onRegenerate={onRegenerate}
+          messageId={message.id}
+          branches={branches}
         />
       )}
     </article>

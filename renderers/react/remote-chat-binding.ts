@@ -74,7 +74,8 @@ export function createRemoteChatBinding<Ctx extends JsonObject>(definition: Chat
   }
 
   const adapter = httpAdapter({ api, conversationId, onSnapshot: mirror, ...(options.headers ? { headers: options.headers } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.credentials ? { credentials: options.credentials } : {}) })
-  const controller = createChatController({ adapter }, { ids: options.ids, clock: options.clock })
+  // The server keeps the history (an edit or regenerate truncates its stored copy): no versions here.
+  const controller = createChatController({ adapter }, { ids: options.ids, clock: options.clock, branches: false })
 
   // A restored conversation that ends in a failed answer reads as a live failure did: while nothing
   // ran since (the controller idle, no error of its own), the chat is in `error` with that failure.

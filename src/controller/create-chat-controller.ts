@@ -12,6 +12,7 @@ import { emitEvent, invokeCallback, isThenable } from './event-emitter.js'
 import { planEdit, planRegenerate, planRetry } from './history-edits.js'
 import type { RerunPlan } from './history-edits.js'
 import { defaultClock, defaultIds } from './ids.js'
+import { MessageBranches } from './message-branches.js'
 import { createMemoryPersistence } from './memory-persistence.js'
 import { activateSkills } from './skill-activation.js'
 import type { SkillActivation } from './skill-activation.js'
@@ -49,6 +50,8 @@ export function createChatController(config: ChatConfig, options: ChatController
   })
   const tools = createToolRuntime()
   const turns = createTurnTracker()
+  const branches = new MessageBranches()
+  const keepsVersions = options.branches !== false
 
   // Skill tools join the registry when activation settles; the turn awaiting the same promise
   // resumes after this callback (registered first), so it always sees them.
@@ -113,10 +116,11 @@ export function createChatController(config: ChatConfig, options: ChatController
    * Starts a model call (and its tool loop) on `plan.kept` + a fresh streaming assistant, or, with
    * `appended` (`send`), on the current history + `appended` + the assistant: O(1), no array copy.
    */
-  const rerun = async (plan: RerunPlan | { appended: Message; query: string }, clearInput: boolean): Promise<void> => {
+  const rerun = async (plan: RerunPlan | { appended: Message; query: string }, clearInput: boolean, fork = false): Promise<void> => {
     flushDoneRecord(ctx)
     const turn = turns.begin()
     const assistant = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, ctx)
+    if (fork && keepsVersions && 'kept' in plan) branches.fork(messages(), plan.kept.length, assistant.id)
     if ('appended' in plan) store.dispatch({ type: 'turn-appended', appended: [plan.appended, assistant], clearInput })
     else store.dispatch({ type: 'turn-begun', messages: [...plan.kept, assistant], clearInput })
     if (await runModelTurn(ctx, turn, assistant.id, plan.query)) await runToolLoop(ctx, turn, assistant.id)
@@ -136,13 +140,15 @@ export function createChatController(config: ChatConfig, options: ChatController
 
   /**
    * `retry`/`regenerate`: plans against history, halts the running turn, then plans again (the
-   * halt may have settled the message being replaced) and reruns.
+   * halt may have settled the message being replaced) and reruns. `regenerate` keeps the replaced
+   * reply as a version (`fork`); `retry` asks again after a failure and keeps nothing.
    */
-  const replan = async (plan: (history: Message[]) => RerunPlan | undefined): Promise<void> => {
+  const replan = async (plan: (history: Message[]) => RerunPlan | undefined, fork: boolean): Promise<void> => {
     if (!plan(messages())) return
     halt()
     const replanned = plan(messages())
-    if (replanned) await rerun(replanned, false)
+    if (!replanned) return
+    await rerun(replanned, false, fork)
   }
 
   const stop = (): void => {
@@ -172,6 +178,7 @@ export function createChatController(config: ChatConfig, options: ChatController
     halt()
     const plan = planEdit(messages(), messageId, newContent)
     if (plan?.kind !== 'truncate') return
+    if (keepsVersions) branches.fork(messages(), plan.kept.length - 1, messageId)
     if (opts?.regenerate === false) setMessages(plan.kept)
     else await rerun(plan, false)
   }
@@ -179,10 +186,29 @@ export function createChatController(config: ChatConfig, options: ChatController
   const clear = async (): Promise<void> => {
     turns.supersede()
     ctx.doneRecord = undefined
+    branches.clear()
     store.dispatch({ type: 'cleared' })
     ctx.providerResolved.clear()
     await tools.disposeAll()
     await persistence.clear(current.memory)
+  }
+
+  const switchBranch = (messageId: string, index: number): boolean => {
+    if (!Number.isInteger(index) || index < 0) {
+      throw new ConfigError({
+        code: ErrorCodes.AK_CONFIG_INVALID,
+        message: `switchBranch: index must be a whole number from 0, got ${String(index)}`,
+        hint: 'Pass an index below branchesOf(messageId).count, e.g. switchBranch(id, branchesOf(id).index - 1).',
+      })
+    }
+    const position = branches.positionOf(messages(), messageId)
+    if (position.count <= index || position.index === index) return false
+    // A turn streaming into the version being left would go on writing into a hidden one: stop it.
+    halt()
+    const next = branches.switchTo(messages(), messageId, index)
+    if (next === undefined) return false
+    setMessages(next)
+    return true
   }
 
   const updateConfig = (partial: Partial<ChatConfig>): void => {
@@ -199,9 +225,11 @@ export function createChatController(config: ChatConfig, options: ChatController
     subscribe: store.subscribe,
     send,
     stop,
-    retry: () => replan(planRetry),
+    retry: () => replan(planRetry, false),
     edit,
-    regenerate: (messageId) => replan((history) => planRegenerate(history, messageId)),
+    regenerate: (messageId) => replan((history) => planRegenerate(history, messageId), true),
+    branchesOf: (messageId) => branches.positionOf(messages(), messageId),
+    switchBranch,
     setInput: (value) => {
       store.dispatch({ type: 'input-set', input: value })
     },

@@ -1,4 +1,6 @@
 import { componentOfChunk } from '../contract/component-chunk.js'
+import { sourceOfChunk } from '../contract/message-source.js'
+import type { MessageSource } from '../contract/message-source.js'
 import type { ComponentPart } from '../contract/component-part.js'
 import type { StreamChunk, StreamSource, StreamToolCallPayload, TokenUsage } from '../contract/stream.js'
 import { ChatrailError } from '../contract/errors.js'
@@ -18,6 +20,8 @@ export interface ChunkHandlers {
    * src/contract/component-chunk.ts). The message gets the part; its content, the part's summary.
    */
   component: (part: ComponentPart) => void
+  /** chatrail addition: a `text` chunk carrying a cited source (`metadata.source`, see src/contract/message-source.ts). */
+  source: (source: MessageSource) => void
   reasoning: (delta: string) => void
   tool_result: (content: string) => void
   /** Awaited before the next chunk is pulled; a throw ends the turn with that error. */
@@ -91,8 +95,13 @@ export async function consumeStream(source: StreamSource, turn: Turn, handlers: 
       switch (chunk?.type) {
         case 'text': {
           const component = chunk.metadata === undefined ? undefined : componentOfChunk(chunk)
+          const source = component !== undefined || chunk.metadata === undefined ? undefined : sourceOfChunk(chunk)
           if (component) handlers.component(component)
-          else if (hasText(content)) handlers.text(content)
+          else {
+            // A source rides an empty text chunk; should one carry text too, the text is kept.
+            if (source) handlers.source(source)
+            if (hasText(content)) handlers.text(content)
+          }
           break
         }
         case 'reasoning':

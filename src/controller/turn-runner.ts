@@ -1,5 +1,7 @@
 import { AnswerParts } from '../contract/answer-parts.js'
 import type { ContentPart } from '../contract/message.js'
+import { MAX_SOURCES } from '../contract/message-source.js'
+import type { MessageSource } from '../contract/message-source.js'
 import type { RetrievedDocument } from '../contract/memory.js'
 import { historyOf } from '../contract/history-view.js'
 import { buildAdapterRequest } from './adapter-request.js'
@@ -77,6 +79,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
 
   const answer = new AnswerParts()
   let reasoning = ''
+  const sources: MessageSource[] = []
   let lastUsage: { promptTokens: number; completionTokens: number } | undefined
   const patch = (fields: { content?: string; parts?: ContentPart[] }, metadata?: Record<string, unknown>): void => {
     ctx.store.dispatch({ type: 'message-patched', id: assistantId, patch: fields, metadata })
@@ -92,6 +95,12 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
       if (answer.content === '') ctx.emit({ type: 'llm:first-token', latencyMs: elapsedMs(started, ctx.clock()) })
       answer.component(part)
       patch({ content: answer.content, parts: [...(answer.parts ?? [])] })
+    },
+    source: (cited) => {
+      // Bounded like every other input (an adapter could cite forever); later ones are dropped.
+      if (sources.length >= MAX_SOURCES) return
+      sources.push(cited)
+      patch({}, { sources: [...sources] })
     },
     reasoning: (delta) => {
       reasoning += delta

@@ -10,12 +10,12 @@ export function fixedSources(): { ids: () => string; clock: () => Date } {
   return { ids: () => `m${++id}`, clock: () => new Date(Date.UTC(2026, 0, 1) + 1000 * tick++) }
 }
 
-export function setup(steps: readonly ScriptedStep[], config: Partial<ChatConfig> = {}) {
+export function setup(steps: readonly ScriptedStep[], config: Partial<ChatConfig> = {}, options: { branches?: boolean } = {}) {
   const adapter: ScriptedAdapter = scriptedAdapter(steps)
   const events: AgentEvent[] = []
   const controller = createChatController(
     { adapter, observers: [{ name: 'recorder', on: (event) => void events.push(event) }], ...config },
-    fixedSources(),
+    { ...fixedSources(), ...options },
   )
   return { adapter, controller, events }
 }

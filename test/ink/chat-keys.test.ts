@@ -23,6 +23,16 @@ describe('chatKeyAction', () => {
     expect(press('\r', { return: true }, { input: '/retry' })).toEqual({ type: 'send' })
   })
 
+  it('Ctrl+←/→ walk a message\'s versions on an empty, idle composer; in typed text they move by word', () => {
+    expect(press('', { ctrl: true, leftArrow: true }, { versions: true })).toEqual({ type: 'version', step: -1 })
+    expect(press('', { ctrl: true, rightArrow: true }, { versions: true })).toEqual({ type: 'version', step: 1 })
+    expect(press('', { ctrl: true, leftArrow: true }, { versions: true, input: 'ab cd' })).toEqual({ type: 'edit', edit: { type: 'move', to: 'word-left' } })
+    expect(press('', { ctrl: true, rightArrow: true }, { input: 'ab cd', cursor: 0 })).toEqual({ type: 'edit', edit: { type: 'move', to: 'word-right' } })
+    expect(press('', { ctrl: true, leftArrow: true })).toBeUndefined()
+    expect(press('', { ctrl: true, leftArrow: true }, { versions: true, streaming: true })).toBeUndefined()
+    expect(press('', { ctrl: true, leftArrow: true }, { versions: true, editing: true })).toBeUndefined()
+  })
+
   it('stops on Esc while streaming, cancels an edit otherwise, then clears the input', () => {
     expect(press('', { escape: true, meta: true }, { streaming: true, editing: true })).toEqual({ type: 'stop' })
     expect(press('', { escape: true, meta: true }, { editing: true })).toEqual({ type: 'cancel-edit' })

@@ -16,6 +16,12 @@ describe('fitHint', () => {
     for (const [line, width] of [[at40, 40], [at80, 80], [at120, 120]] as const) expect([...line].length).toBeLessThanOrEqual(width)
   })
 
+  it('offers Ctrl+←→ versions once a message has versions (issue #31 item 9): at 80 columns in place of Esc Esc', () => {
+    const withVersions = hintItems({ streaming: false, editing: false, dialogClosed: false, escArmed: false, searching: false, versions: true })
+    expect(fitHint(withVersions, 80)).toBe('Enter send · ↑ history · Ctrl+←→ versions · Ctrl+J newline · Ctrl+C quit')
+    expect(fitHint(idle, 80)).not.toContain('versions')
+  })
+
   it('cuts the most important item with … when even it does not fit', () => {
     expect(fitHint([{ text: 'Enter send', rank: 0 }, { text: 'Ctrl+C quit', rank: 1 }], 6)).toBe('Enter…')
     expect(fitHint([{ text: 'Enter send', rank: 0 }], 0)).toBe('')

@@ -69,6 +69,31 @@ describe('<InkChat> driven through stdin', () => {
     expect(adapter.calls).toHaveLength(0)
   })
 
+  it('walks the versions a regenerate kept with Ctrl+← / Ctrl+→ on an empty composer, printing the one switched to (issue #31 item 9)', async () => {
+    const adapter = scriptedAdapter(['first answer', 'second answer'])
+    const r = render(<InkChat definition={orderChat(adapter)} />)
+    await press(r, 'where is my parcel?', keys.enter)
+    await waitForFrame(r, (f) => f.includes('first answer'))
+    expect(frameText(r)).not.toContain('Ctrl+←→ versions')
+    await press(r, keys.ctrlG)
+    let frame = await waitForFrame(r, (f) => f.includes('second answer') && f.includes('Ctrl+←→ versions'))
+    // typed text: Ctrl+← moves by word, as in a shell, and switches nothing
+    await press(r, 'ab cd', keys.ctrlLeft, 'X')
+    frame = await waitForFrame(r, (f) => f.includes('ab Xcd'))
+    expect(count(frame, 'first answer')).toBe(1)
+    await press(r, keys.ctrlU, keys.ctrlK)
+    await press(r, keys.ctrlLeft)
+    frame = await waitForFrame(r, (f) => f.includes('(version 1/2)'))
+    expect(frame).toMatch(/bot \(version 1\/2\)\nfirst answer/)
+    expect(count(frame, 'first answer')).toBe(2)
+    // at the first version, Ctrl+← does nothing; Ctrl+→ prints the second again
+    await press(r, keys.ctrlLeft, keys.ctrlRight)
+    frame = await waitForFrame(r, (f) => f.includes('(version 2/2)'))
+    expect(count(frame, 'first answer')).toBe(2)
+    expect(count(frame, 'second answer')).toBe(2)
+    expect(adapter.calls).toHaveLength(2)
+  })
+
   it('edits the last user message with Esc Esc (the first Esc says so) and resends it with Enter', async () => {
     const r = render(<InkChat definition={orderChat(scriptedAdapter(['unused']))} />)
     await press(r, '/start', keys.enter)

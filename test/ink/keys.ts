@@ -23,6 +23,9 @@ export const keys = {
   ctrlG: '\u0007',
   ctrlR: '\u0012',
   ctrlT: '\u0014',
+  /** Ctrl+← and Ctrl+→ as xterm reports them (CSI 1;5 D / C). */
+  ctrlLeft: '\u001B[1;5D',
+  ctrlRight: '\u001B[1;5C',
   /** LF: Ctrl+J (Enter sends CR). */
   ctrlJ: '\n',
   /** Shift+Enter as kitty's keyboard protocol (CSI-u) reports it; xterm's modifyOtherKeys sends `ESC[27;2;13~`. */

@@ -57,7 +57,8 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
 
   const state = (): Promise<string | null> => page.locator('[data-chatrail-state-badge]').getAttribute('data-chatrail-state')
   const calls = async (): Promise<number> => Number(await page.getByTestId('agent-calls').textContent())
-  const lastReply = (): Promise<string> => page.locator('[data-chatrail-message][data-chatrail-role="assistant"]').last().innerText()
+  // the reply's text only: not its actions or its version picker (`‹ 2/2 ›` after a regenerate)
+  const lastReply = (): Promise<string> => page.locator('[data-chatrail-message][data-chatrail-role="assistant"]').last().locator('[data-chatrail-content]').innerText()
   async function send(text: string): Promise<void> {
     await page.getByRole('textbox', { name: 'Message' }).fill(text)
     await page.keyboard.press('Enter')
@@ -458,6 +459,73 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     } finally {
       await tab.context().close()
     }
+  })
+
+  // ---- issue #31 item 9: versions of a message, "‹ 1/2 ›" ----
+
+  it.concurrent.for([
+    [1280, undefined],
+    [1280, 'media'],
+    [390, undefined],
+    [390, 'class'],
+  ] as const)('versions at %i px (dark: %s), keyboard only: Regenerate keeps the first answer, the picker switches back and forth, focus kept, axe clean', { timeout: 90_000 }, async ([width, dark], { expect }) => {
+    const tab = await openTab(width, { dark, check: expect })
+    const name = `react-versions-${width}-${dark === undefined ? 'light' : 'dark'}`
+    mkdirSync(outputDir, { recursive: true })
+    const violations: string[] = []
+    const capture = async (state: string): Promise<void> => {
+      await tab.screenshot({ path: `${outputDir}${name}-${state}.png` })
+      violations.push(...await audit(tab, `${name} ${state}`))
+    }
+    try {
+      await say(tab, 'hello there')
+      await settled(tab)
+      const replyTexts = (): Promise<Array<string | null>> => tab.locator('[data-chatrail-message][data-chatrail-role="assistant"] [data-chatrail-content]').evaluateAll((els) => els.map((el) => el.textContent))
+      const first = await replyTexts()
+      const focused = (): Promise<string> => tab.evaluate(() => {
+        const active = document.activeElement as HTMLElement
+        return `${active.closest('[data-chatrail-message]')?.getAttribute('data-chatrail-role') ?? '-'}: ${active.getAttribute('aria-label') ?? active.textContent ?? ''}`
+      })
+      // Regenerate by keyboard: Tab from the log to it, Enter.
+      await tab.getByRole('log').focus()
+      for (let step = 0; step < 4; step += 1) await tab.keyboard.press('Tab')
+      expect(await focused()).toBe('assistant: Regenerate')
+      await tab.keyboard.press('Enter')
+      await settled(tab)
+      const picker = tab.getByRole('group', { name: 'Versions' })
+      await picker.waitFor()
+      expect(await picker.count()).toBe(1)
+      expect(await picker.innerText()).toMatch(/2\/2/)
+      await capture('two-versions')
+      // The picker leads the reply's row, in the Tab order.
+      await tab.getByRole('log').focus()
+      const path: string[] = []
+      for (let step = 0; step < 6; step += 1) {
+        await tab.keyboard.press('Tab')
+        path.push(await focused())
+      }
+      expect(path).toEqual(['user: Copy message', 'user: Edit message', 'assistant: Previous version', 'assistant: Next version', 'assistant: Copy message', 'assistant: Regenerate'])
+      await tab.getByRole('log').focus()
+      for (let step = 0; step < 3; step += 1) await tab.keyboard.press('Tab')
+      await tab.keyboard.press('Enter')
+      await expect.poll(() => picker.innerText()).toMatch(/1\/2/)
+      // The first answer is back, the focus on the same button of the reply now shown.
+      expect(await replyTexts()).toEqual(first)
+      expect(await focused()).toBe('assistant: Previous version')
+      expect(await tab.evaluate(() => document.activeElement?.getAttribute('aria-disabled'))).toBe('true')
+      // The row stays inside the width: no sideways scroll.
+      expect(await tab.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+      await capture('first-version')
+      await tab.keyboard.press('Tab')
+      expect(await focused()).toBe('assistant: Next version')
+      await tab.keyboard.press('Enter')
+      await expect.poll(() => picker.innerText()).toMatch(/2\/2/)
+      expect(await focused()).toBe('assistant: Next version')
+      expect(await tab.locator('[data-chatrail-message]').count()).toBe(2)
+    } finally {
+      await tab.context().close()
+    }
+    expect(violations).toEqual([])
   })
 
   it.for([[390, undefined], [1280, 'class']] as const)('Jump to latest at %i px (dark: %s): only while a reply streams and the reader is scrolled up; Enter on it scrolls to the newest text', { timeout: 60_000 }, async ([width, dark]) => {

@@ -113,7 +113,7 @@ describe('<ChatSession>', () => {
     const stream = [...screen.getByRole('log').children]
     expect(stream.map((el) => el.getAttribute('data-chatrail-role') ?? el.getAttribute('data-chatrail-dialog-state')))
       .toEqual(['user', 'assistant', 'user', 'assistant', 'pending'])
-    expect(stream[3]?.querySelector('[data-chatrail-tool-call]')).toBeNull()
+    expect(stream[3]?.querySelector('[data-chatrail-tool-card]')).toBeNull()
     expect(document.querySelectorAll('[data-chatrail-dialog]')).toHaveLength(1)
     // Collapsed composer: a note pointing at the card plus Stop, no textarea.
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull()

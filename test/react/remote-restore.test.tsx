@@ -87,7 +87,8 @@ describe('chatrail/react/remote after a reload', () => {
     first.unmount()
 
     render(page('tools-1'))
-    await waitFor(() => expect(document.querySelector('[data-chatrail-tool-call]')?.textContent).toBe('lookup_order · complete'))
+    await waitFor(() => expect(document.querySelector('[data-chatrail-tool-card]')?.getAttribute('data-chatrail-tool-status')).toBe('complete'))
+    expect(document.querySelector('[data-chatrail-tool-name]')?.textContent).toBe('lookup_order')
     expect(assistantArticles().at(-1)?.querySelector('[data-chatrail-content]')?.textContent).toBe('Looking it up.It shipped.')
   })
 })

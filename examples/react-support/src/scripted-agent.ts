@@ -1,6 +1,7 @@
 import type { AdapterRequest } from '../../../src/contract/adapter.js'
 import type { StreamChunk, StreamSource } from '../../../src/contract/stream.js'
 import { ChatrailError } from '../../../src/contract/errors.js'
+import { sourceChunk } from '../../../src/contract/message-source.js'
 import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../../src/contract/dialog.js'
 import type { AgentSnapshot } from '../../../src/contract/agent-snapshot.js'
 import type { LiveAgentAdapter } from '../../../src/contract/live-agent-adapter.js'
@@ -11,7 +12,9 @@ import type { LiveAgentAdapter } from '../../../src/contract/live-agent-adapter.
  * or "ask" opens a dialog (ExitPlanMode / AskUserQuestion) that holds the turn open until it is
  * answered from the chat, exactly as the real agent waits on its picker. Other keywords show the
  * renderer's states: "markdown" (a formatted answer), "long" (a slow reply to stop), "think"
- * (a pause before the first word), "fail" (a reply that breaks off with an error).
+ * (a pause before the first word), "fail" (a reply that breaks off with an error), "refund"
+ * (reasoning, then two tool calls: a lookup that runs and a refund that waits for approval; the
+ * answer after the tools cites its sources).
  */
 
 export interface ScriptedAgent extends LiveAgentAdapter {
@@ -92,6 +95,20 @@ function scriptOf(text: string): { words: string[]; delay?: number; pause?: numb
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The refund turn: it thinks aloud, then calls the example's tools (support-tools.ts). */
+const REFUND_REASONING = ['The customer wants a refund for order #12345. ', 'First look the order up, ', 'then refund the shipping fee, ', 'which needs their approval.']
+const REFUND_SOURCES = [
+  sourceChunk({ url: 'https://example.com/refunds', title: 'Refund policy' }),
+  sourceChunk({ url: 'https://example.com/shipping' }),
+]
+
+/** Whether the request answers tool results (the tool loop's follow-up): a tool message after the last user message. */
+function afterTools(request: AdapterRequest): boolean {
+  const messages = [...request.messages]
+  const lastUser = messages.map((message) => message.role).lastIndexOf('user')
+  return messages.slice(lastUser + 1).some((message) => message.role === 'tool')
+}
+
 function lastUserText(request: AdapterRequest): string {
   return [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? ''
 }
@@ -128,6 +145,25 @@ export function createScriptedAgent(options: ScriptedAgentOptions = {}): Scripte
     let wake: (() => void) | undefined
     async function* stream(): AsyncIterableIterator<StreamChunk> {
       publish({ agent: 'claude-code', state: 'working', status: 'running' })
+      if (/\brefund\b/i.test(text)) {
+        const follow = afterTools(request)
+        const chunks: StreamChunk[] = follow
+          ? [{ type: 'text', content: 'Done: the shipping fee is refunded, as our policy says.' }, ...REFUND_SOURCES]
+          : [
+            ...REFUND_REASONING.map((content): StreamChunk => ({ type: 'reasoning', content })),
+            { type: 'text', content: 'Let me look the order up and refund the shipping fee.' },
+            { type: 'tool_call', toolCall: { id: `call_lookup_${calls}`, name: 'lookup_order', args: JSON.stringify({ orderId: '12345' }) } },
+            { type: 'tool_call', toolCall: { id: `call_refund_${calls}`, name: 'refund_order', args: JSON.stringify({ orderId: '12345', amount: 4.9, reason: 'late delivery' }) } },
+          ]
+        for (const chunk of chunks) {
+          await wait(chunk.type === 'reasoning' ? 400 : delay)
+          if (aborted) return
+          yield chunk
+        }
+        publish({ agent: 'claude-code', state: 'idle', status: 'completed' })
+        yield { type: 'done' }
+        return
+      }
       const kind = /\bplan\b/i.test(text) ? 'plan' : /\bask\b/i.test(text) ? 'question' : undefined
       const script = kind === undefined ? scriptOf(text) : undefined
       if (script !== undefined) {

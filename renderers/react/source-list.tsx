@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react'
+import { isSafeUrl } from '../../src/components/safe-url.js'
+import type { MessageSource } from '../../src/contract/message-source.js'
+
+/** Pure: how a source is named on screen: its title, else its host (or the url as written). */
+export function sourceLabel(source: MessageSource): string {
+  if (source.title !== undefined && source.title.trim() !== '') return source.title
+  try {
+    return new URL(source.url).host || source.url
+  } catch {
+    return source.url
+  }
+}
+
+/**
+ * The sources a reply cites (`nav[data-chatrail-sources]`, a numbered list of links). Only safe urls
+ * are links (`isSafeUrl`: http(s) or relative, no credentials, no `javascript:`); any other is shown
+ * as plain text, so nothing cited is hidden and nothing unsafe is clickable. Links open in a new tab
+ * without the opener or the referrer.
+ */
+export function SourceList({ sources }: { sources: readonly MessageSource[] }): ReactNode {
+  if (sources.length === 0) return null
+  return (
+    <nav data-chatrail-sources="" aria-label="Sources">
+      <p data-chatrail-sources-label="">Sources</p>
+      <ol>
+        {sources.map((source) => (
+          <li key={source.url}>
+            {isSafeUrl(source.url)
+              ? <a href={source.url} target="_blank" rel="noopener noreferrer" title={source.url}>{sourceLabel(source)}</a>
+              : <span data-chatrail-source-unsafe="">{sourceLabel(source)}</span>}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  )
+}
