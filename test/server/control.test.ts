@@ -4,7 +4,7 @@ import { createChatHandler } from '../../src/server/index.js'
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
 import { everyStore } from './support/every-store.js'
 import { endlessAgent, planAgent } from './support/agents.js'
-import { eventually, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
+import { eventually, listen, type Listening, readUntil, sendTurn, userMessage } from './support/harness.js'
 
 // Stop and dialog answers reach the instance running the turn: two handler instances on one store,
 // sharing nothing but the store (as two processes would), a turn running on A, the control request
@@ -16,18 +16,6 @@ const json = { 'content-type': 'application/json' }
 const post = (url: string, body: unknown): Promise<Response> => fetch(url, { method: 'POST', headers: json, body: JSON.stringify(body) })
 const chatOf = (adapter: ChatDefinition['chat']['adapter']): ChatDefinition =>
   defineChat({ id: 'control', chat: { adapter }, conversation: { initial: 'open', context: {}, states: { open: {} }, routes: [] } })
-
-/** Reads SSE text from a response body until `until` matches what has arrived; returns it all. */
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, until: (text: string) => boolean): Promise<string> {
-  const decoder = new TextDecoder()
-  let text = ''
-  while (!until(text)) {
-    const step = await reader.read()
-    if (step.done) break
-    text += decoder.decode(step.value, { stream: true })
-  }
-  return text
-}
 
 describe.each(stores)('stop and dialog answers across instances: %s', (_name, makeStore) => {
   let store: ConversationStore

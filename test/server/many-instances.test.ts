@@ -5,6 +5,7 @@ import { postgresStore, type ConversationStore } from '../../src/store/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
 import { answerText, HOLD_TEXT, TURNS_PER_CONVERSATION, userId, userText } from './support/load-chat.js'
 import { percentile, runLoad, type LoadStats } from './support/load-driver.js'
+import { readUntil } from './support/harness.js'
 
 // Many instances on one Postgres: three server processes (createChatHandler + toNodeHandler on
 // 127.0.0.1) share one real database and nothing else. 200 conversations × 10 turns, each request
@@ -46,18 +47,6 @@ function startInstance(connectionString: string, schema: string): Promise<Instan
 
 const STOPS = 60
 const post = (url: string, body: unknown): Promise<Response> => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-
-/** Reads SSE text until `until` matches what has arrived; returns it all. */
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, until: (text: string) => boolean): Promise<string> {
-  const decoder = new TextDecoder()
-  let text = ''
-  while (!until(text)) {
-    const step = await reader.read()
-    if (step.done) break
-    text += decoder.decode(step.value, { stream: true })
-  }
-  return text
-}
 
 const exited = (child: ChildProcess): Promise<void> => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())))
 

@@ -7,7 +7,7 @@ import { createChatHandler, type ChatHandlerOptions } from '../../src/server/ind
 import type { ConversationStore } from '../../src/store/index.js'
 import { scriptedModel, textParts, toolCallParts, usage } from '../ai-sdk/mock-model.js'
 import { everyStore } from './support/every-store.js'
-import { eventually, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
+import { eventually, listen, type Listening, readUntil, sendTurn, userMessage } from './support/harness.js'
 
 // The server's tool loop (tool-loop.ts) over real HTTP: aiSdkAdapter on the AI SDK's mock model,
 // the definition's tools run by the handler, useChat's transport and reader on the other side.
@@ -40,17 +40,6 @@ const toolPartsOf = (reply: Awaited<ReturnType<typeof sendTurn>>): Array<Record<
 /** A model step that stays open (no parts) until its abort signal fires. */
 const hanging = (options: LanguageModelV3CallOptions): ReadableStream<LanguageModelV3StreamPart> =>
   new ReadableStream({ start: (controller) => options.abortSignal?.addEventListener('abort', () => controller.error(options.abortSignal?.reason), { once: true }) })
-
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, until: (text: string) => boolean): Promise<string> {
-  const decoder = new TextDecoder()
-  let text = ''
-  while (!until(text)) {
-    const step = await reader.read()
-    if (step.done) break
-    text += decoder.decode(step.value, { stream: true })
-  }
-  return text
-}
 
 describe.each(stores)('the server runs declared tools: %s', (_name, makeStore) => {
   let store: ConversationStore

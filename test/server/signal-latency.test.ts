@@ -5,7 +5,7 @@ import { createChatHandler, type ChatHandler, type ChatHandlerLimits } from '../
 import { postgresStore, type ConversationStore } from '../../src/store/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
 import { endlessAgent } from './support/agents.js'
-import { eventually } from './support/harness.js'
+import { eventually, readUntil } from './support/harness.js'
 
 // Signals between instances on Postgres (issue 29), measured: 1 and 3 instances, each a handler
 // over a store of its own (its own pool and LISTEN connection) on one schema, as separate
@@ -43,16 +43,6 @@ const submit = (handler: ChatHandler, id: string): Promise<Response> =>
   handler(new Request(API, { method: 'POST', headers: json, body: JSON.stringify({ id, trigger: 'submit-message', messages: [{ id: `u-${id}`, role: 'user', parts: [{ type: 'text', text: 'go' }] }] }) }))
 
 /** Reads SSE text until `until` matches what has arrived; returns it all. */
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, until: (text: string) => boolean, decoder = new TextDecoder()): Promise<string> {
-  let text = ''
-  while (!until(text)) {
-    const step = await reader.read()
-    if (step.done) break
-    text += decoder.decode(step.value, { stream: true })
-  }
-  return text
-}
-
 /**
  * `count` stops, each of a turn running on instance k % n, sent to instance (k + 1) % n: ms from
  * sending the stop to the holder's `finish`. Each instance's first turn opens its store's LISTEN

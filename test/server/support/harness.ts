@@ -116,3 +116,18 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_0
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
 }
+
+/**
+ * Reads SSE text from a response body until `until` matches what has arrived (or the body ends);
+ * returns it all. Pass one `decoder` to calls that read the same body in turns, so a character
+ * split between two reads is decoded whole.
+ */
+export async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, until: (text: string) => boolean, decoder = new TextDecoder()): Promise<string> {
+  let text = ''
+  while (!until(text)) {
+    const step = await reader.read()
+    if (step.done) break
+    text += decoder.decode(step.value, { stream: true })
+  }
+  return text
+}
