@@ -217,7 +217,8 @@ export function createDevtoolsHandler(options: DevtoolsHandlerOptions): Devtools
       if (request.method !== matched.method && !(matched.method === 'GET' && request.method === 'HEAD')) {
         throw new HttpError(405, 'method_not_allowed', `${request.method} is not served at ${url.pathname}; use ${matched.method}.`, { headers: { allow: matched.method } })
       }
-      return await serve(request, matched.route, url, principal)
+      // an events stream lasts minutes: it is no request a background walk waits for
+      return matched.route.name === 'events' ? await serve(request, matched.route, url, principal) : await context.serving(() => serve(request, matched.route, url, principal))
     } catch (error) {
       return errorResponse(toHttpError(error, onError))
     }

@@ -1,13 +1,14 @@
 import type { Message } from '../contract/message.js'
 import type { ChatDefinition } from '../conversation/definition.js'
 import type { JsonObject } from '../conversation/json.js'
-import { compileMachine, type Machine } from '../conversation/machine.js'
+import { compileMachine, type Machine, type MachineState } from '../conversation/machine.js'
 import { createRecordSigner } from '../conversation/record-signing.js'
 import type { RecordKey } from '../conversation/record-crypto.js'
 import { HttpError } from '../server/http-responses.js'
-import type { ConversationStore, ConversationSummary, LoadOptions, StoredConversation } from '../store/conversation-store.js'
+import { MAX_DECISION_LOGS, type ConversationStore, type ConversationSummary, type LoadOptions, type StoredConversation } from '../store/conversation-store.js'
 import type { DevtoolsTurnKind } from './devtools-api.js'
-import { signatureWithoutKey, walkConversation, type SignatureJudge, type WalkedConversation } from './turn-walk.js'
+import { uiEventOf } from '../conversation/ui-events.js'
+import { signatureWithoutKey, stateBeforeMessage, walkConversation, type SignatureJudge, type WalkedConversation } from './turn-walk.js'
 
 /**
  * What every devtools request handler shares (one object, built once per handler): the store, the
@@ -39,6 +40,20 @@ export interface OpenedConversation {
   readonly memo: Map<string, unknown>
 }
 
+/** A user message as an explanation reads it, and the state and context the conversation was in just before it. */
+export interface MessageBefore {
+  readonly at: MachineState<JsonObject>
+  readonly text: string
+  readonly uiEvent?: string
+}
+
+/** What an explanation needs of a stored conversation (`DevtoolsContext.decided`). */
+export interface DecidedConversation {
+  readonly summary: Omit<StoredConversation, 'messages'>
+  /** The user message `messageId` and the state before it, through `machine`; undefined when it is no user message of the log. */
+  readonly before: (machine: Machine<JsonObject>, messageId: string) => MessageBefore | undefined
+}
+
 export interface DevtoolsContext {
   readonly store: ConversationStore
   readonly definitions: ReadonlyMap<string, KnownDefinition>
@@ -63,8 +78,20 @@ export interface DevtoolsContext {
    * again while it does not change; else loaded (404 as `load`).
    */
   opened: (conversationId: string, principal: string | undefined) => Promise<OpenedConversation>
+  /**
+   * What an explanation needs (the state before a user message): from the kept whole walk when
+   * there is one for the stored version; else from the store's `loadDecisions` (kept per version),
+   * folded up to the message (turn-walk.ts `stateBeforeMessage`); else from `opened`.
+   */
+  decided: (conversationId: string, principal: string | undefined) => Promise<DecidedConversation>
   /** Walks the conversation whole beside the requests (one at a time), so its next open and its facts are exact. */
   walkSoon: (conversationId: string) => void
+  /**
+   * Runs a request's work, counted as in flight: a background walk reads its next chunk only when
+   * no request is in flight (or after `GIVE_WAY_MS`), so it never stands in the store's queue in
+   * front of the request that started it (an embedded PGlite runs one query at a time).
+   */
+  serving: <T>(work: () => Promise<T>) => Promise<T>
   /** The background walks under way (tests wait for them). */
   settled: () => Promise<void>
   /**
@@ -89,6 +116,8 @@ export interface ContextOptions {
 const MAX_FACTS = 100_000
 /** Walked conversations kept whole, for the detail page and its explain requests. */
 const MAX_WALKS = 4
+/** Logs read by `loadDecisions` kept (explanations in conversations not opened whole). */
+const MAX_KEPT_DECISION_LOGS = 4
 /**
  * A log longer than this is not read whole on a request's path unless it must be (its turns'
  * states, an explanation): reading and walking 10,000 messages takes ~200 ms on PGlite.
@@ -98,6 +127,8 @@ export const LARGE_LOG = 1_000
 export const FACTS_TAIL = 64
 /** Messages per read when a long conversation is read whole beside the requests. */
 const WALK_CHUNK = 1_000
+/** The longest a background walk waits for the requests in flight before it reads its next chunk anyway (never starved). */
+const GIVE_WAY_MS = 250
 
 export const notFound = (what = 'conversation'): HttpError => new HttpError(404, 'not_found', `There is no ${what} with this id.`)
 
@@ -116,6 +147,7 @@ export function createDevtoolsContext(options: ContextOptions): DevtoolsContext 
   }
   const facts = new Map<string, ConversationFacts>()
   const walks = new Map<string, OpenedConversation>()
+  const decisionLogs = new Map<string, StoredConversation>()
 
   const judgeFor = async (stored: StoredConversation): Promise<SignatureJudge> => {
     if (options.recordKey === undefined) return signatureWithoutKey
@@ -172,19 +204,50 @@ export function createDevtoolsContext(options: ContextOptions): DevtoolsContext 
     return walks.get(conversationId) as OpenedConversation
   }
 
+  // the requests in flight (`serving`), which a background walk lets go first
+  let inFlight = 0
+  let onQuiet: (() => void)[] = []
+  const serving = async <T>(work: () => Promise<T>): Promise<T> => {
+    inFlight += 1
+    try {
+      return await work()
+    } finally {
+      inFlight -= 1
+      if (inFlight === 0) for (const wake of onQuiet.splice(0)) wake()
+    }
+  }
+  /** Resolves when no request is in flight, or after `GIVE_WAY_MS`. */
+  const quiet = (): Promise<void> => {
+    if (inFlight === 0) return Promise.resolve()
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        onQuiet = onQuiet.filter((wake) => wake !== done)
+        resolve()
+      }, GIVE_WAY_MS)
+      const done = (): void => {
+        clearTimeout(timer)
+        resolve()
+      }
+      onQuiet.push(done)
+    })
+  }
+
   /**
    * The whole log, read back from its end `WALK_CHUNK` messages at a time, letting requests in
    * between (an embedded PGlite runs one query at a time: one read of 10,000 messages would hold
-   * every request behind it for a good part of a second). Undefined when the conversation is gone or
-   * was written meanwhile (its next open or listing starts again).
+   * every request behind it for a good part of a second), and each chunk only once the requests in
+   * flight are answered (the listing or open that asked for the walk first). Undefined when the
+   * conversation is gone or was written meanwhile (its next open or listing starts again).
    */
   const loadInChunks = async (conversationId: string): Promise<StoredConversation | undefined> => {
+    await quiet()
     let chunk = await store.load(conversationId, { lastMessages: WALK_CHUNK })
     if (!chunk || chunk.range === undefined) return chunk
     const { version } = chunk
     const chunks: Message[][] = [chunk.messages]
     while ((chunk.range?.from ?? 0) > 0) {
       await new Promise((resolve) => setTimeout(resolve, 0))
+      await quiet()
       const first = chunks[0]?.[0]
       if (!first) return undefined
       const next = await store.load(conversationId, { lastMessages: WALK_CHUNK, beforeMessage: first.id }).catch(() => undefined)
@@ -214,6 +277,86 @@ export function createDevtoolsContext(options: ContextOptions): DevtoolsContext 
     })
   }
 
+  /**
+   * Why the decisions alone give an explanation exactly what the whole walk gives: the state and
+   * context before a turn are the machine's initial ones moved by each earlier turn's decision
+   * record when its user text still has the record's fingerprint (turn-walk.ts), and a record, a
+   * user's text and its ui-event are all `loadDecisions` keeps; an answer's text, parts, tool calls
+   * and a record's signature never move the state. The history is not cut to a window (each record
+   * carries a context patch, so the context before a message folds every record before it), but
+   * `loadDecisions` reads 10,000 messages in about a sixth of what `load` takes on PGlite (one row,
+   * no answer texts kept) and the fold builds no view. No checkpoint is stored (one would have to be
+   * written by each answer's write and dropped by any edit before it); docs/devtools.md § Large
+   * stores gives what this reaches.
+   */
+  const fromWalk = (opened: OpenedConversation): DecidedConversation => ({
+    summary: opened.summary,
+    before(machine, messageId) {
+      const message = opened.walked.messages.find((candidate) => candidate.id === messageId)
+      if (!message || message.role !== 'user' || message.turn === undefined) return undefined
+      return { at: opened.walked.before[message.turn] ?? machine.initial, text: message.text, ...(message.uiEvent === undefined ? {} : { uiEvent: message.uiEvent }) }
+    },
+  })
+  const fromLog = (log: StoredConversation): DecidedConversation => {
+    const { messages, ...summary } = log
+    return {
+      summary,
+      before(machine, messageId) {
+        const found = stateBeforeMessage(machine, messages, messageId)
+        if (!found) return undefined
+        const uiEvent = uiEventOf(found.message)
+        return { at: found.before, text: found.message.content, ...(uiEvent === undefined ? {} : { uiEvent }) }
+      },
+    }
+  }
+  const keepLog = (log: StoredConversation): StoredConversation => {
+    decisionLogs.delete(log.conversationId)
+    if (decisionLogs.size >= MAX_KEPT_DECISION_LOGS) decisionLogs.delete(decisionLogs.keys().next().value as string)
+    decisionLogs.set(log.conversationId, log)
+    return log
+  }
+  const decided = async (conversationId: string, principal: string | undefined): Promise<DecidedConversation> => {
+    // nothing kept to check against a header: the decisions are the one read (they carry the version)
+    if (typeof store.loadDecisions === 'function' && !walks.has(conversationId) && !decisionLogs.has(conversationId)) {
+      return fromLog(keepLog(visible((await store.loadDecisions([conversationId]))[0], principal)))
+    }
+    const header = await head(conversationId, principal)
+    const kept = keptFor(header)
+    if (kept) return fromWalk(kept)
+    const cached = decisionLogs.get(conversationId)
+    if (cached && cached.version === header.version && cached.updatedAt.getTime() === header.updatedAt.getTime()) return fromLog(cached)
+    // a store without ranges answered the header with the whole log: walk that; one without loadDecisions is read whole
+    if (header.range === undefined) {
+      await walk(header)
+      return fromWalk(walks.get(conversationId) as OpenedConversation)
+    }
+    if (typeof store.loadDecisions !== 'function') return fromWalk(await openWhole(conversationId, principal))
+    return fromLog(keepLog(visible((await store.loadDecisions([conversationId]))[0], principal)))
+  }
+
+  /**
+   * The log a listing's facts are walked from. With `loadDecisions`, the facts asked for in the same
+   * tick (a page's, in parallel) are read in one statement: a turn's state, kind and failure are all
+   * in what it keeps (records, statuses, metadata), and one read instead of one per conversation is
+   * what keeps a cold listing's page quick when the database is busy. Without it, `load` each.
+   */
+  let batch: { ids: string[]; logs: Promise<Map<string, StoredConversation>> } | undefined
+  const factsLog = (conversationId: string): Promise<StoredConversation | undefined> => {
+    const loadDecisions = store.loadDecisions
+    if (typeof loadDecisions !== 'function') return store.load(conversationId)
+    if (!batch || batch.ids.length >= MAX_DECISION_LOGS) {
+      const ids: string[] = []
+      const logs = Promise.resolve().then(async () => {
+        if (batch?.ids === ids) batch = undefined
+        return new Map((await loadDecisions.call(store, ids)).map((log) => [log.conversationId, log]))
+      })
+      batch = { ids, logs }
+    }
+    const current = batch
+    current.ids.push(conversationId)
+    return current.logs.then((logs) => logs.get(conversationId))
+  }
+
   return {
     store,
     definitions,
@@ -227,7 +370,9 @@ export function createDevtoolsContext(options: ContextOptions): DevtoolsContext 
     async opened(conversationId, principal) {
       return keptFor(await head(conversationId, principal)) ?? openWhole(conversationId, principal)
     },
+    decided,
     walkSoon,
+    serving,
     settled: () => background,
     async facts(summary, exact) {
       const kept = facts.get(summary.conversationId)
@@ -244,7 +389,7 @@ export function createDevtoolsContext(options: ContextOptions): DevtoolsContext 
           return partial
         }
       }
-      const stored = await store.load(summary.conversationId)
+      const stored = await factsLog(summary.conversationId)
       if (!stored) return undefined
       // signatures do not change the facts: no verification for a listing
       remember(stored.conversationId, walkConversation(known?.machine, stored.messages), stored.version)

@@ -30,14 +30,14 @@ async function explained(known: KnownDefinition, at: MachineState<JsonObject>, i
 }
 
 export async function explainMessage(context: DevtoolsContext, conversationId: string, messageId: string, principal: string | undefined): Promise<MessageExplanation> {
-  const { summary, walked } = await context.opened(conversationId, principal)
+  // the state before the message from the decisions alone (devtools-context.ts `decided`): no answer's text is read
+  const { summary, before } = await context.decided(conversationId, principal)
   const known = context.definitions.get(summary.definition.id)
   if (!known) throw new HttpError(404, 'unknown_definition', `The conversation was written under definition "${summary.definition.id}", which this handler was not given; pass it in \`definitions\` to explain its turns.`)
-  const message = walked.messages.find((candidate) => candidate.id === messageId)
-  if (!message || message.role !== 'user' || message.turn === undefined) throw notFound('user message in this conversation')
-  // the state and context just before the message, as the walk of the history reached them
-  const at = walked.before[message.turn] ?? known.machine.initial
-  const input: ExplainInput = message.uiEvent === undefined ? message.text : { uiEvent: message.uiEvent, text: message.text }
+  const found = before(known.machine, messageId)
+  if (!found) throw notFound('user message in this conversation')
+  const { at } = found
+  const input: ExplainInput = found.uiEvent === undefined ? found.text : { uiEvent: found.uiEvent, text: found.text }
   return { conversationId, messageId, ...(await explained(known, at, input)) }
 }
 

@@ -40,6 +40,45 @@ function adopted<Ctx extends JsonObject>(machine: Machine<Ctx>, before: MachineS
   return reapply(machine, decision, before)
 }
 
+/** The record the answers to `user` carry: the first assistant answer's record naming that message. */
+function recordOf(user: Message, answers: readonly Message[]): DecisionRecord | undefined {
+  for (const answer of answers) {
+    const found = answer.role === 'assistant' ? readDecisionRecord(answer) : undefined
+    if (found && found.messageId === user.id) return found
+  }
+  return undefined
+}
+
+/** A record whose fingerprint the user's text no longer has (the message was edited after it). */
+const isStale = (record: DecisionRecord | undefined, inputKey: string): boolean => record !== undefined && record.input !== fingerprint(inputKey)
+
+/** The state a turn leaves the machine in: the record adopted from `before`, or `before` when it is stale or not taken. */
+function stateAfter<Ctx extends JsonObject>(machine: Machine<Ctx>, before: MachineState<Ctx>, record: DecisionRecord | undefined, stale: boolean, inputKey: string): MachineState<Ctx> {
+  return (record && !stale ? adopted(machine, before, record, inputKey) : undefined) ?? before
+}
+
+/**
+ * The machine's state and context just before the user message `messageId`, and that message:
+ * what `walkConversation(machine, messages).before[turn]` holds for its turn, by the same record
+ * lookup and adoption, folded only up to the message and building no view (an explanation in a
+ * long conversation). Undefined when `messageId` is not a user message of `messages`.
+ */
+export function stateBeforeMessage<Ctx extends JsonObject>(machine: Machine<Ctx>, messages: readonly Message[], messageId: string): { before: MachineState<Ctx>; message: Message } | undefined {
+  let at = machine.initial
+  let i = messages.findIndex((message) => message.role === 'user')
+  if (i === -1) return undefined
+  while (i < messages.length) {
+    const user = messages[i++] as Message
+    if (user.id === messageId) return { before: at, message: user }
+    const start = i
+    while (i < messages.length && messages[i]?.role !== 'user') i++
+    const record = recordOf(user, messages.slice(start, i))
+    const inputKey = inputKeyOf(user)
+    at = stateAfter(machine, at, record, isStale(record, inputKey), inputKey)
+  }
+  return undefined
+}
+
 const FORM_REASONS: ReadonlySet<string> = new Set(['slot-filled', 'form-complete', 'form-exhausted'])
 
 /** The id of the answer a stored replay replays (server/replay-answer.ts marks it), if `answer` is one. */
@@ -138,24 +177,16 @@ export function walkConversation<Ctx extends JsonObject>(machine: Machine<Ctx> |
       answers.push(messages[i] as Message)
       shown.push(messageView(messages[i] as Message, index))
     }
-    let record: DecisionRecord | undefined
-    for (const answer of answers) {
-      const found = answer.role === 'assistant' ? readDecisionRecord(answer) : undefined
-      if (found && found.messageId === user.id) {
-        record = found
-        break
-      }
-    }
+    const record = recordOf(user, answers)
     const inputKey = inputKeyOf(user)
-    const recordStale = record !== undefined && record.input !== fingerprint(inputKey)
+    const recordStale = isStale(record, inputKey)
     let fromState: string
     let toState: string
     if (machine && at) {
       const before: MachineState<Ctx> = at
       statesBefore.push(before)
-      const after = record && !recordStale ? adopted(machine, before, record, inputKey) : undefined
       fromState = before.state
-      at = after ?? before
+      at = stateAfter(machine, before, record, recordStale, inputKey)
       toState = at.state
     } else {
       fromState = record?.fromState ?? recordedState ?? ''

@@ -57,6 +57,9 @@ export interface LoadOptions {
   readonly beforeMessage?: string
 }
 
+/** The most conversations one `loadDecisions` reads. */
+export const MAX_DECISION_LOGS = 100
+
 /** A conversation in a listing: everything but its messages. */
 export interface ConversationSummary {
   readonly conversationId: string
@@ -193,6 +196,16 @@ export interface ConversationStore {
   open?: () => Promise<void>
   /** The conversation, whole, or the part `options` asks for (with `range`). */
   load: (conversationId: string, options?: LoadOptions) => Promise<StoredConversation | undefined>
+  /**
+   * Whole logs as a walk of their decisions needs them, for up to `MAX_DECISION_LOGS` conversations
+   * in one read: every message with its id, role, status, `createdAt`, `metadata` (the decision
+   * record, a user's ui-event) and `toolCallId`, and `content` for user messages only (`''` for the
+   * others), without `parts` and `toolCalls` (decision-view.ts `decisionViewOf` of what `load`
+   * returns). In the order of `conversationIds`; a conversation not stored is left out. One read
+   * for a page of conversations (a listing's facts) or one long conversation (the state before a
+   * message), without its answers: optional in the port; without it, a reader loads each whole.
+   */
+  loadDecisions?: (conversationIds: readonly string[]) => Promise<StoredConversation[]>
   append: (conversationId: string, input: AppendInput) => Promise<AppendResult>
   /**
    * Takes the conversation's turn lease, or reports who holds it. An expired lease can be taken over.

@@ -1,13 +1,14 @@
 import type { Message } from '../contract/message.js'
-import type { AppendInput, AppendResult, ClaimResult, ConversationStore, ConversationSummary, Lease, ListPage, StoreOptions } from './conversation-store.js'
+import type { AppendInput, AppendResult, ClaimResult, ConversationStore, ConversationSummary, Lease, ListPage, StoredConversation, StoreOptions } from './conversation-store.js'
 import { leaseVerdict, type LeaseRow } from './lease-rules.js'
 import { decodeRow, DEFAULT_MAX_MESSAGE_BYTES, encodeMessages } from './message-codec.js'
-import { checkAppendInput, checkConversationId, checkLeaseMs, checkLoadOptions, checkSignal, checkTtl, decodeCursor, encodeCursor, listOrder, pageSize, unknownMessageError } from './store-input.js'
+import { checkAppendInput, checkConversationId, checkDecisionIds, checkLeaseMs, checkLoadOptions, checkSignal, checkTtl, decodeCursor, encodeCursor, listOrder, pageSize, unknownMessageError } from './store-input.js'
 import { memoryTurnParts } from './memory-turn-parts.js'
 import { memoryConfirmations } from './memory-confirmations.js'
 import { checkTurnPartsAppend, checkTurnPartsRead, turnPartsBytesOf } from './turn-parts.js'
 import { DefinitionMismatchError, OwnerMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from './store-errors.js'
 import { createStoreWakes } from './store-wakes.js'
+import { decisionViewOf } from './decision-view.js'
 
 /**
  * `memoryStore()`: the port in process memory, for tests, demos and single-process apps that do
@@ -87,6 +88,21 @@ export function memoryStore(options: StoreOptions = {}): ConversationStore {
         conversationId, messages, version: c.version, definition: { id: c.definitionId, revision: c.revision }, ...(c.owner === undefined ? {} : { owner: c.owner }),
         createdAt: new Date(c.createdAt), updatedAt: new Date(c.updatedAt), ...(range ? { range: { from, total: c.rows.length } } : {}),
       }
+    },
+
+    async loadDecisions(conversationIds) {
+      const ids = checkDecisionIds(conversationIds)
+      open('loadDecisions')
+      const logs: StoredConversation[] = []
+      for (const conversationId of ids) {
+        const c = conversations.get(conversationId)
+        if (!c) continue
+        logs.push({
+          conversationId, messages: decode(conversationId, c.rows).map(decisionViewOf), version: c.version, definition: { id: c.definitionId, revision: c.revision },
+          ...(c.owner === undefined ? {} : { owner: c.owner }), createdAt: new Date(c.createdAt), updatedAt: new Date(c.updatedAt),
+        })
+      }
+      return logs
     },
 
     async append(conversationId, input: AppendInput): Promise<AppendResult> {

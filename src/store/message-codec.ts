@@ -59,6 +59,11 @@ export function decodeRow(conversationId: string, seq: number, messageId: string
   } catch (error) {
     throw new StoreCorruptRowError(conversationId, seq, messageId, 'the stored message is not valid JSON', error)
   }
+  return decodeParsedRow(conversationId, seq, messageId, raw)
+}
+
+/** A stored row's JSON, already parsed (a read that parsed many rows at once), back to a message; `StoreCorruptRowError` when it is not one. */
+export function decodeParsedRow(conversationId: string, seq: number, messageId: string | undefined, raw: unknown): Message {
   const parsed = isPlainMessageShape(raw, 'iso') ? undefined : storedMessageSchema.safeParse(raw, inEnglish)
   if (parsed && !parsed.success) {
     const issue = parsed.error.issues[0]

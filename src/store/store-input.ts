@@ -1,6 +1,6 @@
 import { configIssue, ChatrailConfigError } from '../conversation/config-error.js'
 import { identifierHint, isIdentifier } from '../conversation/identifier.js'
-import type { AppendInput, ListOptions, ListOrder, LoadOptions, TurnSignal } from './conversation-store.js'
+import { MAX_DECISION_LOGS, type AppendInput, type ListOptions, type ListOrder, type LoadOptions, type TurnSignal } from './conversation-store.js'
 
 /** Checks on what a caller hands a store, shared by every implementation so they refuse the same things the same way. */
 
@@ -108,4 +108,15 @@ export function unknownMessageError(conversationId: string, messageId: string): 
   return new ChatrailConfigError([
     configIssue('unknown_message', ['load', 'beforeMessage'], `load("${conversationId}"): no message "${messageId}" is stored in this conversation (an edit or a regenerate may have cut it).`, 'Load the newest messages again ({ lastMessages }) and page back from there.'),
   ])
+}
+
+/** `loadDecisions`' ids: an array of at most `MAX_DECISION_LOGS` identifier-safe ids; returned without repeats. */
+export function checkDecisionIds(conversationIds: unknown): string[] {
+  if (!Array.isArray(conversationIds) || conversationIds.length > MAX_DECISION_LOGS) {
+    throw new ChatrailConfigError([
+      configIssue('invalid_ids', ['loadDecisions', 'conversationIds'], `loadDecisions: conversationIds must be an array of at most ${MAX_DECISION_LOGS} conversation ids.`, `Read a longer list ${MAX_DECISION_LOGS} at a time.`),
+    ])
+  }
+  for (const id of conversationIds) checkConversationId(id, 'loadDecisions')
+  return [...new Set(conversationIds as string[])]
 }

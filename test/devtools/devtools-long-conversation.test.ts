@@ -158,3 +158,38 @@ describe('devtools API on a store written before ranges and newest-first listing
     expect(error.message).toContain('old-redis')
   })
 })
+
+describe('a walk beside the requests', () => {
+  it('reads its first chunk only once the listing that started it has answered (an embedded store runs one query at a time)', async () => {
+    const base = memoryStore({ clock })
+    const events: string[] = []
+    const store: ConversationStore = {
+      ...base,
+      load: (conversationId, options) => {
+        events.push(options?.lastMessages === 1000 ? 'walk chunk' : 'load')
+        return base.load(conversationId, options)
+      },
+      loadDecisions: (conversationIds) => {
+        events.push('decisions')
+        return (base.loadDecisions as NonNullable<ConversationStore['loadDecisions']>)(conversationIds)
+      },
+    }
+    const h = apiHarness(store, { warmUp: false })
+    // older short conversations, so the listing reads facts after the long one's (the newest)
+    for (let i = 0; i < 30; i++) await h.turn(`short-${i}`, '/start')
+    await longConversation(store, h)
+    events.length = 0
+    const page = await h.json<ConversationListPage>('/conversations?limit=50')
+    events.push('answered')
+    expect(page.conversations[0]).toMatchObject({ id: 'long', partial: true })
+    // the short ones' facts in one read per batch, not a load each
+    expect(events.filter((event) => event === 'decisions').length).toBeGreaterThan(0)
+    expect(events.slice(0, events.indexOf('answered')).filter((event) => event === 'load')).toHaveLength(1)
+    const exact = await until<ConversationListPage>(h, '/conversations?limit=50', (value) => value.conversations[0]?.partial === false)
+    expect(exact.conversations[0]).toMatchObject({ id: 'long', turnCount: LOOPS * 2 })
+    // its first chunk came after every read of the listing (not between them)
+    const listingReads = events.slice(0, events.indexOf('answered')).filter((event) => event !== 'walk chunk')
+    expect(listingReads.length).toBeGreaterThan(1)
+    expect(events.indexOf('walk chunk')).toBeGreaterThan(events.lastIndexOf(listingReads.at(-1) as string, events.indexOf('answered')))
+  })
+})

@@ -13,7 +13,7 @@ import { apiHarness, BASE, TOKEN } from './api/api-harness.js'
 // while a turn streams: the devtools' store sees only reads, and the conversation, its lease and
 // the running turn's stored parts are the same after every endpoint was called as before.
 
-const READS = new Set(['kind', 'load', 'list', 'readTurnParts'])
+const READS = new Set(['kind', 'load', 'loadDecisions', 'list', 'readTurnParts'])
 
 /** The store as the devtools get it: every method called is recorded. */
 function recording(store: ConversationStore): { store: ConversationStore; called: Set<string> } {

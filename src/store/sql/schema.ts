@@ -349,6 +349,14 @@ export function statements(s: string) {
           ELSE (SELECT count(*) FROM ${s}.chatrail_messages x WHERE x.conversation_id = $1 AND x.seq < (SELECT seq FROM b)) END) AS end_at,
         m.seq, m.message_id, m.body
       FROM c LEFT JOIN m ON true ORDER BY m.seq`,
+    // Whole logs for loadDecisions, a row per conversation: the header and the bodies joined into one JSON
+    // array text in the database (no JSON is parsed there: measured on PGlite, selecting the record
+    // paths with jsonb costs 3-10x shipping the bodies, and a row per message costs more in the
+    // driver than the bodies' text); sql-store.ts parses it once and keeps `decisionViewOf` of each.
+    // $1: the ids as a JSON array text.
+    loadDecisions: `SELECT c.id, c.definition_id, c.definition_revision, c.owner, c.version, c.created_at, c.updated_at,
+        (SELECT '[' || string_agg(m.body, ',' ORDER BY m.seq) || ']' FROM ${s}.chatrail_messages m WHERE m.conversation_id = c.id) AS bodies
+      FROM ${s}.chatrail_conversations c WHERE c.id IN (SELECT json_array_elements_text($1::json))`,
     expire: `WITH gone AS (
         DELETE FROM ${s}.chatrail_conversations c WHERE c.updated_at < $1
           AND NOT EXISTS (SELECT 1 FROM ${s}.chatrail_leases l WHERE l.conversation_id = c.id AND NOT l.released AND l.expires_at > $2)

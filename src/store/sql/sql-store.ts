@@ -1,7 +1,8 @@
 import type { Message } from '../../contract/message.js'
 import type { AppendInput, AppendResult, ClaimResult, ConversationStore, ConversationSummary, Lease, ListPage, LoadOptions, StoredConversation, StoreOptions } from '../conversation-store.js'
-import { decodeRow, DEFAULT_MAX_MESSAGE_BYTES, encodeMessages } from '../message-codec.js'
-import { checkAppendInput, checkConversationId, checkLeaseMs, checkLoadOptions, checkSignal, checkTtl, decodeCursor, encodeCursor, listOrder, pageSize, unknownMessageError } from '../store-input.js'
+import { decodeParsedRow, decodeRow, DEFAULT_MAX_MESSAGE_BYTES, encodeMessages } from '../message-codec.js'
+import { decisionViewOf } from '../decision-view.js'
+import { checkAppendInput, checkConversationId, checkDecisionIds, checkLeaseMs, checkLoadOptions, checkSignal, checkTtl, decodeCursor, encodeCursor, listOrder, pageSize, unknownMessageError } from '../store-input.js'
 import { DefinitionMismatchError, OwnerMismatchError, StoreConflictError, StoreLeaseError, StoreUnavailableError } from '../store-errors.js'
 import { migrate } from './migrate.js'
 import { statements } from './schema.js'
@@ -97,6 +98,25 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
     updatedAt: new Date(num(head.updated_at)),
   })
 
+  /** A `loadDecisions` row as a log; undefined when a row in it is not a message (then read row by row, which names it). */
+  const decisionLogOf = (conversationId: string, head: SqlRow): StoredConversation | undefined => {
+    try {
+      const bodies = head.bodies === null ? [] : (JSON.parse(head.bodies as string) as unknown[])
+      const messages = bodies.map((raw) => decisionViewOf(decodeParsedRow(conversationId, -1, undefined, raw)))
+      return { ...storedOf(conversationId, { ...head, seq: null }, []), messages }
+    } catch {
+      return undefined
+    }
+  }
+  /** The log read a row at a time: a corrupt row is `StoreCorruptRowError` with its seq and id. */
+  const decisionLogRowByRow = async (conversationId: string): Promise<StoredConversation | undefined> => {
+    const rows = await query(sql.load, [conversationId])
+    const first = rows[0]
+    if (!first) return undefined
+    const stored = storedOf(conversationId, first, rows)
+    return { ...stored, messages: stored.messages.map(decisionViewOf) }
+  }
+
   const loadRange = async (conversationId: string, range: LoadOptions): Promise<StoredConversation | undefined> => {
     const rows = await query(sql.loadRange, [conversationId, range.lastMessages ?? null, range.beforeMessage ?? null])
     const head = rows[0]
@@ -121,6 +141,22 @@ export function sqlStore(config: SqlStoreConfig): ConversationStore {
         const rows = await query(sql.load, [conversationId])
         const head = rows[0]
         return head ? storedOf(conversationId, head, rows) : undefined
+      })
+    },
+
+    async loadDecisions(conversationIds) {
+      const ids = checkDecisionIds(conversationIds)
+      if (ids.length === 0) return []
+      return guarded('loadDecisions', async () => {
+        const byId = new Map((await query(sql.loadDecisions, [JSON.stringify(ids)])).map((row) => [row.id as string, row]))
+        const logs: StoredConversation[] = []
+        for (const conversationId of ids) {
+          const head = byId.get(conversationId)
+          if (!head) continue
+          const log = decisionLogOf(conversationId, head) ?? (await decisionLogRowByRow(conversationId))
+          if (log) logs.push(log)
+        }
+        return logs
       })
     },
 

@@ -7,6 +7,7 @@ import { isDefinitionMismatchError, isOwnerMismatchError, isStoreConflictError, 
 import { describeTurnPartsCases, TURN_PARTS_CAP } from './store-contract-turn-parts.js'
 import { describeRangeCases } from './store-contract-ranges.js'
 import { describeWakeCases } from './store-contract-wakes.js'
+import { describeDecisionCases } from './store-contract-decisions.js'
 
 /**
  * The `ConversationStore` conformance suite, in the style of Hono's `common.case.test.ts`: every
@@ -32,9 +33,10 @@ import { describeWakeCases } from './store-contract-wakes.js'
  * - S17 `list({ order: 'newest' })`: newest `updatedAt` first, ties by id descending; the cursor pages in that order, with the same filters; a write moves a conversation to the front, a deletion takes it out.
  * - S18 `load(id, { lastMessages, beforeMessage })`: that range of the log, oldest first, and `range` (where it sits, the log's length); `lastMessages: 0` is the header alone; a `beforeMessage` no longer stored is `unknown_message`.
  * - S19 `subscribe` (optional; a store without it passes): a committed `signal` wakes the conversation's subscribers with `'signal'`, a stored batch of turn parts with `'turn-parts'`; a signal nobody holds, a refused batch, another conversation's write or an unsubscribed callback wakes nobody (`'missed'` may come any time).
+ * - S20 `loadDecisions` (optional; a store without it passes): whole logs of up to 100 conversations in one read, each message as `decisionViewOf` keeps it (no answer's text, parts or tool calls; everything a walk of the decisions reads kept exactly), in the order asked, as the logs are after an edit; bad ids are config errors.
  */
 
-export type StoreInvariant = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'S11' | 'S12' | 'S13' | 'S14' | 'S15' | 'S16' | 'S17' | 'S18' | 'S19'
+export type StoreInvariant = 'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6' | 'S7' | 'S8' | 'S9' | 'S10' | 'S11' | 'S12' | 'S13' | 'S14' | 'S15' | 'S16' | 'S17' | 'S18' | 'S19' | 'S20'
 
 /** What the suite hands `makeStore`: a clock it controls, and the caps S9 and S15 test. */
 export type StoreContractOptions = Required<Pick<StoreOptions, 'clock' | 'maxMessageBytes' | 'maxTurnPartsBytes'>>
@@ -366,5 +368,6 @@ export function describeStoreContract(
     describeTurnPartsCases({ store: () => store, advance: (ms) => void (now += ms), now: () => now, check, rejection, definition: DEF })
     describeRangeCases({ store: () => store, at: (ms) => void (now = T0 + ms), date: (ms) => new Date(T0 + ms), check, rejection, turn, definition: DEF })
     describeWakeCases({ store: () => store, check })
+    describeDecisionCases({ store: () => store, check, definition: DEF, rejection })
   })
 }
