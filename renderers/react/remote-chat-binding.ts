@@ -1,9 +1,10 @@
 import type { ChatState } from '../../src/contract/chat.js'
 import type { Message } from '../../src/contract/message.js'
 import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../src/contract/dialog.js'
-import { httpAdapter, restoredFailure, restoredMessages, type RestoredUiMessage } from '../../src/client/index.js'
-import type { ChatrailPartData } from '../../src/client/index.js'
+import { httpAdapter, restoredFailure, restoredMessages, versionPlaceOf, type RestoredUiMessage } from '../../src/client/index.js'
+import type { ChatrailPartData, VersionPositions } from '../../src/client/index.js'
 import { createChatController } from '../../src/controller/index.js'
+import type { ChatrailController } from '../../src/controller/index.js'
 import { createChatSession, defineChat, sendUiEvent } from '../../src/conversation/index.js'
 import type { ChatDefinition, JsonObject, SessionSnapshot, TurnTrace } from '../../src/conversation/index.js'
 import { bindingIdentity } from './chat-binding.js'
@@ -23,6 +24,12 @@ import { pendingDialogOf } from './stream-layout.js'
  * (on the page, built with `serverSideAgent` as its agent: the real one stays on the server).
  * The context is not mirrored (the server does not send it): `snapshot.context` stays the
  * definition's initial context.
+ *
+ * Versions (an edit or a regenerate keeps what it replaced) are the server's, which keeps them in
+ * its store: the local controller keeps none of its own (`branches: false`, a version switched to
+ * in the page would not be the one the server answers from), and the binding's `branchesOf` and
+ * `switchBranch` read and switch the server's (`chatrail.versions`, and `POST { action:
+ * 'switch-version' }` answered with the conversation as shown), so the picker survives a reload.
  */
 export interface RemoteChatOptions {
   /** The handler's URL (`/api/chat`). */
@@ -42,6 +49,13 @@ export interface RemoteChatOptions {
   readonly clock?: () => Date
 }
 
+/** What GET (and a version switch) answers: the conversation as the server shows it. */
+interface StoredBody {
+  readonly messages?: RestoredUiMessage[]
+  readonly chatrail?: ChatrailPartData
+  readonly running?: boolean
+}
+
 export function createRemoteChatBinding<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>, options: RemoteChatOptions): ChatBinding<Ctx> {
   const { api, conversationId } = options
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
@@ -54,13 +68,16 @@ export function createRemoteChatBinding<Ctx extends JsonObject>(definition: Chat
   let log: DialogLog = []
   let stopped: ReadonlySet<string> = new Set()
   let cached: ChatBindingState<Ctx> | undefined
+  let versions: VersionPositions = {}
 
   const finalOf = (state: string): boolean => (definition.conversation.states as Record<string, { final?: boolean } | undefined>)[state]?.final === true
-  const mirror = (data: Pick<ChatrailPartData, 'state' | 'events' | 'actions' | 'restart' | 'trace' | 'agent'>): void => {
+  const mirror = (data: Pick<ChatrailPartData, 'state' | 'events' | 'actions' | 'restart' | 'trace' | 'agent' | 'versions'>): void => {
     // The server names the restart event; an older server that doesn't is answered from the definition (the server's).
     const restart = data.restart ?? restartEventOf(definition.conversation.routes, data.state)
     snapshot = { state: data.state, context: snapshot.context, events: [...data.events], actions: [...data.actions], final: finalOf(data.state), ...(restart === undefined ? {} : { restart }), ...(data.agent ? { agent: data.agent } : {}) }
     if (data.trace) traces = [...traces, data.trace]
+    // a turn's snapshot names the versions when there are any (their positions over the whole history)
+    if (data.versions) versions = data.versions
     const last = controller.getState().messages.at(-1)
     log = observePending(log, data.agent?.pendingDialog, last?.id ?? null, last?.role === 'assistant' ? last.content.length : undefined)
     notify()
@@ -75,7 +92,7 @@ export function createRemoteChatBinding<Ctx extends JsonObject>(definition: Chat
 
   const adapter = httpAdapter({ api, conversationId, onSnapshot: mirror, ...(options.headers ? { headers: options.headers } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.credentials ? { credentials: options.credentials } : {}) })
   // The server keeps the history (an edit or regenerate truncates its stored copy): no versions here.
-  const controller = createChatController({ adapter }, { ids: options.ids, clock: options.clock, branches: false })
+  const local = createChatController({ adapter }, { ids: options.ids, clock: options.clock, branches: false })
 
   // A restored conversation that ends in a failed answer reads as a live failure did: while nothing
   // ran since (the controller idle, no error of its own), the chat is in `error` with that failure.
@@ -97,24 +114,37 @@ export function createRemoteChatBinding<Ctx extends JsonObject>(definition: Chat
     return cached
   }
 
-  /** The stored conversation, for a reloaded page: only when nothing was sent in the meantime. */
-  const restore = async (): Promise<void> => {
-    const url = `${api}${api.includes('?') ? '&' : '?'}id=${encodeURIComponent(conversationId)}`
-    const response = await doFetch(url, { headers: await headers(), ...(options.credentials ? { credentials: options.credentials } : {}) })
-    if (!response.ok) return
-    const body = (await response.json()) as { messages?: RestoredUiMessage[]; chatrail?: ChatrailPartData; running?: boolean }
-    if (controller.getState().messages.length > 0) return
+  /**
+   * The conversation as the server shows it (GET, or a switch's answer) into the controller; `keep`
+   * names a message whose id stays (the head of a switched reply, so the page keeps its element and focus).
+   */
+  const show = (body: StoredBody, keep?: { at: number; id: string }): Message[] => {
     const now = options.clock?.() ?? new Date()
     const messages: Message[] = restoredMessages(body.messages ?? [], now)
+    const kept = keep && messages[keep.at]
+    if (kept) messages[keep.at] = { ...kept, id: keep.id }
     // a turn still running on the server (a reload mid-answer): its user message is the last one
     const running = body.running === true ? messages.at(-1) : undefined
-    if (messages.length > 0) {
+    if (messages.length > 0 || keep) {
       // an answer placeholder for the controller's regenerate to replace with the followed stream
       controller.setMessages(running?.role === 'user' ? [...messages, { id: `${running.id}:resuming`, role: 'assistant', status: 'complete', createdAt: now, content: '' }] : messages)
       // a regenerate of a restored answer must run the turn again, not fetch the stored answer; an edit of one is a new submit
       adapter.noteAnswered(messages.filter((message, index) => message.role === 'user' && messages[index + 1]?.role === 'assistant'))
     }
+    versions = body.chatrail?.versions ?? {}
     if (body.chatrail) mirror(body.chatrail)
+    return messages
+  }
+
+  /** The stored conversation, for a reloaded page: only when nothing was sent in the meantime. */
+  const restore = async (): Promise<void> => {
+    const url = `${api}${api.includes('?') ? '&' : '?'}id=${encodeURIComponent(conversationId)}`
+    const response = await doFetch(url, { headers: await headers(), ...(options.credentials ? { credentials: options.credentials } : {}) })
+    if (!response.ok) return
+    const body = (await response.json()) as StoredBody
+    if (controller.getState().messages.length > 0) return
+    const messages = show(body)
+    const running = body.running === true ? messages.at(-1) : undefined
     if (running?.role === 'user') {
       // the next source for it follows the server's turn (GET <api>/<id>/stream) instead of posting it
       adapter.noteRunning(running.id)
@@ -157,6 +187,28 @@ export function createRemoteChatBinding<Ctx extends JsonObject>(definition: Chat
     notify()
     return { delivered: 'live' }
   }
+
+  /**
+   * Shows version `index` of the place `messageId` heads, on the server (one fenced write there),
+   * then in the page from its answer. True when asked (the page changes once the server answered);
+   * false for a message without such a version or the one shown, as the controller's.
+   */
+  const switchBranch = (messageId: string, index: number): boolean => {
+    // a bad index throws the controller's own ConfigError
+    if (!Number.isInteger(index) || index < 0) return local.switchBranch(messageId, index)
+    const place = versionPlaceOf(controller.getState().messages, versions, messageId)
+    if (place === undefined || index >= place.position.count || index === place.position.index) return false
+    if (controller.getState().status === 'streaming') stop()
+    const keep = { at: place.at, id: messageId }
+    void post({ id: conversationId, action: 'switch-version', messageId: place.messageId, place: place.place, index })
+      .then(async (response) => {
+        // a refused switch (a turn running, a version gone) leaves the page as the server still shows it
+        if (response.ok) show((await response.json()) as StoredBody, keep)
+      })
+      .catch(() => undefined)
+    return true
+  }
+  const controller: ChatrailController = { ...local, branchesOf: (messageId) => versionPlaceOf(local.getState().messages, versions, messageId)?.position ?? { index: 0, count: 1 }, switchBranch }
 
   const stop = (): void => {
     const reply = controller.getState().messages.findLast((message) => message.status === 'streaming' && message.role === 'assistant')

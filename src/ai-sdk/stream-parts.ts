@@ -1,12 +1,15 @@
 import type { TextStreamPart, ToolSet } from 'ai'
+import { asMessageSource, sourceChunk } from '../contract/message-source.js'
 import type { StreamChunk, TokenUsage } from '../contract/stream.js'
 
 /**
  * One `streamText` full-stream part → what the adapter does with it. Pure and stateless:
  * deltas become `text` / `reasoning` chunks, a complete `tool-call` a `tool_call` chunk (args as
- * a JSON string; provider-executed calls are left out, their answer follows as text), `finish` the `usage` chunk (when the provider counted) and the end, `error`
+ * a JSON string; provider-executed calls are left out, their answer follows as text), a url
+ * `source` the controller's source chunk (`sourceChunk`, gathered into the reply's
+ * `metadata.sources`), `finish` the `usage` chunk (when the provider counted) and the end, `error`
  * and `abort` the end with a failure. Framing (`*-start`, `*-end`, tool input deltas, steps,
- * sources, raw) carries nothing a chatrail chunk holds.
+ * document sources, raw) carries nothing a chatrail chunk holds.
  */
 export type PartReading =
   | { readonly kind: 'chunks'; readonly chunks: StreamChunk[] }
@@ -26,6 +29,11 @@ export function readStreamPart(part: TextStreamPart<ToolSet>): PartReading {
       // a provider-executed tool (web search and the like) already ran: the controller must not run it
       if (part.providerExecuted) return NOTHING
       return { kind: 'chunks', chunks: [{ type: 'tool_call', toolCall: { id: part.toolCallId, name: part.toolName, args: JSON.stringify(isPlainObject(part.input) ? part.input : {}) } }] }
+    case 'source': {
+      // a document source has no url to link to; a malformed url or title is dropped (untrusted provider output)
+      const source = part.sourceType === 'url' ? asMessageSource({ url: part.url, ...(part.title === undefined ? {} : { title: part.title }) }) : undefined
+      return source ? { kind: 'chunks', chunks: [sourceChunk(source)] } : NOTHING
+    }
     case 'finish': {
       const usage = usageOf(part.totalUsage)
       return { kind: 'finish', chunks: usage ? [{ type: 'usage', usage }] : [], finishReason: part.finishReason }

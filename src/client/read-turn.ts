@@ -12,7 +12,7 @@ import { pause, reconnect, storedAnswerOf } from './resume-turn.js'
  * the turn to its end whatever the client does, so a cut connection (a network error, a body that
  * ends before `finish`) is answered by reconnecting to the turn's stream (`GET <api>/<id>/stream`,
  * up to `MAX_RESUMES` times, waiting a little longer each time). The resumed stream replays the
- * turn from its start; what was already yielded (text and reasoning, counted in characters, and the
+ * turn from its start; what was already yielded (text and reasoning, counted in characters, and the sources,
  * snapshot and error parts, counted) is skipped, so every chunk reaches the controller once, in
  * order. When the server says nothing runs any more (204: the turn ended meanwhile), the rest of
  * the stored answer is read with GET. Only when all of that fails does the turn end in an error.
@@ -25,6 +25,8 @@ const ERROR_CODE = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/
 interface Progress {
   text: number
   reasoning: number
+  /** Cited sources (empty text chunks carrying `metadata.source`), counted. */
+  sources: number
   snapshots: number
   errors: number
 }
@@ -40,6 +42,14 @@ const cutError = (api: string, cause: unknown): HttpAdapterError =>
 
 /** A chunk with its first `skip` characters dropped (what a replay repeats); undefined when nothing is left. */
 function skipped(chunk: StreamChunk, progress: Progress, skip: Progress): StreamChunk | undefined {
+  if (chunk.type === 'text' && chunk.metadata?.source !== undefined) {
+    if (skip.sources > 0) {
+      skip.sources--
+      return undefined
+    }
+    progress.sources++
+    return chunk
+  }
   if ((chunk.type !== 'text' && chunk.type !== 'reasoning') || typeof chunk.content !== 'string') return chunk
   const key = chunk.type
   let content = chunk.content
@@ -58,7 +68,7 @@ function skipped(chunk: StreamChunk, progress: Progress, skip: Progress): Stream
 export async function* readTurn(options: HttpAdapterOptions, first: ReadableStream<Uint8Array> | 'resume', user: Message | undefined, answered: Map<string, string | undefined>, signal: AbortSignal): AsyncGenerator<StreamChunk> {
   let failure: HttpAdapterError | undefined
   let snapshot: ChatrailPartData | undefined
-  const progress: Progress = { text: 0, reasoning: 0, snapshots: 0, errors: 0 }
+  const progress: Progress = { text: 0, reasoning: 0, sources: 0, snapshots: 0, errors: 0 }
   let skip: Progress = { ...progress }
   let body: ReadableStream<Uint8Array> | undefined = first === 'resume' ? undefined : first
   let cut: unknown = first === 'resume' ? new Error('resuming a restored turn') : undefined

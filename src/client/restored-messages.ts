@@ -1,5 +1,6 @@
 import { AnswerParts } from '../contract/answer-parts.js'
 import { isComponentPart } from '../contract/component-chunk.js'
+import { asMessageSource, MAX_SOURCES, type MessageSource } from '../contract/message-source.js'
 import type { Message, ToolCall } from '../contract/message.js'
 import { HttpAdapterError } from './http-adapter-error.js'
 
@@ -9,12 +10,13 @@ import { HttpAdapterError } from './http-adapter-error.js'
  * live one did: the text; its components (as `parts`); a user message's UI event and component
  * interaction (`metadata.chatrail`); the tool calls an answer made as its `toolCalls`, settled (`complete` with
  * the output as `result`, or `error`); and a failed answer as failed (`status: 'error'`,
- * `metadata.error.code`). Pure. A message of any other shape is read for what it has: its text.
+ * `metadata.error.code`); an answer's reasoning and cited sources (`reasoning` and `source-url` parts)
+ * as the controller keeps them on a live reply (`metadata.reasoning`, `metadata.sources`). Pure. A message of any other shape is read for what it has: its text.
  */
 export interface RestoredUiMessage {
   readonly id: string
   readonly role: 'system' | 'user' | 'assistant'
-  readonly parts: ReadonlyArray<{ readonly type: string; readonly text?: unknown; readonly toolCallId?: unknown; readonly state?: unknown; readonly input?: unknown; readonly output?: unknown; readonly errorText?: unknown; readonly data?: unknown }>
+  readonly parts: ReadonlyArray<{ readonly type: string; readonly text?: unknown; readonly toolCallId?: unknown; readonly state?: unknown; readonly input?: unknown; readonly output?: unknown; readonly errorText?: unknown; readonly data?: unknown; readonly url?: unknown; readonly title?: unknown }>
   readonly metadata?: { readonly chatrail?: { readonly status?: unknown; readonly error?: { readonly code?: unknown }; readonly event?: unknown; readonly interaction?: unknown } }
 }
 
@@ -37,6 +39,8 @@ export function restoredMessages(stored: readonly RestoredUiMessage[], createdAt
       if (part.type === 'text' && typeof part.text === 'string') answer.text(part.text)
       else if (part.type === 'data-component' && role === 'assistant' && isComponentPart(part.data)) answer.component(part.data)
     }
+    const extras = role === 'assistant' ? answerExtras(parts) : {}
+    const answerMetadata = { ...(failure === undefined ? {} : { error: { code: failure } }), ...extras }
     return {
       id,
       role,
@@ -45,10 +49,23 @@ export function restoredMessages(stored: readonly RestoredUiMessage[], createdAt
       status: failure === undefined ? 'complete' : 'error',
       createdAt,
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
-      ...(failure === undefined ? {} : { metadata: { error: { code: failure } } }),
+      ...(Object.keys(answerMetadata).length > 0 ? { metadata: answerMetadata } : {}),
       ...(role === 'user' ? userMetadata(metadata?.chatrail) : {}),
     }
   })
+}
+
+/** An answer's reasoning and its well-formed sources (untrusted: a server's response; `sourcesOf` keeps the first of each url). */
+function answerExtras(parts: RestoredUiMessage['parts']): { reasoning?: string; sources?: MessageSource[] } {
+  let reasoning = ''
+  const sources: MessageSource[] = []
+  for (const part of parts) {
+    if (part.type === 'reasoning' && typeof part.text === 'string') reasoning += part.text
+    if (part.type !== 'source-url' || sources.length >= MAX_SOURCES) continue
+    const source = asMessageSource({ url: part.url, ...(part.title === undefined ? {} : { title: part.title }) })
+    if (source) sources.push(source)
+  }
+  return { ...(reasoning === '' ? {} : { reasoning }), ...(sources.length === 0 ? {} : { sources }) }
 }
 
 /** A user message's UI event and interaction, as the live message carried them (renderers read them). */

@@ -1,4 +1,5 @@
 import { componentChunk, isComponentPart } from '../contract/component-chunk.js'
+import { asMessageSource, sourceChunk } from '../contract/message-source.js'
 import type { StreamChunk } from '../contract/stream.js'
 import type { UiPart } from './ui-parts.js'
 
@@ -17,6 +18,11 @@ export function uiPartToChunks(part: UiPart): StreamChunk[] {
       return [{ type: 'error', content: part.errorText }]
     case 'finish':
       return [{ type: 'done' }]
+    case 'source-url': {
+      // untrusted like any part: only a well-formed source becomes the controller's source chunk
+      const source = asMessageSource({ url: part.url, ...(part.title === undefined ? {} : { title: part.title }) })
+      return source ? [sourceChunk(source)] : []
+    }
     case 'data-component':
       // from the server: checked again all the same (a proxy or a hostile server could send anything)
       return isComponentPart(part.data) ? [componentChunk(part.data)] : []

@@ -1,4 +1,5 @@
 import { componentOfChunk } from '../contract/component-chunk.js'
+import { sourceOfChunk } from '../contract/message-source.js'
 import type { StreamChunk } from '../contract/stream.js'
 import type { ChatrailPartData, FinishReason, UiPart } from './ui-parts.js'
 
@@ -9,7 +10,7 @@ import type { ChatrailPartData, FinishReason, UiPart } from './ui-parts.js'
  * the client shows the pieces in the order they streamed. Parts' ids are `<messageId>:<n>`.
  *
  * A `text` chunk carrying a component becomes a `data-component` part (the text part before it
- * closes). `tool_call`, `tool_result` and `usage` chunks are not part of the wire yet (they produce no parts).
+ * closes); one carrying a source (`sourceChunk`) a `source-url` part. `tool_call`, `tool_result` and `usage` chunks are not part of the wire yet (they produce no parts).
  */
 export interface UiPartEncoder {
   /** The `start` part carrying the assistant message's id. */
@@ -59,6 +60,8 @@ export function createUiPartEncoder(options: UiPartEncoderOptions): UiPartEncode
         case 'text': {
           const component = chunk.metadata === undefined ? undefined : componentOfChunk(chunk)
           if (component) return [...close(), { type: 'data-component', id: component.instanceId, data: component }]
+          const source = chunk.metadata === undefined ? undefined : sourceOfChunk(chunk)
+          if (source) return [{ type: 'source-url', sourceId: `${messageId}:source${counter++}`, url: source.url, ...(source.title === undefined ? {} : { title: source.title }) }]
           return typeof chunk.content === 'string' && chunk.content !== '' ? delta('text', chunk.content) : []
         }
         case 'reasoning':

@@ -22,6 +22,8 @@ const partSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('reasoning-start'), id }),
   z.looseObject({ type: z.literal('reasoning-delta'), id, delta: z.string() }),
   z.looseObject({ type: z.literal('reasoning-end'), id }),
+  // url and title are checked where the part becomes a chunk (asMessageSource)
+  z.looseObject({ type: z.literal('source-url'), sourceId: z.string(), url: z.string(), title: z.optional(z.string()) }),
   z.looseObject({ type: z.literal('error'), errorText: z.string() }),
   z.looseObject({ type: z.literal('data-chatrail'), data: chatrailData }),
   // the part's own fields are checked where it becomes a chunk (isComponentPart); props by the registry
@@ -29,7 +31,7 @@ const partSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('finish'), finishReason: z.optional(z.enum(['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other'])) }),
 ])
 
-const KNOWN = new Set(['start', 'text-start', 'text-delta', 'text-end', 'reasoning-start', 'reasoning-delta', 'reasoning-end', 'error', 'data-chatrail', 'data-component', 'finish'])
+const KNOWN = new Set(['start', 'text-start', 'text-delta', 'text-end', 'reasoning-start', 'reasoning-delta', 'reasoning-end', 'source-url', 'error', 'data-chatrail', 'data-component', 'finish'])
 
 export type PartReading = { readonly kind: 'part'; readonly part: UiPart } | { readonly kind: 'ignored' } | { readonly kind: 'invalid'; readonly reason: string }
 

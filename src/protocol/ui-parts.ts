@@ -1,6 +1,7 @@
 import type { AgentSnapshot } from '../contract/agent-snapshot.js'
 import type { ComponentPart } from '../contract/component-part.js'
 import type { TurnTrace } from '../conversation/trace.js'
+import type { VersionPositions } from './version-positions.js'
 
 /**
  * The AI SDK UI message stream parts chatrail writes and reads (the subset of the AI SDK's
@@ -29,6 +30,8 @@ export interface ChatrailPartData {
   readonly trace?: TurnTrace
   /** The live agent's run state and pending dialog, when the adapter is a live agent. */
   readonly agent?: AgentSnapshot
+  /** Where the stored conversation's versions stand (chatrail/server, after a turn's write or on GET); absent when none has versions. */
+  readonly versions?: VersionPositions
 }
 
 export type FinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other'
@@ -41,6 +44,8 @@ export type UiPart =
   | { readonly type: 'reasoning-start'; readonly id: string }
   | { readonly type: 'reasoning-delta'; readonly id: string; readonly delta: string }
   | { readonly type: 'reasoning-end'; readonly id: string }
+  /** A source the answer cites (the controller's `sourceChunk`). */
+  | { readonly type: 'source-url'; readonly sourceId: string; readonly url: string; readonly title?: string }
   | { readonly type: 'error'; readonly errorText: string }
   | { readonly type: 'data-chatrail'; readonly data: ChatrailPartData }
   /** A component (chatrail/components), in its place between the text parts; `id` is its instance id. */

@@ -21,7 +21,7 @@ import { createPartStream } from './part-stream.js'
 import { planTurn, type TurnPlan } from './plan-turn.js'
 import { readJsonBody } from './read-json-body.js'
 import { replayableAnswer, replayStoredAnswer } from './replay-answer.js'
-import { runTurn, snapshotData, type TurnInput } from './run-turn.js'
+import { runTurn, snapshotData, withVersionPositions, type TurnInput } from './run-turn.js'
 import { createTurnDrain, shuttingDown, type DrainTicket } from './shutdown.js'
 import { storedAnswerStream } from './stored-answer.js'
 import { encodeDialogSignal } from './turn-signals.js'
@@ -34,6 +34,7 @@ import { meterStore } from './store-meter.js'
 import { createHandlerTelemetry, type ChatTelemetryOptions } from './telemetry/handler-telemetry.js'
 import { serverTools, type ServerToolOptions } from './server-tools.js'
 import { planApproval, readToolApproval, storeApprovalAnswers, type ToolApprovalRequest } from './tool-approval.js'
+import { isVersionSwitchBody, readVersionSwitch, switchVersion, type VersionSwitchContext } from './version-switch.js'
 
 /**
  * `createChatHandler`: a chatrail workflow behind one Web-standard handler that `useChat` talks
@@ -271,7 +272,8 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     // a turn running now shows its user message in place (running-turn.ts); a reconnect then resumes its stream
     const running = await runningTurnOf(store, conversationId, owner)
     const shown = running && withRunningTurn(messages, running)
-    return jsonResponse(200, { messages: shown ?? messages, chatrail: stateView(conversationId, opened), ...(shown ? { running: true } : {}) })
+    // `chatrail.versions`: where the versions stand, for chatrail's client (their content stays stored)
+    return jsonResponse(200, { messages: shown ?? messages, chatrail: withVersionPositions(stateView(conversationId, opened), opened.messages), ...(shown ? { running: true } : {}) })
   }
 
   // `GET <api>/<id>/stream` (resume-stream.ts): any instance serves a running turn's stream from the store
@@ -301,8 +303,20 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     return jsonResponse(200, { delivered: await store.signal(request.conversationId, { type: 'dialog-answer', payload }, only) })
   }
 
+  // `POST { action: 'switch-version' }` (version-switch.ts): fenced like a turn, answered as GET
+  const switchContext: VersionSwitchContext<Ctx> = {
+    store,
+    definition,
+    leaseMs,
+    turnId: ids,
+    busySeconds: (expiresAt) => busyRetry.seconds(expiresAt.getTime() - clock()),
+    open: (conversationId, owner, history) => open(conversationId, owner, history),
+    view: (conversationId, messages) => viewOf(conversationId, messages),
+  }
+
   const post = async (request: Request, owner: string | undefined): Promise<Response> => {
     const body = await readJsonBody(request, maxBodyBytes)
+    if (isVersionSwitchBody(body)) return switchVersion(switchContext, readVersionSwitch(body), owner)
     if (isConfirmationBody(body)) return answerConfirmation({ store, options: options.confirmations, clock, checkOwner: (id) => open(id, owner, false) }, body, owner)
     if (isControlBody(body)) return control(readControlRequest(body), owner)
     // a turn is admitted until the handler closes (shutdown.ts); the ticket ends with the turn, or with this request when none runs
@@ -318,7 +332,7 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
 
   const startTurn = async (request: Request, turn: TurnRequest | ToolApprovalRequest, owner: string | undefined, ticket: DrainTicket): Promise<Response> => {
     const { conversationId } = turn
-    const planOf = (messages: readonly Message[]): TurnPlan => ('answers' in turn ? planApproval(messages, turn) : planTurn(messages, turn, now()))
+    const planOf = (messages: readonly Message[]): TurnPlan => ('answers' in turn ? planApproval(messages, turn) : planTurn(messages, turn, now(), definition.revision))
     // the turn's store calls, timed for the devtools (stored with its answer: store-meter.ts)
     const metered = meterStore(store, clock)
     // A first read without re-deriving: a history stored under another revision is planned only
@@ -406,7 +420,7 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
       data = snapshotData(session)
       session.dispose()
     } else data = stateView(conversationId, opened)
-    return streamResponse(storedAnswerStream(opened.messages, position, data))
+    return streamResponse(storedAnswerStream(opened.messages, position, withVersionPositions(data, opened.messages)))
   }
 
   const principalOf = async (request: Request): Promise<string | undefined> => {

@@ -8,14 +8,15 @@ import type { Message } from '../contract/message.js'
  * (counted as the store counts: the JSON in UTF-8 bytes, never splitting a surrogate pair), its
  * decision record kept (state follows history), and `metadata.truncated` saying so:
  * `{ code: 'ANSWER_TOO_LARGE', bytes, maxBytes }` (`bytes`: the refused size). A retry of the same
- * user message replays it. The tool calls' record (`metadata.tools`, display only) is not kept;
+ * user message replays it. The tool calls' record (`metadata.tools`, display only) and the earlier
+ * versions it heads (`metadata.versions`: the answer's own text matters more) are not kept;
  * when not even the empty text fits (a record over the limit), the decision record goes too. Undefined: nothing fits (a limit below a bare message).
  */
 export function fitAnswer(answer: Message, bytes: number, maxBytes: number): Message | undefined {
   const truncated = { code: 'ANSWER_TOO_LARGE', bytes, maxBytes }
   // what of the metadata is kept, most first: all but the tool calls' record (display only: the
   // answer's text matters more); nothing but `truncated`
-  const { tools: _tools, ...withoutTools } = answer.metadata ?? {}
+  const { tools: _tools, versions: _versions, ...withoutTools } = answer.metadata ?? {}
   const keeps = [withoutTools, {}]
   // its components go with the tool calls' record: a cut answer is its text (which holds each
   // component's summary), not parts that no longer match it

@@ -2,6 +2,7 @@ import type { Message } from '../contract/message.js'
 import type { Interaction } from '../conversation/interactions.js'
 import { uiEventMessageMetadata, uiEventOf } from '../conversation/ui-events.js'
 import { badRequest, HttpError } from './http-responses.js'
+import { versionsAfterReplacing, withVersions, type StoredVersions } from './message-versions.js'
 import type { ResumedAnswer } from './tool-approval.js'
 import type { TurnRequest } from './turn-request.js'
 
@@ -24,23 +25,40 @@ export type TurnPlan =
   /** A paused tool loop answered by the user's approvals (tool-approval.ts): the stored answer goes on. */
   | { readonly kind: 'resume'; readonly user: Message; readonly history: readonly Message[]; readonly write: TurnWrite; readonly resume: ResumedAnswer }
 
-/** How the finished turn is written: after which message the store truncates, and whether the user message is part of the append. */
+/**
+ * How the finished turn is written: after which message the store truncates, whether the user
+ * message is part of the append, and the record of versions its answer heads (a regenerate keeps
+ * the replaced reply as a version: message-versions.ts; an edit's record rides on the user message).
+ */
 export interface TurnWrite {
   readonly truncateAfter?: string | null
   readonly includeUser: boolean
+  readonly answerVersions?: StoredVersions
 }
 
-export function planTurn(messages: readonly Message[], turn: TurnRequest, now: Date): TurnPlan {
+/**
+ * The write of a turn answering `messages[position]` again: the replaced reply is kept as a version
+ * when `keep` and it did not fail (asking again after a failure keeps nothing, as the controller's
+ * `retry` does); versions kept earlier stay either way.
+ */
+function regenerateWrite(messages: readonly Message[], position: number, keep: boolean, revision: number): TurnWrite {
+  const reply = messages[position + 1]
+  const answerVersions = reply === undefined ? undefined : versionsAfterReplacing(messages, position + 1, keep && reply.status !== 'error', revision)
+  return { truncateAfter: (messages[position] as Message).id, includeUser: false, ...(answerVersions ? { answerVersions } : {}) }
+}
+
+/** `revision`: the definition's, which the versions a turn keeps are recorded under (message-versions.ts). */
+export function planTurn(messages: readonly Message[], turn: TurnRequest, now: Date, revision = 0): TurnPlan {
   const position = messages.findIndex((message) => message.id === turn.user.id)
   const stored = position >= 0 ? (messages[position] as Message) : undefined
   if (stored && stored.role !== 'user') throw badRequest('messages', 'The last message reuses the id of an answer in this conversation; give the user message its own id.', 'duplicate_id')
   if (turn.trigger === 'regenerate-message') {
     if (!stored) throw new HttpError(404, 'unknown_message', 'The message to regenerate an answer for is not in this conversation.')
-    return { kind: 'regenerate', user: stored, history: messages.slice(0, position), write: { truncateAfter: stored.id, includeUser: false } }
+    return { kind: 'regenerate', user: stored, history: messages.slice(0, position), write: regenerateWrite(messages, position, true, revision) }
   }
   if (stored && stored.content === turn.user.text && uiEventOf(stored) === turn.user.uiEvent) {
     if (messages[position + 1]?.status !== 'error') return { kind: 'answered', position }
-    return { kind: 'regenerate', user: stored, history: messages.slice(0, position), write: { truncateAfter: stored.id, includeUser: false } }
+    return { kind: 'regenerate', user: stored, history: messages.slice(0, position), write: regenerateWrite(messages, position, false, revision) }
   }
   const user: Message = {
     id: turn.user.id,
@@ -52,7 +70,9 @@ export function planTurn(messages: readonly Message[], turn: TurnRequest, now: D
   }
   if (!stored) return { kind: 'new', user, history: messages, write: { includeUser: true } }
   const previous = position > 0 ? (messages[position - 1] as Message).id : null
-  return { kind: 'edit', user, history: messages.slice(0, position), write: { truncateAfter: previous, includeUser: true } }
+  // the edited question keeps what it replaced (itself and everything after it) as a version
+  const edited = withVersions(user, versionsAfterReplacing(messages, position, true, revision))
+  return { kind: 'edit', user: edited, history: messages.slice(0, position), write: { truncateAfter: previous, includeUser: true } }
 }
 
 /**

@@ -5,8 +5,9 @@ import type { ChatSession } from '../conversation/session.js'
 import type { TurnTrace } from '../conversation/trace.js'
 import { createUiPartEncoder } from '../protocol/encode-parts.js'
 import type { ConversationStore, DefinitionRef, Lease } from '../store/conversation-store.js'
+import { withoutVersions, type StoredVersions } from './message-versions.js'
 import type { PartSink } from './part-stream.js'
-import { snapshotData } from './run-turn.js'
+import { snapshotData, withVersionPositions } from './run-turn.js'
 
 /**
  * Regenerate of a stored deterministic answer: the answer is replayed from the store (a fresh
@@ -47,6 +48,10 @@ export interface ReplayInput<Ctx extends JsonObject> {
   readonly now: () => Date
   readonly sink: PartSink
   readonly onError: (error: unknown) => void
+  /** History before the user message. */
+  readonly history: readonly Message[]
+  /** The record of versions the replayed answer heads: the regenerate keeps the one it replaces (message-versions.ts). */
+  readonly write?: { readonly answerVersions?: StoredVersions }
 }
 
 export async function replayStoredAnswer<Ctx extends JsonObject>(input: ReplayInput<Ctx>, replay: StoredReplay): Promise<void> {
@@ -54,8 +59,9 @@ export async function replayStoredAnswer<Ctx extends JsonObject>(input: ReplayIn
   const encoder = createUiPartEncoder({ messageId: input.assistantId })
   // `replayOf` tells the stored replay from the answer it replays (the devtools show it as `replayed`);
   // the replayed turn's timings are not this turn's (it resolved and called nothing)
-  const { timings: _replayedTimings, ...kept } = replay.answer.metadata ?? {}
-  const answer: Message = { ...replay.answer, id: input.assistantId, createdAt: input.now(), metadata: { ...kept, replayOf: replay.answer.id } }
+  const { timings: _replayedTimings, ...kept } = withoutVersions(replay.answer).metadata ?? {}
+  const versions = input.write?.answerVersions
+  const answer: Message = { ...replay.answer, id: input.assistantId, createdAt: input.now(), metadata: { ...kept, replayOf: replay.answer.id, ...(versions ? { versions } : {}) } }
   sink.write([...encoder.start(), ...encoder.encode({ type: 'text', content: answer.content })])
   try {
     await input.store.append(input.conversationId, {
@@ -89,6 +95,6 @@ export async function replayStoredAnswer<Ctx extends JsonObject>(input: ReplayIn
     at: input.now().toISOString(),
     durationMs: 0,
   }
-  sink.write(encoder.finish({ ...snapshotData(input.session), trace }))
+  sink.write(encoder.finish(withVersionPositions({ ...snapshotData(input.session), trace }, [...input.history, input.user, answer])))
   sink.close()
 }

@@ -19,6 +19,8 @@ import type { ServerTools } from './server-tools.js'
 import { toolLoopSource, type ToolLoopSource } from './tool-loop.js'
 import { answerSoFar, resumedLoop, type ResumedAnswer } from './tool-approval.js'
 import { storedToolsOf } from './tool-ledger.js'
+import { versionPositions, versionsOf, withVersions } from './message-versions.js'
+import { AnswerExtras } from './answer-extras.js'
 
 /**
  * One turn without a controller: the session answers the request built from stored history plus
@@ -144,6 +146,8 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     })
     : () => undefined
   const answer = answerSoFar(input.resume)
+  // the reasoning and the sources, stored with the answer so a reload shows them (answer-extras.ts)
+  const extras = new AnswerExtras(input.resume?.answer)
   let ending: Ending | undefined
   const tools = createToolLedger(input.resume ? storedToolsOf(input.resume.answer.metadata) : [])
   let loop: ToolLoopSource | undefined
@@ -176,6 +180,7 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
       if (toolParts) {
         if (toolParts.length > 0) sink.write([...encoder.encode({ type: 'done' }), ...toolParts])
       } else if (chunk.type !== 'error') sink.write(encoder.encode(chunk))
+      extras.observe(chunk)
       if (chunk.type === 'text') {
         const component = chunk.metadata === undefined ? undefined : componentOfChunk(chunk)
         if (component) answer.component(component)
@@ -210,11 +215,15 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
   const trace = session.traces().findLast((candidate) => candidate.messageId === user.id)
   // the write's own duration cannot be in what it writes: the store time before it can
   const timings = trace?.timings && input.storeSpentMs ? { ...trace.timings, storeBeforeWriteMs: input.storeSpentMs() } : trace?.timings
+  const versions = input.write.answerVersions ?? (input.resume ? versionsOf(input.resume.answer) : undefined)
   const metadata: Record<string, unknown> = {
     ...(end.kind === 'failed' ? { error: { code: end.code } } : typeof record === 'object' && record !== null ? { chatrail: record } : fallbackTrace(trace)),
     ...(toolRecord ? { tools: toolRecord } : {}),
     ...(paused ? { toolLoop: paused } : {}),
     ...(timings ? { timings } : {}),
+    ...extras.metadata(),
+    // a regenerate keeps the reply it replaced as a version (message-versions.ts); a resumed answer keeps its own
+    ...(versions ? { versions } : {}),
   }
   const assistant: Message = {
     id: input.assistantId,
@@ -228,24 +237,35 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
   // an answer over the store's message limit is stored cut to fit (oversize-answer.ts), in the same
   // one write as the user message: never the whole turn lost and the agent run again on retry
   let stored = assistant
+  // a head whose kept versions do not fit the store is stored without them: the turn matters more
+  let storedUser = user
   for (let attempt = 0; ; attempt++) {
     try {
       const writing = input.now().getTime()
       await store.append(input.conversationId, {
         expectedVersion: input.expectedVersion,
-        messages: input.write.includeUser ? [user, stored] : [stored],
+        messages: input.write.includeUser ? [storedUser, stored] : [stored],
         definition: input.definition,
         ...(input.write.truncateAfter === undefined ? {} : { truncateAfter: input.write.truncateAfter }),
         ...(input.owner === undefined ? {} : { owner: input.owner }),
         lease,
         release: end.kind === 'failed' ? 'failed' : 'completed',
       })
-      const cut = stored !== assistant
-      const data = withStoreMs(snapshotData(session, user.id), input.now().getTime() - writing)
+      const cut = stored.metadata?.truncated !== undefined
+      const data = withVersionPositions(withStoreMs(snapshotData(session, user.id), input.now().getTime() - writing), [...input.history, storedUser, stored])
       sink.write(end.kind === 'failed' ? failedEnd(encoder, data, end.code) : encoder.finish(data, cut ? 'length' : 'stop'))
     } catch (error) {
       input.onError(error)
-      const fitted = attempt === 0 && isStoreMessageTooLargeError(error) && error.messageId === assistant.id ? fitAnswer(assistant, error.bytes, error.maxBytes) : undefined
+      const tooLarge = attempt < 3 && isStoreMessageTooLargeError(error) ? error : undefined
+      if (tooLarge?.messageId === user.id && storedUser === user && versionsOf(user)) {
+        storedUser = withVersions(user, undefined)
+        continue
+      }
+      if (tooLarge?.messageId === assistant.id && stored === assistant && versionsOf(assistant)) {
+        stored = withVersions(assistant, undefined)
+        continue
+      }
+      const fitted = tooLarge?.messageId === assistant.id && stored.metadata?.truncated === undefined ? fitAnswer(assistant, tooLarge.bytes, tooLarge.maxBytes) : undefined
       if (fitted) {
         stored = fitted
         continue
@@ -267,6 +287,12 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
 function fallbackTrace(trace: TurnTrace | undefined): Record<string, unknown> {
   if (trace?.kind !== 'fallback') return {}
   return { trace: { kind: trace.kind, outcome: trace.outcome, ...(trace.errorClass === undefined ? {} : { errorClass: trace.errorClass }) } }
+}
+
+/** The snapshot with where the stored conversation's versions stand, for chatrail's client (never their content). */
+export function withVersionPositions(data: ChatrailPartData, history: readonly Message[]): ChatrailPartData {
+  const versions = versionPositions(history)
+  return Object.keys(versions).length === 0 ? data : { ...data, versions }
 }
 
 /** The live trace with the turn's write time (a stored answer cannot carry the time of its own write). */

@@ -4,12 +4,13 @@ import { createUiPartEncoder } from '../protocol/encode-parts.js'
 import type { ChatrailPartData } from '../protocol/ui-parts.js'
 import { createPartStream } from './part-stream.js'
 import type { ToolPart } from './tool-parts.js'
+import { sourceChunk, sourcesOf } from '../contract/message-source.js'
 import { answerSegments } from './ui-messages.js'
 
 /**
  * The stream for a user message already answered (a network retry of a turn that ran): the
- * stored answer, read from the store, as the same parts a live turn would have sent (its text,
- * and its tool calls where they streamed). No session turn runs, so no route callback and no
+ * stored answer, read from the store, as the same parts a live turn would have sent (its
+ * reasoning, its text, its tool calls where they streamed, its sources). No session turn runs, so no route callback and no
  * model call.
  */
 export function storedAnswerStream(messages: readonly Message[], userIndex: number, data: ChatrailPartData): ReadableStream<Uint8Array> {
@@ -17,6 +18,8 @@ export function storedAnswerStream(messages: readonly Message[], userIndex: numb
   const { body, sink } = createPartStream()
   const encoder = createUiPartEncoder({ messageId: answer?.id ?? `${messages[userIndex]?.id ?? 'answer'}:none` })
   sink.write(encoder.start())
+  const reasoning = answer?.metadata?.reasoning
+  if (typeof reasoning === 'string' && reasoning !== '') sink.write(encoder.encode({ type: 'reasoning', content: reasoning }))
   for (const segment of answer ? answerSegments(answer) : []) {
     if (segment.kind === 'text') {
       sink.write(encoder.encode({ type: 'text', content: segment.text }))
@@ -33,6 +36,7 @@ export function storedAnswerStream(messages: readonly Message[], userIndex: numb
     // a tool part closes the running text part first (encoding `done` closes what is open)
     sink.write([...encoder.encode({ type: 'done' }), { type: 'tool-input-available', toolCallId: tool.toolCallId, toolName: tool.toolName, input: tool.input }, settled])
   }
+  for (const source of answer ? sourcesOf(answer) : []) sink.write(encoder.encode(sourceChunk(source)))
   sink.write(encoder.finish(data))
   sink.close()
   return body

@@ -1,6 +1,7 @@
 import { componentChunk } from '../contract/component-chunk.js'
 import type { ComponentPart } from '../contract/component-part.js'
 import type { Message } from '../contract/message.js'
+import { sourcesOf } from '../contract/message-source.js'
 import { storedToolsOf, type StoredTool } from './tool-ledger.js'
 
 /** The approval of a restored tool call, as `useChat` holds it (`approved` once the user answered). */
@@ -22,7 +23,11 @@ export type UiToolPart =
 /** A component of a restored answer, as `useChat` holds a data part (`data-component`, keyed by instance id). */
 export type UiComponentPart = { readonly type: 'data-component'; readonly id: string; readonly data: ComponentPart }
 
-export type UiMessagePart = { readonly type: 'text'; readonly text: string } | UiToolPart | UiComponentPart
+/** A restored answer's reasoning ("Thinking") and a source it cites, as `useChat` holds them. */
+export type UiReasoningPart = { readonly type: 'reasoning'; readonly text: string; readonly state: 'done' }
+export type UiSourcePart = { readonly type: 'source-url'; readonly sourceId: string; readonly url: string; readonly title?: string }
+
+export type UiMessagePart = { readonly type: 'text'; readonly text: string } | UiToolPart | UiComponentPart | UiReasoningPart | UiSourcePart
 
 /**
  * What a message's `metadata.chatrail` says about an answer that did not end normally (absent on
@@ -144,17 +149,33 @@ function uiPartOf(segment: AnswerSegment): UiMessagePart {
 }
 
 /**
+ * A stored answer's reasoning (before its text, where it streams) and its sources (after it), as
+ * the controller keeps them on a live reply (`metadata.reasoning`, `metadata.sources`).
+ */
+export function answerExtraParts(message: Message): { before: UiReasoningPart[]; after: UiSourcePart[] } {
+  const reasoning = message.metadata?.reasoning
+  return {
+    before: typeof reasoning === 'string' && reasoning !== '' ? [{ type: 'reasoning', text: reasoning, state: 'done' }] : [],
+    after: sourcesOf(message).map((source, index) => ({ type: 'source-url', sourceId: `${message.id}:source${index}`, url: source.url, ...(source.title === undefined ? {} : { title: source.title }) })),
+  }
+}
+
+/**
  * Stored history → UI messages. Decision records stay on the server (a client's are ignored
  * anyway); a failed or cut answer says so in `metadata.chatrail`; an answer's tool calls come back
- * as settled tool parts where they streamed; tool messages have no UI message of their own.
+ * as settled tool parts where they streamed, its reasoning and sources as `reasoning` and
+ * `source-url` parts; tool messages have no UI message of their own. Only the visible branch: the
+ * older versions a message heads (`metadata.versions`, message-versions.ts) are never sent.
  */
 export function toUiMessages(messages: readonly Message[]): UiMessage[] {
   const result: UiMessage[] = []
   for (const message of messages) {
     if (message.role === 'tool') continue
-    const parts: UiMessagePart[] = message.role === 'assistant'
-      ? answerSegments(message).map(uiPartOf)
-      : message.content === '' ? [] : [{ type: 'text', text: message.content }]
+    let parts: UiMessagePart[]
+    if (message.role === 'assistant') {
+      const extras = answerExtraParts(message)
+      parts = [...extras.before, ...answerSegments(message).map(uiPartOf), ...extras.after]
+    } else parts = message.content === '' ? [] : [{ type: 'text', text: message.content }]
     const metadata = message.role === 'user' ? userMetadataOf(message) : chatrailMetadataOf(message)
     result.push({ id: message.id, role: message.role, parts, ...(metadata === undefined ? {} : { metadata }) })
   }

@@ -2,6 +2,7 @@ import { APICallError } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { aiSdkAdapter, ModelProviderError } from '../../src/ai-sdk/index.js'
 import type { AdapterRequest } from '../../src/contract/adapter.js'
+import { createChatController, sourceChunk, sourcesOf } from '../../src/controller/index.js'
 import type { Message } from '../../src/contract/message.js'
 import type { StreamChunk, StreamSource } from '../../src/contract/stream.js'
 import { hangingStream, scriptedModel, textParts, toolCallParts } from './mock-model.js'
@@ -31,6 +32,23 @@ describe('aiSdkAdapter (mock model)', () => {
       { type: 'usage', usage: { promptTokens: 11, completionTokens: 7, totalTokens: 18 } },
       { type: 'done', metadata: { finishReason: 'stop' } },
     ])
+  })
+
+  it("turns a url source into the controller's source chunk, so the reply's metadata.sources gets it; document and malformed sources are left out", async () => {
+    const { model } = scriptedModel([[
+      { type: 'stream-start', warnings: [] },
+      { type: 'source', sourceType: 'url', id: 's1', url: 'https://example.com/a', title: 'Example A' },
+      { type: 'source', sourceType: 'url', id: 's2', url: '' },
+      { type: 'source', sourceType: 'document', id: 's3', mediaType: 'application/pdf', title: 'A file' },
+      ...textParts('Cited').slice(1),
+    ]])
+    const chunks = await drain(aiSdkAdapter({ model }).createSource({ messages: [message('user', 'hi')] }))
+    expect(chunks.slice(0, 2)).toEqual([sourceChunk({ url: 'https://example.com/a', title: 'Example A' }), { type: 'text', content: 'Cit' }])
+    expect(chunks.filter((chunk) => chunk.metadata?.source !== undefined)).toHaveLength(1)
+    // and through the controller, onto the reply
+    const controller = createChatController({ adapter: aiSdkAdapter({ model: scriptedModel([[{ type: 'stream-start', warnings: [] }, { type: 'source', sourceType: 'url', id: 's1', url: 'https://example.com/a' }, ...textParts('Cited').slice(1)]]).model }) })
+    await controller.send('hi')
+    expect(sourcesOf(controller.getState().messages[1]!)).toEqual([{ url: 'https://example.com/a' }])
   })
 
   it('maps system, user, assistant tool calls and tool results to model messages, without mutating the request', async () => {

@@ -93,7 +93,8 @@ describe.each(stores)('createChatHandler over HTTP: %s', (_name, makeStore) => {
     expect(stored?.messages.map((m) => m.id)).toEqual(['u1', expect.any(String), 'u2', again.message?.id])
     // the same decision, so a reload rebuilds the same state; `replayOf` tells the replay from the answer it replays
     const { timings: _firstTimings, ...firstDecision } = firstRecord ?? {}
-    expect(stored?.messages[3]?.metadata).toEqual({ ...firstDecision, replayOf: first.message?.id })
+    // the replayed answer keeps the one it replaced as its earlier version (message-versions.ts)
+    expect(stored?.messages[3]?.metadata).toEqual({ ...firstDecision, replayOf: first.message?.id, versions: { shown: 1, others: [[expect.objectContaining({ id: first.message?.id })]], revisions: [1] } })
     // a reload sees the replayed answer and the state it reached
     expect(await (await fetch(`${http.url}?id=c1`)).json()).toMatchObject({ chatrail: { state: 'booked' } })
   })
