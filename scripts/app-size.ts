@@ -270,7 +270,10 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   console.log(formatApps(sizes, sizes[0]))
   if (process.argv.includes('--files')) {
     for (const size of await measureApps('source')) {
-      console.log(`\n${size.name}: minified bytes of the initial load by input`)
+      // What splitting costs: each chunk is a gzip stream of its own (docs/performance.md § What a browser app pays).
+      const oneStream = gzipSync(size.initialCode, { level: 9 }).byteLength
+      console.log(`\n${size.name}: ${size.initial.length} initial chunks, ${kB(size.initialGzipBytes)} kB gzip as separate streams, ${kB(oneStream)} kB as one`)
+      console.log(`${size.name}: minified bytes of the initial load by input`)
       for (const [input, bytes] of Object.entries(size.inputs).sort((a, b) => b[1] - a[1])) if (bytes > 0) console.log(`${String(bytes).padStart(8)}  ${input}`)
     }
   }

@@ -127,6 +127,12 @@ export {
 // The one development tool the `chatrail` entry keeps (issue 19 names it here); lint and Graphviz
 // output live in `chatrail/tools`, which also re-exports this.
 export { toMermaid } from './conversation/mermaid.js'
+// Session snapshots (AgentsKit Chat's persist/resume, docs/persistence.md § Snapshots): modules of
+// their own, so an app that never resumes a session does not ship them.
+export { resolveChatSession, resumeChatSession } from './conversation/resume-session.js'
+export type { ResumeChatSessionOptions } from './conversation/resume-session.js'
+export { SessionConflictError, isSessionConflictError } from './conversation/session-storage.js'
+export type { SessionSnapshotEnvelope, SessionStorage, StoredDecision } from './conversation/session-storage.js'
 // The theme's type, for a definition's `theme`; its code is in `chatrail/theme`.
 export type { ChatThemeInput } from './conversation/theme-tokens.js'
 export type {

@@ -1,16 +1,19 @@
 import { commandRoute, defineChat, eventRoute, type ChatDefinition, type ToolDefinition, type TrustedActionContext } from '../../src/index.js'
-import { createActionConfirmation, createCapabilityPolicy, memoryConfirmationLedger, type ActionConfirmationCoordinator } from '../../src/conversation/actions.js'
+import { choiceActionRoute, createActionConfirmation, createCapabilityPolicy, memoryConfirmationLedger, type ActionConfirmationCoordinator } from '../../src/conversation/actions.js'
 import { defineComponents, standardCatalog } from '../../src/components/index.js'
 
 /**
  * A refund desk: a component, a confirmation and a policy in one workflow (issue 30's example).
- * `/refund` answers with a choice list; choosing "Refund" proposes the refund for confirmation and
- * answers with an approval request carrying its token; approving it executes the refund once, if
- * the agent handling the chat may refund (the policy, read again at approval); a second approval,
- * from another tab or a double click, is refused by the session before it reaches the coordinator.
+ * `/refund` answers with a choice list whose "Refund" choice carries a typed action; choosing it
+ * proposes the refund for confirmation (the built-in `choiceActionRoute`) and answers with an
+ * approval request bound to the record by its token. The approval card approves through the
+ * coordinator (or the server's approve-action endpoint): the refund executes once, if the agent
+ * handling the chat may refund (the policy, read at propose and again at approval); a second
+ * approval, from another tab, a double click or a reload, finds the record decided and executes
+ * nothing (the ledger's compare-and-swap decides).
  */
 
-export type RefundContext = { token?: string; order?: string }
+export type RefundContext = { order?: string }
 
 export interface RefundDeskOptions {
   /** Where refunds go (your payment provider); `idempotencyKey` is the same on every attempt. */
@@ -19,6 +22,8 @@ export interface RefundDeskOptions {
   readonly capabilities: (sessionId: string) => readonly string[]
   /** Shared by every instance (a store's `confirmationLedgerOf(store)`); in memory by default. */
   readonly ledger?: ReturnType<typeof memoryConfirmationLedger>
+  /** The clock proposals expire by (milliseconds since the epoch). Default `Date.now`. */
+  readonly now?: () => number
 }
 
 export const components = defineComponents(standardCatalog)
@@ -42,7 +47,7 @@ export function createRefundDesk(options: RefundDeskOptions): { definition: Chat
         requirements: { refund: ['billing:write'] },
         getContext: (): TrustedActionContext => ({ sessionId, capabilities: [...options.capabilities(sessionId)] }),
       })
-      coordinator = createActionConfirmation({ sessionId, tools: [refund], ledger, policy })
+      coordinator = createActionConfirmation({ sessionId, tools: [refund], ledger, policy, ...(options.now === undefined ? {} : { now: options.now }) })
       coordinators.set(sessionId, coordinator)
     }
     return coordinator
@@ -57,8 +62,8 @@ export function createRefundDesk(options: RefundDeskOptions): { definition: Chat
       context: {},
       states: {
         idle: { on: { report: 'choosing' } },
-        choosing: { on: { refund: 'approving', reship: 'done' } },
-        approving: { on: { approved: 'done', rejected: 'done' } },
+        choosing: { on: { reship: 'done', proposed: 'approving' }, actions: ['refund'] },
+        approving: { actions: ['refund'] },
         done: { final: true },
       },
       routes: [
@@ -68,41 +73,21 @@ export function createRefundDesk(options: RefundDeskOptions): { definition: Chat
           event: 'report',
           response: () => ({
             assign: { order: 'A-17' },
-            content: ['Order A-17 never arrived.', components.render('choice-list', { prompt: 'What should we do?', choices: [{ id: 'reship', label: 'Reship it' }, { id: 'refund', label: 'Refund 40 EUR' }] }, { instanceId: 'next-step' })],
+            content: [
+              'Order A-17 never arrived.',
+              components.render('choice-list', {
+                prompt: 'What should we do?',
+                choices: [
+                  { id: 'reship', label: 'Reship it' },
+                  // a typed action: choosing it proposes the refund instead of sending a message
+                  { id: 'refund', label: 'Refund 40 EUR', action: { name: 'refund', input: { order: 'A-17', amount: 40 } } },
+                ],
+              }, { instanceId: 'next-step' }),
+            ],
           }),
         }),
+        choiceActionRoute({ actions: ['refund'], event: 'proposed', components, confirmations: (ctx) => confirmationsFor(ctx.sessionId), text: () => 'A refund needs a second pair of eyes.' }),
         eventRoute({ id: 'reship', uiEvent: 'reship', event: 'reship', response: 'A new parcel is on its way.' }),
-        eventRoute({
-          id: 'refund',
-          uiEvent: 'refund',
-          event: 'refund',
-          response: async (_input, ctx) => {
-            const proposal = await confirmationsFor(ctx.sessionId).propose({ name: 'refund', input: { order: ctx.context.order ?? '', amount: 40 } })
-            return {
-              assign: { token: proposal.token },
-              content: ['A refund needs a second pair of eyes.', components.render('approval-request', { token: proposal.token, title: 'Refund 40 EUR', action: { name: 'refund', input: { order: ctx.context.order ?? '' } }, expiresAt: new Date(proposal.expiresAt).toISOString() }, { instanceId: 'approval' })],
-            }
-          },
-        }),
-        eventRoute({
-          id: 'approve',
-          uiEvent: 'approve',
-          event: 'approved',
-          response: async (_input, ctx) => {
-            const decided = await confirmationsFor(ctx.sessionId).approve(ctx.context.token ?? '', ctx.sessionId)
-            if (decided.status !== 'approved') throw new Error(`refund ${decided.status}: ${decided.reason ?? ''}`)
-            return 'Refunded. It shows on the card in 3 days.'
-          },
-        }),
-        eventRoute({
-          id: 'reject',
-          uiEvent: 'reject',
-          event: 'rejected',
-          response: async (_input, ctx) => {
-            await confirmationsFor(ctx.sessionId).reject(ctx.context.token ?? '', ctx.sessionId, 'rejected in the chat')
-            return 'No refund. The order stays open.'
-          },
-        }),
       ],
       fallback: { response: 'Say /refund to report an order that never came.' },
     },

@@ -10,7 +10,9 @@ import type { UseChatSessionReturn } from '../react/use-chat-session.js'
 import { chatKeyAction } from './chat-keys.js'
 import type { ChatKeyAction } from './chat-keys.js'
 import { Composer } from './composer.js'
+import { BoundApprovalPrompt, pendingApprovalOf } from './bound-approval-prompt.js'
 import { ComponentPicker } from './component-picker.js'
+import type { ApprovalSource } from '../react/approval-source.js'
 import { DialogPicker } from './dialog-picker.js'
 import { pendingComponentOf } from './pending-component.js'
 import type { KeyHandler } from './dialog-picker.js'
@@ -46,6 +48,12 @@ interface Props<Ctx extends JsonObject> {
   eventLabels?: Readonly<Record<string, string>>
   /** Text printed above the conversation (a banner); kept when the log is printed again after a resize. */
   header?: string
+  /**
+   * Where approval requests are decided (chatrail/react/actions' `coordinatorApprovals` or
+   * `serverApprovals`): the last answer's `approval-request` is then a prompt bound to its record.
+   * Without it, an approval request shows its summary.
+   */
+  approvals?: ApprovalSource
 }
 
 /**
@@ -54,7 +62,7 @@ interface Props<Ctx extends JsonObject> {
  * lifecycle (see `chat-keys.ts`); `/…` lines are sent like any text, to the app's routes. The
  * prompts sent from this chat are its history (↑/↓, Ctrl+R), kept for as long as it is mounted.
  */
-export function InkChat<Ctx extends JsonObject>({ definition, options, backend, eventLabels, header }: Props<Ctx>) {
+export function InkChat<Ctx extends JsonObject>({ definition, options, backend, eventLabels, header, approvals }: Props<Ctx>) {
   const chat = useChatSession(definition, options)
   const { exit } = useApp()
   useBracketedPaste()
@@ -89,8 +97,14 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
   const [closedComponent, setClosedComponent] = useState<string | undefined>(undefined)
   const component = pending === undefined && chat.status !== 'streaming' ? pendingComponentOf(chat.messages, chat.session.definition.components) : undefined
   const componentOpen = component !== undefined && component.key !== closedComponent
-  const pickerOpen = dialogOpen || componentOpen
-  const pickerClosed = (pending !== undefined && !dialogOpen) || (component !== undefined && !componentOpen)
+  // an approval request bound to its record, when the app says where records are decided
+  const approval = approvals !== undefined && pending === undefined && component === undefined && chat.status !== 'streaming' ? pendingApprovalOf(chat.messages) : undefined
+  const approvalShown = approval !== undefined && approval.key !== closedComponent
+  // it takes the keys only while its record waits for a decision; decided, it stays on screen and the composer is back
+  const [approvalWaiting, setApprovalWaiting] = useState<string | undefined>(undefined)
+  const approvalOpen = approvalShown && approvalWaiting === approval.key
+  const pickerOpen = dialogOpen || componentOpen || approvalOpen
+  const pickerClosed = (pending !== undefined && !dialogOpen) || (component !== undefined && !componentOpen) || (approval !== undefined && approval.key === closedComponent)
   const streaming = chat.status === 'streaming'
   const live = chat.messages.find((message) => message.status === 'streaming')
   // While a dialog waits, an event key would stop the agent's turn (and lose the dialog): none is offered.
@@ -272,6 +286,17 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
             setClosedComponent(component.key)
             attempt(sendInteraction(chat.controller, { messageId: component.messageId, part: component.part, event: component.event, value: choice.value, label: choice.label }))
           }}
+        />
+      ) : null}
+      {approvalShown && approvals !== undefined && !dialogOpen ? (
+        <BoundApprovalPrompt
+          key={approval.key}
+          source={approvals}
+          token={approval.token}
+          title={approval.title}
+          keysRef={pickerKeys}
+          onDismiss={() => setClosedComponent(approval.key)}
+          onWaiting={(waiting) => setApprovalWaiting(waiting ? approval.key : undefined)}
         />
       ) : null}
       {dialogOpen ? (

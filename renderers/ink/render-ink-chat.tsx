@@ -3,6 +3,7 @@ import type { Instance, RenderOptions } from 'ink'
 import type { ChatDefinition, JsonObject } from '../../src/index.js'
 import { InkChat } from './ink-chat.js'
 import type { InkChatSessionOptions } from './ink-chat.js'
+import type { ApprovalSource } from '../react/approval-source.js'
 
 export interface RenderInkChatOptions<Ctx extends JsonObject = JsonObject> {
   /** Passed to `useChatSession`. */
@@ -13,6 +14,8 @@ export interface RenderInkChatOptions<Ctx extends JsonObject = JsonObject> {
   header?: string
   /** Labels of the event keys, by UI event or machine event (default: the UI event humanized). */
   eventLabels?: Readonly<Record<string, string>>
+  /** Where approval requests are decided (`coordinatorApprovals` / `serverApprovals`); see `<InkChat approvals>`. */
+  approvals?: ApprovalSource
   /** Ink's render options (stdout, stdin, exitOnCtrlC, …). */
   ink?: RenderOptions
 }
@@ -29,6 +32,7 @@ export function renderInkChat<Ctx extends JsonObject>(definition: ChatDefinition
       {...(options.backend === undefined ? {} : { backend: options.backend })}
       {...(options.header === undefined ? {} : { header: options.header })}
       {...(options.eventLabels === undefined ? {} : { eventLabels: options.eventLabels })}
+      {...(options.approvals === undefined ? {} : { approvals: options.approvals })}
     />,
     options.ink,
   )

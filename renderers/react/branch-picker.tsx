@@ -2,6 +2,8 @@ import { useContext, useLayoutEffect, useRef } from 'react'
 import type { ReactNode } from 'react'
 import type { BranchPosition } from '../../src/controller/index.js'
 import { ComponentHostContext } from './component-host.js'
+import { useLabels } from './labels.js'
+import { messageLabels } from './message-labels.js'
 
 /** A message's place among its versions, and how to show another (message UI chunk). */
 export interface MessageBranches extends BranchPosition {
@@ -54,17 +56,18 @@ export function BranchPicker({ messageId, branches }: { messageId: string; branc
     handover = undefined
     ;(side === 'previous' ? previous : next).current?.focus()
   }, [messageId, index])
+  const words = useLabels(messageLabels)
   const atStart = index === 0
   const atEnd = index === count - 1
   return (
-    <span data-chatrail-branch-picker="" role="group" aria-label="Versions">
+    <span data-chatrail-branch-picker="" role="group" aria-label={words.versions}>
       <button
         ref={previous}
         type="button"
         data-chatrail-icon-button=""
         data-chatrail-branch-previous=""
-        aria-label="Previous version"
-        title="Previous version"
+        aria-label={words.previousVersion}
+        title={words.previousVersion}
         aria-disabled={atStart ? 'true' : undefined}
         onClick={() => { if (!atStart) switchTo(index - 1) }}
       >
@@ -72,15 +75,15 @@ export function BranchPicker({ messageId, branches }: { messageId: string; branc
       </button>
       <span data-chatrail-branch-count="" aria-live="polite">
         <span aria-hidden="true">{index + 1}/{count}</span>
-        <span data-chatrail-visually-hidden="">Version {index + 1} of {count}</span>
+        <span data-chatrail-visually-hidden="">{words.versionOf(index + 1, count)}</span>
       </span>
       <button
         ref={next}
         type="button"
         data-chatrail-icon-button=""
         data-chatrail-branch-next=""
-        aria-label="Next version"
-        title="Next version"
+        aria-label={words.nextVersion}
+        title={words.nextVersion}
         aria-disabled={atEnd ? 'true' : undefined}
         onClick={() => { if (!atEnd) switchTo(index + 1) }}
       >

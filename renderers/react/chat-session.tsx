@@ -4,6 +4,8 @@ import { ChatSessionContext } from './chat-context.js'
 import type { ComponentViews } from './component-host.js'
 import { Composer } from './composer.js'
 import { EventButtons } from './event-buttons.js'
+import { ChatLabelsContext, entryLabels } from './labels.js'
+import type { ChatLabels } from './labels.js'
 import { MessageList } from './message-list.js'
 import { StateBadge } from './state-badge.js'
 import { useChatSession } from './use-chat-session.js'
@@ -13,12 +15,17 @@ import type { UseChatSessionOptions, UseChatSessionReturn } from './use-chat-ses
 export interface ChatSessionProps<Ctx extends JsonObject> {
   definition: ChatDefinition<Ctx>
   options?: UseChatSessionOptions<Ctx>
-  /** Name of the chat region and its (visually hidden) h2 heading; default "Chat". */
+  /** Name of the chat region and its (visually hidden) h2 heading; default `labels.title` ("Chat"). */
   title?: string
-  /** The first screen's greeting above the suggestion chips; default "How can I help?". */
+  /** The first screen's greeting above the suggestion chips; default `labels.greeting` ("How can I help?"). */
   greeting?: string
+  /**
+   * The words of the UI (buttons, accessible names, status words, errors, cards), merged over the
+   * English defaults: e.g. a French `{ send: 'Envoyer', … }`. Keep the object stable (a constant).
+   */
+  labels?: Partial<ChatLabels>
   placeholder?: string
-  /** Display names for machine states (StateBadge) and events (EventButtons). */
+  /** Display names for machine states (StateBadge) and events (EventButtons); events default to the definition's `eventLabels`. */
   stateLabels?: Record<string, string>
   eventLabels?: Record<string, string>
   /** `chatrail-dark` / `chatrail-light` force a theme (see styles.css); default: the system's. */
@@ -29,6 +36,8 @@ export interface ChatSessionProps<Ctx extends JsonObject> {
   children?: ReactNode
 }
 
+const NO_LABELS: Partial<ChatLabels> = {}
+
 /**
  * A complete chat over one session: a hidden h2 title, the status line, the welcome with
  * suggestion chips (first screen) or the message list with dialog cards (and an error banner at
@@ -37,14 +46,16 @@ export interface ChatSessionProps<Ctx extends JsonObject> {
  * the messages, Retry in the error banner). Headless: markup and `data-chatrail-*` attributes only; see styles.css.
  */
 export function ChatSession<Ctx extends JsonObject>({
-  definition, options, title = 'Chat', greeting, placeholder, stateLabels, eventLabels, className, children, componentViews,
+  definition, options, title, greeting, placeholder, stateLabels, eventLabels, className, children, componentViews, labels = NO_LABELS,
 }: ChatSessionProps<Ctx>): ReactNode {
   const chat: UseChatSessionReturn<JsonObject> = useChatSession(definition, options)
+  const name = title ?? labels.title ?? entryLabels.title
   return (
+    <ChatLabelsContext value={labels}>
     <ChatSessionContext.Provider value={chat}>
-      <section data-chatrail-chat="" data-chatrail-status={chat.status} aria-label={title} className={className}>
+      <section data-chatrail-chat="" data-chatrail-status={chat.status} aria-label={name} className={className}>
         <header data-chatrail-header="">
-          <h2 data-chatrail-title="">{title}</h2>
+          <h2 data-chatrail-title="">{name}</h2>
           <StateBadge chat={chat} labels={stateLabels} />
         </header>
         {children}
@@ -54,5 +65,6 @@ export function ChatSession<Ctx extends JsonObject>({
         <Composer chat={chat} placeholder={placeholder} />
       </section>
     </ChatSessionContext.Provider>
+    </ChatLabelsContext>
   )
 }

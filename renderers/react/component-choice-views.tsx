@@ -1,6 +1,8 @@
 import { useId, useState } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
+import { componentLabels } from './component-labels.js'
 import type { StandardViewProps } from './component-props-check.js'
+import { useLabels } from './labels.js'
 
 /**
  * The standard components that ask something: a button group, a choice list, a confirmation, an
@@ -8,11 +10,14 @@ import type { StandardViewProps } from './component-props-check.js'
  * (here, in another tab, before a reload) it is disabled and says what was chosen.
  */
 
-const chosenMark = <span data-chatrail-chosen-mark=""> · chosen</span>
+function ChosenMark(): ReactNode {
+  return <span data-chatrail-chosen-mark="">{` · ${useLabels(componentLabels).chosen}`}</span>
+}
 
 export function ButtonGroupView({ props, answered, interact }: StandardViewProps<'button-group'>): ReactNode {
+  const words = useLabels(componentLabels)
   return (
-    <div role="group" aria-label={props.label ?? 'Options'} data-chatrail-component="button-group" data-chatrail-answered={answered ? '' : undefined}>
+    <div role="group" aria-label={props.label ?? words.options} data-chatrail-component="button-group" data-chatrail-answered={answered ? '' : undefined}>
       {props.label === undefined ? null : <p data-chatrail-component-title="">{props.label}</p>}
       <div data-chatrail-component-buttons="">
         {props.buttons.map((button) => {
@@ -27,7 +32,7 @@ export function ButtonGroupView({ props, answered, interact }: StandardViewProps
               disabled={answered !== undefined || button.disabled === true}
               onClick={() => interact('press', button.id, button.label)}
             >
-              {button.label}{chosen ? chosenMark : null}
+              {button.label}{chosen ? <ChosenMark /> : null}
             </button>
           )
         })}
@@ -45,6 +50,7 @@ export function ChoiceListView({ props, answered, interact }: StandardViewProps<
   const chosenIndex = props.choices.findIndex((choice) => choice.id === answered?.value)
   const [active, setActive] = useState(Math.max(0, chosenIndex))
   const promptId = `${base}-prompt`
+  const words = useLabels(componentLabels)
   const choose = (index: number): void => {
     const choice = props.choices[index]
     if (choice !== undefined && answered === undefined) interact('select', choice.id, choice.label)
@@ -57,7 +63,7 @@ export function ChoiceListView({ props, answered, interact }: StandardViewProps<
   }
   return (
     <div data-chatrail-component="choice-list" data-chatrail-answered={answered ? '' : undefined}>
-      <p id={promptId} data-chatrail-component-title="">{props.prompt ?? 'Choose one'}</p>
+      <p id={promptId} data-chatrail-component-title="">{props.prompt ?? words.chooseOne}</p>
       <ul
         role="listbox"
         aria-labelledby={promptId}
@@ -77,7 +83,7 @@ export function ChoiceListView({ props, answered, interact }: StandardViewProps<
             data-chatrail-chosen={index === chosenIndex ? '' : undefined}
             onClick={() => { setActive(index); choose(index) }}
           >
-            <span data-chatrail-choice-label="">{choice.label}{index === chosenIndex ? chosenMark : null}</span>
+            <span data-chatrail-choice-label="">{choice.label}{index === chosenIndex ? <ChosenMark /> : null}</span>
             {choice.description === undefined ? null : <span data-chatrail-choice-description="">{choice.description}</span>}
           </li>
         ))}
@@ -106,7 +112,7 @@ function TwoButtons({ answered, yes, no, danger }: {
             disabled={answered !== undefined}
             onClick={button.send}
           >
-            {button.label}{chosen ? chosenMark : null}
+            {button.label}{chosen ? <ChosenMark /> : null}
           </button>
         )
       })}
@@ -116,8 +122,9 @@ function TwoButtons({ answered, yes, no, danger }: {
 
 export function ConfirmationView({ props, answered, interact }: StandardViewProps<'confirmation'>): ReactNode {
   const base = useId()
-  const yes = props.confirmLabel ?? 'Confirm'
-  const no = props.cancelLabel ?? 'Cancel'
+  const words = useLabels(componentLabels)
+  const yes = props.confirmLabel ?? words.confirm
+  const no = props.cancelLabel ?? words.cancel
   return (
     // an alertdialog in the message flow, not modal: it never takes the focus on its own
     <div role="alertdialog" aria-labelledby={`${base}-t`} aria-describedby={props.body ? `${base}-b` : undefined} data-chatrail-component="confirmation" data-chatrail-answered={answered ? '' : undefined}>
@@ -137,31 +144,33 @@ export function ConfirmationView({ props, answered, interact }: StandardViewProp
 export function ApprovalRequestView({ props, answered, interact }: StandardViewProps<'approval-request'>): ReactNode {
   const base = useId()
   const expired = props.expiresAt !== undefined && Date.parse(props.expiresAt) <= Date.now()
+  const words = useLabels(componentLabels)
   return (
     <div role="alertdialog" aria-labelledby={`${base}-t`} data-chatrail-component="approval-request" data-chatrail-answered={answered ? '' : undefined}>
       <p id={`${base}-t`} data-chatrail-component-title="">{props.title}</p>
       <p data-chatrail-approval-name="">{props.action.name}</p>
       <pre data-chatrail-approval-input="">{JSON.stringify(props.action.input, null, 2)}</pre>
       {expired && answered === undefined
-        ? <p data-chatrail-component-note="">Expired</p>
+        ? <p data-chatrail-component-note="">{words.expired}</p>
         : <TwoButtons
           answered={answered}
           danger={false}
-          yes={{ event: 'approve', label: 'Approve', send: () => interact('approve', undefined, `Approve: ${props.title}`) }}
-          no={{ event: 'reject', label: 'Reject', send: () => interact('reject', undefined, `Reject: ${props.title}`) }}
+          yes={{ event: 'approve', label: words.approveAction, send: () => interact('approve', undefined, words.approvedTitle(props.title)) }}
+          no={{ event: 'reject', label: words.rejectAction, send: () => interact('reject', undefined, words.rejectedTitle(props.title)) }}
         />}
     </div>
   )
 }
 
 export function ErrorNoticeView({ props, answered, interact }: StandardViewProps<'error-notice'>): ReactNode {
+  const words = useLabels(componentLabels)
   return (
     <div role="alert" data-chatrail-component="error-notice" data-chatrail-answered={answered ? '' : undefined}>
       <p data-chatrail-component-title="">{props.title}</p>
       <p>{props.message}{props.code === undefined ? null : <code> {props.code}</code>}</p>
       {props.retryable === true && (
-        <button type="button" disabled={answered !== undefined} onClick={() => interact('retry', undefined, 'Retry')}>
-          {answered ? 'Retried' : 'Retry'}
+        <button type="button" disabled={answered !== undefined} onClick={() => interact('retry', undefined, words.retryComponent)}>
+          {answered ? words.retried : words.retryComponent}
         </button>
       )}
     </div>

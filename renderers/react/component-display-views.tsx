@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react'
 import { isSafeUrl } from '../../src/components/safe-url.js'
+import { componentLabels } from './component-labels.js'
 import type { StandardViewProps } from './component-props-check.js'
+import { useLabels } from './labels.js'
 
 /**
  * The standard components that show something: progress, sources, a link card, a tool call, a
@@ -38,8 +40,9 @@ export function ProgressView({ props }: StandardViewProps<'progress'>): ReactNod
 }
 
 export function SourceListView({ props }: StandardViewProps<'source-list'>): ReactNode {
+  const words = useLabels(componentLabels)
   return (
-    <ul role="list" aria-label="Sources" data-chatrail-component="source-list">
+    <ul role="list" aria-label={words.sourcesList} data-chatrail-component="source-list">
       {props.sources.map((source, index) => (
         <li key={index}>
           <SafeLink href={source.url}>{source.title}</SafeLink>
@@ -60,8 +63,9 @@ export function LinkCardView({ props }: StandardViewProps<'link-card'>): ReactNo
 }
 
 export function ToolCallView({ props }: StandardViewProps<'tool-call'>): ReactNode {
+  const words = useLabels(componentLabels)
   return (
-    <div role="status" aria-live="polite" aria-label={`Tool ${props.name}: ${props.status}`} data-chatrail-component="tool-call" data-chatrail-tool-status={props.status}>
+    <div role="status" aria-live="polite" aria-label={words.toolCallStatus(props.name, props.status)} data-chatrail-component="tool-call" data-chatrail-tool-status={props.status}>
       <p data-chatrail-component-title=""><code>{props.name}</code> · {props.status}</p>
       <pre data-chatrail-approval-input="">{JSON.stringify(props.args, null, 2)}</pre>
       {props.result === undefined ? null : <p>{props.result}</p>}
@@ -71,8 +75,9 @@ export function ToolCallView({ props }: StandardViewProps<'tool-call'>): ReactNo
 
 /** A native table (its role is the element's own) in a box that scrolls sideways when wider than the bubble. */
 export function TableView({ props }: StandardViewProps<'table'>): ReactNode {
+  const words = useLabels(componentLabels)
   return (
-    <div data-chatrail-component="table" data-chatrail-table-scroll="" tabIndex={0} role="region" aria-label={props.caption ?? 'Table'}>
+    <div data-chatrail-component="table" data-chatrail-table-scroll="" tabIndex={0} role="region" aria-label={props.caption ?? words.table}>
       <table>
         {props.caption === undefined ? null : <caption>{props.caption}</caption>}
         <thead><tr>{props.columns.map((column) => <th key={column.key} scope="col">{column.label}</th>)}</tr></thead>

@@ -1,6 +1,8 @@
 import { useId } from 'react'
 import type { FormEvent, ReactNode } from 'react'
+import { componentLabels } from './component-labels.js'
 import type { StandardViewProps } from './component-props-check.js'
+import { useLabels } from './labels.js'
 
 type Values = Record<string, string | number | boolean>
 
@@ -30,7 +32,8 @@ function summary(title: string, fields: StandardViewProps<'form'>['props']['fiel
 /** A form: labelled native fields (the browser checks required, number and email), Enter or the button submits. */
 export function FormView({ props, answered, interact }: StandardViewProps<'form'>): ReactNode {
   const base = useId()
-  const title = props.title ?? 'Form'
+  const words = useLabels(componentLabels)
+  const title = props.title ?? words.form
   const sent = (answered?.value ?? {}) as Values
   const onSubmit = (event: FormEvent<HTMLFormElement>): void => {
     event.preventDefault()
@@ -57,7 +60,7 @@ export function FormView({ props, answered, interact }: StandardViewProps<'form'
               {field.kind === 'select'
                 ? (
                   <select id={id} name={field.name} required={field.required} defaultValue={typeof previous === 'string' ? previous : ''}>
-                    <option value="">Choose…</option>
+                    <option value="">{words.chooseField}</option>
                     {(field.options ?? []).map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
                   </select>
                 )
@@ -65,7 +68,7 @@ export function FormView({ props, answered, interact }: StandardViewProps<'form'
             </div>
           )
         })}
-        <button type="submit" data-chatrail-variant="primary">{answered ? 'Sent' : (props.submitLabel ?? 'Submit')}</button>
+        <button type="submit" data-chatrail-variant="primary">{answered ? words.sent : (props.submitLabel ?? words.submit)}</button>
       </fieldset>
     </form>
   )

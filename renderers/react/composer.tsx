@@ -3,11 +3,13 @@ import type { KeyboardEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
 import { dialogCardId } from './follow-scroll.js'
+import { entryLabels, useLabels } from './labels.js'
 import { statusWordsOf } from './state-badge.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 export interface ComposerProps {
   chat?: UseChatSessionReturn<JsonObject>
+  /** Default: `labels.placeholder` ("Type a message…"). */
   placeholder?: string
   /**
    * @deprecated Ignored: the composer has no Retry / Regenerate any more (Regenerate is an action on
@@ -33,7 +35,8 @@ function focusCard(toolId: string): void {
  * pointing at the card, plus Stop: free text cannot answer a picker (seed 001); once the dialog is answered the
  * focus comes back to the textarea (the card it was on is gone).
  */
-export function Composer({ chat, placeholder = 'Type a message…' }: ComposerProps): ReactNode {
+export function Composer({ chat, placeholder }: ComposerProps): ReactNode {
+  const words = useLabels(entryLabels)
   const { input, setInput, send, stop, status, pendingDialog } = useChatFrom(chat, 'Composer')
   const streaming = status === 'streaming'
   const box = useRef<HTMLTextAreaElement>(null)
@@ -51,17 +54,17 @@ export function Composer({ chat, placeholder = 'Type a message…' }: ComposerPr
     element.style.height = 'auto'
     element.style.height = `${element.scrollHeight + element.offsetHeight - element.clientHeight}px`
   }, [input, collapsed])
-  const stopButton = <button type="button" data-chatrail-stop="" data-chatrail-icon="" onClick={stop}><span>Stop</span></button>
+  const stopButton = <button type="button" data-chatrail-stop="" data-chatrail-icon="" onClick={stop}><span>{words.stop}</span></button>
 
   if (pendingDialog !== undefined) {
-    const words = statusWordsOf(status, pendingDialog, false)
+    const note = statusWordsOf(status, pendingDialog, false, false, words)
     return (
       <div data-chatrail-composer="" data-chatrail-composer-collapsed="">
         {/* No live region: the status badge already says the same words. */}
         <p data-chatrail-composer-note="">
           {pendingDialog.answerable
-            ? <button type="button" data-chatrail-goto-dialog="" onClick={() => focusCard(pendingDialog.toolId)}>{words} above ↑</button>
-            : words}
+            ? <button type="button" data-chatrail-goto-dialog="" onClick={() => focusCard(pendingDialog.toolId)}>{note} {words.dialogAbove}</button>
+            : note}
         </p>
         {stopButton}
       </div>
@@ -86,17 +89,17 @@ export function Composer({ chat, placeholder = 'Type a message…' }: ComposerPr
     <form data-chatrail-composer="" onSubmit={(event) => { event.preventDefault(); submit() }}>
       <textarea
         ref={box}
-        aria-label="Message"
+        aria-label={words.message}
         data-chatrail-input=""
         rows={1}
-        placeholder={placeholder}
+        placeholder={placeholder ?? words.placeholder}
         value={input}
         onChange={(event) => setInput(event.target.value)}
         onKeyDown={onKeyDown}
       />
       {streaming
         ? stopButton
-        : <button type="submit" data-chatrail-send="" data-chatrail-icon="" disabled={input.trim() === ''}><span>Send</span></button>}
+        : <button type="submit" data-chatrail-send="" data-chatrail-icon="" disabled={input.trim() === ''}><span>{words.send}</span></button>}
     </form>
   )
 }

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { ReactNode } from 'react'
 import { CheckIcon, CopyIcon } from './icons.js'
+import { useLabels } from './labels.js'
+import { messageLabels } from './message-labels.js'
 
 /** How long "Copied" shows after a copy. */
 export const COPIED_MS = 1500
@@ -12,6 +14,7 @@ export const COPIED_MS = 1500
  */
 export function CopyButton({ text, label }: { text: string; label: string }): ReactNode {
   const [copied, setCopied] = useState(false)
+  const { copied: copiedWord } = useLabels(messageLabels)
   useEffect(() => {
     if (!copied) return
     const timer = setTimeout(() => setCopied(false), COPIED_MS)
@@ -21,7 +24,7 @@ export function CopyButton({ text, label }: { text: string; label: string }): Re
     void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => {})
   }
   return (
-    <button type="button" data-chatrail-copy="" data-chatrail-icon-button="" data-chatrail-copied={copied ? '' : undefined} aria-label={copied ? 'Copied' : label} title={copied ? 'Copied' : label} onClick={copy}>
+    <button type="button" data-chatrail-copy="" data-chatrail-icon-button="" data-chatrail-copied={copied ? '' : undefined} aria-label={copied ? copiedWord : label} title={copied ? copiedWord : label} onClick={copy}>
       {copied ? <CheckIcon /> : <CopyIcon />}
     </button>
   )

@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { ComponentType, ReactNode } from 'react'
 import type { Dialog, DialogAnswerInput } from '../../src/contract/dialog.js'
+import { dialogLabels } from './dialog-labels.js'
+import type { DialogLabels } from './dialog-labels.js'
 import { DialogPlanForm } from './dialog-plan-form.js'
 import { DialogQuestionForm } from './dialog-question-form.js'
 import { DialogSummary } from './dialog-summary.js'
@@ -17,6 +19,8 @@ export interface DialogCardContentProps {
   deliver: ((toolId: string, answer: DialogAnswerInput) => Promise<unknown>) | undefined
   /** The entry's `<PlanMarkdown>` (the markdown renderer is its own lazy chunk). */
   Plan: ComponentType<{ source: string; headingLevel?: number }>
+  /** The app's overrides of the UI's words (`<ChatSession labels>`), merged over dialog-labels.ts here. */
+  labels: Partial<DialogLabels>
 }
 
 /**
@@ -25,10 +29,11 @@ export interface DialogCardContentProps {
  * Answered: a compact Q→A summary. A dialog only the agent's own UI can answer says so.
  */
 export function DialogCardContent(props: DialogCardContentProps): ReactNode {
-  return props.dialog.outcome === undefined ? <PendingDialogCard {...props} /> : <DialogSummary dialog={props.dialog} Plan={props.Plan} />
+  const words = { ...dialogLabels, ...props.labels }
+  return props.dialog.outcome === undefined ? <PendingDialogCard {...props} words={words} /> : <DialogSummary dialog={props.dialog} Plan={props.Plan} words={words} />
 }
 
-function PendingDialogCard({ dialog, id, deliver, Plan }: DialogCardContentProps): ReactNode {
+function PendingDialogCard({ dialog, id, deliver, Plan, words }: DialogCardContentProps & { words: DialogLabels }): ReactNode {
   const [busy, setBusy] = useState(false)
   const card = useRef<HTMLElement>(null)
   // A card that arrives takes the focus (its title is read out, Tab reaches its options); the
@@ -57,13 +62,13 @@ function PendingDialogCard({ dialog, id, deliver, Plan }: DialogCardContentProps
       aria-labelledby={titleId}
       aria-busy={busy}
     >
-      <h3 id={titleId} data-chatrail-dialog-title="">{plan ? 'The agent proposes a plan' : 'The agent asks'}</h3>
+      <h3 id={titleId} data-chatrail-dialog-title="">{plan ? words.agentProposesPlan : words.agentAsks}</h3>
       {plan && <Plan source={dialog.prompt} />}
       {!dialog.answerable
-        ? <p data-chatrail-dialog-note="">{plan ? '' : `${dialog.prompt} — `}Answer this in the agent’s own window.</p>
+        ? <p data-chatrail-dialog-note="">{plan ? '' : `${dialog.prompt} — `}{words.answerElsewhere}</p>
         : plan
-          ? <DialogPlanForm busy={busy} onAnswer={answer} />
-          : <DialogQuestionForm dialog={dialog} busy={busy} onAnswer={answer} />}
+          ? <DialogPlanForm busy={busy} onAnswer={answer} words={words} />
+          : <DialogQuestionForm dialog={dialog} busy={busy} onAnswer={answer} words={words} />}
       {error !== null && <p role="alert" data-chatrail-dialog-error="">{error}</p>}
     </section>
   )

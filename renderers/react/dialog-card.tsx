@@ -6,6 +6,7 @@ import { useChatFrom } from './chat-context.js'
 import type { DialogCardContentProps } from './dialog-card-content.js'
 import { loadDialogUI, useDialogUI } from './dialog-ui-loader.js'
 import { CardLoadedContext, dialogCardId } from './follow-scroll.js'
+import { ChatLabelsContext, entryLabels, useLabels } from './labels.js'
 import { PlanMarkdown } from './plan-markdown.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
@@ -29,7 +30,9 @@ export interface DialogCardProps {
 export function DialogCard({ dialog, chat, onAnswer }: DialogCardProps): ReactNode {
   // Resolved here, not in the chunk: a pending card without a chat fails at once, as it always did.
   const context = useChatFrom(chat, 'DialogCard', dialog.outcome !== undefined || onAnswer !== undefined)
-  const content: DialogCardContentProps = { dialog, id: dialogCardId(dialog.toolId), deliver: onAnswer ?? context?.answerDialog, Plan: PlanMarkdown }
+  // The chunk imports nothing of the entry: the app's labels go in as a prop.
+  const labels = useContext(ChatLabelsContext)
+  const content: DialogCardContentProps = { dialog, id: dialogCardId(dialog.toolId), deliver: onAnswer ?? context?.answerDialog, Plan: PlanMarkdown, labels }
   return (
     <Suspense fallback={<DialogPlaceholder {...content} />}>
       <LoadedDialogCard {...content} />
@@ -56,7 +59,8 @@ function LoadedDialogCard(props: DialogCardContentProps): ReactNode {
 
 /** The card's place while its UI loads, or, when the load failed, the error and a way to retry. */
 function DialogPlaceholder({ dialog, id, failure, onRetry }: DialogCardContentProps & { failure?: Error; onRetry?: () => void }): ReactNode {
-  const what = dialog.kind === 'plan' ? 'plan' : 'question'
+  const words = useLabels(entryLabels)
+  const plan = dialog.kind === 'plan'
   return (
     <section
       id={id}
@@ -67,10 +71,10 @@ function DialogPlaceholder({ dialog, id, failure, onRetry }: DialogCardContentPr
       aria-busy={failure === undefined}
     >
       {failure === undefined
-        ? <p data-chatrail-dialog-note="">{`Loading ${what}…`}</p>
+        ? <p data-chatrail-dialog-note="">{plan ? words.loadingPlan : words.loadingQuestion}</p>
         : <>
-          <p role="alert" data-chatrail-dialog-error="">{`The ${what} could not be shown: ${failure.message}`}</p>
-          <button type="button" data-chatrail-dialog-retry="" onClick={onRetry}>Try again</button>
+          <p role="alert" data-chatrail-dialog-error="">{`${plan ? words.planNotShown : words.questionNotShown} ${failure.message}`}</p>
+          <button type="button" data-chatrail-dialog-retry="" onClick={onRetry}>{words.tryAgain}</button>
         </>}
     </section>
   )

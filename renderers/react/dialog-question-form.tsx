@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormEvent, ReactNode } from 'react'
 import type { Dialog, DialogAnswer, DialogAnswerInput, DialogOption, DialogQuestion } from '../../src/contract/dialog.js'
+import type { DialogLabels } from './dialog-labels.js'
 
 /** The questions of a dialog: `questions` when it asks several, else the flat prompt/options. */
 export function questionsOf(dialog: Dialog): DialogQuestion[] {
@@ -20,8 +21,9 @@ export function answerOf(question: DialogQuestion, choice: Choice): DialogAnswer
   return answer
 }
 
-function Question({ question, choice, disabled, onChange }: {
+function Question({ question, choice, disabled, onChange, words }: {
   question: DialogQuestion
+  words: DialogLabels
   choice: Choice
   disabled: boolean
   onChange: (choice: Choice) => void
@@ -31,7 +33,7 @@ function Question({ question, choice, disabled, onChange }: {
   // The Other field appears when Other is chosen, and takes the focus: that is what choosing it is for.
   useEffect(() => { if (choice.other) otherField.current?.focus() }, [choice.other])
   const multi = question.multiSelect
-  const other = question.options.find((option) => option.isOther === true) ?? { label: 'Other', isOther: true }
+  const other = question.options.find((option) => option.isOther === true) ?? { label: words.other, isOther: true }
   const rows = [...question.options.filter((option) => option.isOther !== true), other]
   // Choosing Other (or typing its text) in a single-select question clears the chosen option.
   const withOther = (on: boolean, otherText = choice.otherText): Choice => ({ chosen: multi ? choice.chosen : [], other: on, otherText })
@@ -46,7 +48,7 @@ function Question({ question, choice, disabled, onChange }: {
       <legend>
         {question.header !== undefined && <span data-chatrail-question-header="">{question.header}</span>}
         <span data-chatrail-question-text="">{question.question}</span>
-        {multi && <span data-chatrail-question-hint=""> (choose any)</span>}
+        {multi && <span data-chatrail-question-hint="">{` ${words.chooseAny}`}</span>}
       </legend>
       {rows.map((option) => {
         const selected = option === other ? choice.other : choice.chosen.includes(option.label)
@@ -63,8 +65,8 @@ function Question({ question, choice, disabled, onChange }: {
           ref={otherField}
           type="text"
           data-chatrail-other-text=""
-          aria-label={`${other.label}: your own answer`}
-          placeholder="Type your own answer"
+          aria-label={words.otherAnswerOf(other.label)}
+          placeholder={words.otherPlaceholder}
           value={choice.otherText}
           onChange={(event) => onChange(withOther(true, event.target.value))}
         />
@@ -74,8 +76,9 @@ function Question({ question, choice, disabled, onChange }: {
 }
 
 /** The interactive form of a pending question dialog: one fieldset per question, then Answer. */
-export function DialogQuestionForm({ dialog, busy, onAnswer }: {
+export function DialogQuestionForm({ dialog, busy, onAnswer, words }: {
   dialog: Dialog
+  words: DialogLabels
   busy: boolean
   onAnswer: (answer: DialogAnswerInput) => void
 }): ReactNode {
@@ -97,12 +100,13 @@ export function DialogQuestionForm({ dialog, busy, onAnswer }: {
           question={question}
           choice={choice}
           disabled={busy}
+          words={words}
           onChange={(changed) => setChoices((current) => questions.map((_, j) => (j === i ? changed : current[j] ?? EMPTY)))}
         />
       ))}
       {/* aria-disabled, not disabled, until complete: the button stays in the Tab order, so a keyboard user finds it and hears why it does nothing yet. */}
       <button type="submit" data-chatrail-dialog-submit="" aria-disabled={!complete} disabled={busy}>
-        {busy ? 'Sending…' : questions.length > 1 ? 'Submit answers' : 'Answer'}
+        {busy ? words.sending : questions.length > 1 ? words.submitAnswers : words.answer}
       </button>
     </form>
   )

@@ -1,5 +1,6 @@
 import type { ComponentType, ReactNode } from 'react'
 import type { Dialog, DialogAnswer } from '../../src/contract/dialog.js'
+import type { DialogLabels } from './dialog-labels.js'
 import { questionsOf } from './dialog-question-form.js'
 
 /** Pure: the display text of one recorded answer; null when the question went unanswered. */
@@ -13,12 +14,12 @@ export function answerText(answer: DialogAnswer | undefined): string | null {
  * line says Approved or Rejected, then the feedback), a "dismissed" marker when no answer
  * landed; a plan keeps its full text behind a disclosure.
  */
-export function DialogSummary({ dialog, Plan }: { dialog: Dialog; Plan: ComponentType<{ source: string; headingLevel?: number }> }): ReactNode {
+export function DialogSummary({ dialog, Plan, words }: { dialog: Dialog; Plan: ComponentType<{ source: string; headingLevel?: number }>; words: DialogLabels }): ReactNode {
   const outcome = dialog.outcome
   if (outcome === undefined) return null
   const plan = dialog.kind === 'plan'
   const lines = plan
-    ? [{ q: 'Plan', a: outcome.approved ? 'Approved' : 'Rejected' }]
+    ? [{ q: words.plan, a: outcome.approved ? words.approved : words.rejected }]
     : questionsOf(dialog).map((question, i) => ({
       q: question.question,
       a: answerText(outcome.results?.find((result) => result.question === question.question) ?? outcome.results?.[i]),
@@ -30,19 +31,19 @@ export function DialogSummary({ dialog, Plan }: { dialog: Dialog; Plan: Componen
       data-chatrail-dialog=""
       data-chatrail-dialog-kind={dialog.kind}
       data-chatrail-dialog-state={outcome.dismissed ? 'dismissed' : 'answered'}
-      aria-label={plan ? 'Plan (answered)' : 'Question (answered)'}
+      aria-label={plan ? words.planAnswered : words.questionAnswered}
     >
       {lines.map((line, i) => (
         <p key={i} data-chatrail-qa-line="">
           <span data-chatrail-qa-q="">{line.q}</span>
           <span data-chatrail-qa-arrow="" aria-hidden="true"> → </span>
           {outcome.dismissed
-            ? i === 0 && <span data-chatrail-dismissed="">dismissed</span>
-            : line.a === null ? <span data-chatrail-unanswered="">no answer</span> : <span data-chatrail-qa-a="">{line.a}</span>}
+            ? i === 0 && <span data-chatrail-dismissed="">{words.dismissed}</span>
+            : line.a === null ? <span data-chatrail-unanswered="">{words.noAnswer}</span> : <span data-chatrail-qa-a="">{line.a}</span>}
         </p>
       ))}
       {outcome.feedback !== undefined && <p data-chatrail-feedback="">{outcome.feedback}</p>}
-      {plan && <details><summary>Show plan</summary><Plan source={dialog.prompt} headingLevel={3} /></details>}
+      {plan && <details><summary>{words.showPlan}</summary><Plan source={dialog.prompt} headingLevel={3} /></details>}
     </div>
   )
 }

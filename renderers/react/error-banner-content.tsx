@@ -3,6 +3,9 @@ import type { ReactNode } from 'react'
 import type { JsonObject, TurnTrace } from '../../src/conversation/index.js'
 import { agentFailedIn } from './agent-failure.js'
 import { focusComposer } from './focus-composer.js'
+import { useLabels } from './labels.js'
+import { messageLabels } from './message-labels.js'
+import type { MessageLabels } from './message-labels.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 /** A failure in plain words: what happened, its cause when known, and what to do. */
@@ -15,22 +18,23 @@ export interface Failure {
 
 /**
  * Pure: the failure to report, if any: the chat's error (a failed turn), else a last turn whose
- * agent failed and the definition's fallback answered instead (`agentFailedIn`).
+ * agent failed and the definition's fallback answered instead (`agentFailedIn`). `words`: the labels
+ * (default English).
  */
-export function failureOf(error: Error | null, traces: readonly TurnTrace[]): Failure | undefined {
+export function failureOf(error: Error | null, traces: readonly TurnTrace[], words: MessageLabels = messageLabels): Failure | undefined {
   if (error !== null) {
     const { code, hint } = error as Error & { code?: unknown; hint?: unknown }
     const cause = typeof code === 'string' && code !== '' && code !== error.message ? `${error.message} (${code})` : error.message
     return {
       key: error,
-      message: 'The reply failed.',
+      message: words.replyFailed,
       ...(cause === '' ? {} : { cause }),
-      hint: typeof hint === 'string' && hint !== '' ? hint : 'Retry; if it keeps failing, rephrase your message or start over.',
+      hint: typeof hint === 'string' && hint !== '' ? hint : words.replyFailedHint,
     }
   }
   const last = traces.at(-1)
   if (last !== undefined && agentFailedIn(last)) {
-    return { key: last, message: 'The agent could not answer, so the answer above is the fallback.', cause: `The agent failed with ${last.errorClass ?? 'an error'}.`, hint: 'Retry to ask the agent once more.' }
+    return { key: last, message: words.agentFellBack, cause: words.agentFailedWith(last.errorClass), hint: words.agentRetryHint }
   }
   return undefined
 }
@@ -45,14 +49,15 @@ export function failureOf(error: Error | null, traces: readonly TurnTrace[]): Fa
 export function ErrorBannerContent({ chat }: { chat: UseChatSessionReturn<JsonObject> }): ReactNode {
   const { error, traces, retry, status } = chat
   const [dismissed, setDismissed] = useState<object | null>(null)
-  const failure = failureOf(error, traces)
+  const words = useLabels(messageLabels)
+  const failure = failureOf(error, traces, words)
   if (failure === undefined || failure.key === dismissed || status === 'streaming') return null
   return (
     <div role="alert" data-chatrail-error="">
       <p data-chatrail-error-message=""><strong>{failure.message}</strong>{failure.cause !== undefined && <> <span data-chatrail-error-cause="">{failure.cause}</span></>}</p>
       <p data-chatrail-error-hint="">{failure.hint}</p>
-      <button type="button" data-chatrail-error-retry="" onClick={(event) => { focusComposer(event.currentTarget); void retry() }}>Retry</button>
-      <button type="button" data-chatrail-error-dismiss="" data-chatrail-icon-button="" aria-label="Dismiss" title="Dismiss" onClick={() => setDismissed(failure.key)}>×</button>
+      <button type="button" data-chatrail-error-retry="" onClick={(event) => { focusComposer(event.currentTarget); void retry() }}>{words.retry}</button>
+      <button type="button" data-chatrail-error-dismiss="" data-chatrail-icon-button="" aria-label={words.dismiss} title={words.dismiss} onClick={() => setDismissed(failure.key)}>×</button>
     </div>
   )
 }

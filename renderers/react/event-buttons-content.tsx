@@ -1,7 +1,10 @@
 import type { MouseEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import type { EventButtonsProps } from './event-buttons.js'
-import { eventButtonsOf, humanizeEvent } from './event-routes.js'
+import { eventLabelOf } from './event-label.js'
+import { eventButtonsOf } from './event-routes.js'
+import { useLabels } from './labels.js'
+import { messageLabels } from './message-labels.js'
 import { SuggestionChips } from './suggestion-chips.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
@@ -15,7 +18,8 @@ import type { UseChatSessionReturn } from './use-chat-session.js'
  * restart it shows the initial state's suggestion chips again (commands and events, as on the
  * first screen), like a new chat, with the earlier conversation still above.
  */
-export function EventButtonsContent({ chat, labels, label = 'Actions' }: EventButtonsProps & { chat: UseChatSessionReturn<JsonObject> }): ReactNode {
+export function EventButtonsContent({ chat, labels, label }: EventButtonsProps & { chat: UseChatSessionReturn<JsonObject> }): ReactNode {
+  const words = useLabels(messageLabels)
   const { snapshot, sendEvent, status, pendingDialog, session, traces } = chat
   const disabled = status === 'streaming' || pendingDialog !== undefined
   const restart = snapshot.final ? snapshot.restart : undefined
@@ -27,10 +31,11 @@ export function EventButtonsContent({ chat, labels, label = 'Actions' }: EventBu
       </div>
     )
   }
-  const buttons = eventButtonsOf(session.definition.conversation.routes, snapshot.state, snapshot.events)
+  const { routes, eventLabels } = session.definition.conversation
+  const buttons = eventButtonsOf(routes, snapshot.state, snapshot.events)
     .filter(({ uiEvent }) => uiEvent !== restart)
   const eventButtons = buttons.map(({ uiEvent, event }) => {
-    const text = labels?.[uiEvent] ?? labels?.[event] ?? humanizeEvent(uiEvent)
+    const text = eventLabelOf(uiEvent, event, labels, eventLabels)
     return (
       <button key={uiEvent} type="button" data-chatrail-event-button={uiEvent} disabled={disabled} onClick={() => { void sendEvent(uiEvent, text) }}>
         {text}
@@ -38,7 +43,7 @@ export function EventButtonsContent({ chat, labels, label = 'Actions' }: EventBu
     )
   })
   if (snapshot.final) {
-    const startOverText = restart === undefined ? '' : labels?.[restart] ?? 'Start over'
+    const startOverText = restart === undefined ? '' : eventLabelOf(restart, undefined, labels, eventLabels, words.startOver)
     const startOver = (event: MouseEvent<HTMLButtonElement>): void => {
       if (restart === undefined) return
       // The button leaves with the final state: the focus goes where the next message is typed.
@@ -46,8 +51,8 @@ export function EventButtonsContent({ chat, labels, label = 'Actions' }: EventBu
       void sendEvent(restart, startOverText)
     }
     return (
-      <div role="group" aria-label="Conversation ended" data-chatrail-events="" data-chatrail-end="">
-        <p data-chatrail-end-note="">This conversation has ended.</p>
+      <div role="group" aria-label={words.conversationEnded} data-chatrail-events="" data-chatrail-end="">
+        <p data-chatrail-end-note="">{words.endNote}</p>
         {restart !== undefined && (
           <button type="button" data-chatrail-start-over="" data-chatrail-event-button={restart} disabled={disabled} onClick={startOver}>
             {startOverText}
@@ -58,5 +63,5 @@ export function EventButtonsContent({ chat, labels, label = 'Actions' }: EventBu
     )
   }
   if (buttons.length === 0) return null
-  return <div role="group" aria-label={label} data-chatrail-events="">{eventButtons}</div>
+  return <div role="group" aria-label={label ?? words.actions} data-chatrail-events="">{eventButtons}</div>
 }

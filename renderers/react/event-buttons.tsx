@@ -12,7 +12,7 @@ export interface EventButtonsProps {
   chat?: UseChatSessionReturn<JsonObject>
   /** Button labels by UI event (or by machine event); default: the UI event, humanized. */
   labels?: Record<string, string>
-  /** Accessible name of the group; default "Actions". */
+  /** Accessible name of the group; default `labels.actions` ("Actions"). */
   label?: string
 }
 

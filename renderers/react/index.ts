@@ -6,6 +6,7 @@ export type { ChatBinding, ChatBindingOptions, ChatBindingState } from './chat-b
 export { ChatSessionContext } from './chat-context.js'
 export { ChatSession } from './chat-session.js'
 export type { ChatSessionProps } from './chat-session.js'
+export type { ChatLabels } from './labels.js'
 export { MessageList } from './message-list.js'
 export type { MessageListProps } from './message-list.js'
 export type { ComponentAnswer, ComponentView, ComponentViewProps, ComponentViews } from './component-host.js'

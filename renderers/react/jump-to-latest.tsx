@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react'
 import type { ReactNode, RefObject } from 'react'
 import type { ScrollMetrics } from './follow-scroll.js'
 import { ArrowDownIcon } from './icons.js'
+import { useLabels } from './labels.js'
+import { messageLabels } from './message-labels.js'
 
 export interface JumpToLatestProps {
   /** The chat's scroll container (`<MessageList>`'s log). */
@@ -22,6 +24,7 @@ export interface JumpToLatestProps {
  */
 export function JumpToLatest({ list, streaming, isFollowing }: JumpToLatestProps): ReactNode {
   const [scrolledUp, setScrolledUp] = useState(false)
+  const words = useLabels(messageLabels)
   useEffect(() => {
     const element = list.current
     if (element === null) return
@@ -42,7 +45,7 @@ export function JumpToLatest({ list, streaming, isFollowing }: JumpToLatestProps
     <div data-chatrail-jump-anchor="">
       <button type="button" data-chatrail-jump-to-latest="" onClick={jump}>
         <ArrowDownIcon />
-        Jump to latest
+        {words.jumpToLatest}
       </button>
     </div>
   )

@@ -3,6 +3,8 @@ import type { ComponentType, ReactNode } from 'react'
 import { RuleType, astToJSX, parser } from 'markdown-to-jsx/react'
 import type { MarkdownToJSX } from 'markdown-to-jsx/react'
 import { CodeBlock } from './code-block.js'
+import { useLabels } from './labels.js'
+import { messageLabels } from './message-labels.js'
 
 /**
  * Markdown rendered with markdown-to-jsx (part of the lazily loaded markdown chunk, markdown-ui.ts):
@@ -47,6 +49,7 @@ export function headingMap(levels: ReadonlySet<number>, base: number): Map<numbe
 }
 
 export function MarkdownContent({ source, headingLevel, streaming, CopyButton }: MarkdownContentProps): ReactNode {
+  const words = useLabels(messageLabels)
   const options: MarkdownToJSX.Options = { disableParsingRawHTML: true, optimizeForStreaming: streaming, wrapper: null, forceBlock: true }
   const ast = parser(source, options)
   const levels = headingMap(headingLevelsOf(ast), headingLevel)
@@ -62,7 +65,7 @@ export function MarkdownContent({ source, headingLevel, streaming, CopyButton }:
             <div data-chatrail-code-header="">
               {/* A fence without a language has no label (it is not "text"). */}
               {lang !== '' && <span data-chatrail-code-lang="">{lang}</span>}
-              <CopyButton text={node.text} label={lang === '' ? 'Copy code' : `Copy ${lang} code`} />
+              <CopyButton text={node.text} label={lang === '' ? words.copyCode : words.copyCodeIn(lang)} />
             </div>
             <CodeBlock code={node.text} language={lang} />
           </div>

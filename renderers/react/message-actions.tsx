@@ -8,6 +8,8 @@ import { CopyButton } from './copy-button.js'
 import { failureOf } from './error-banner-content.js'
 import { focusComposer } from './focus-composer.js'
 import { EditIcon, RegenerateIcon } from './icons.js'
+import { useLabels } from './labels.js'
+import { messageLabels } from './message-labels.js'
 
 /** Pure: may the last turn be asked again (an assistant reply to a user message, idle)? */
 export function canReplayLastTurn(messages: readonly Message[], streaming: boolean): boolean {
@@ -51,14 +53,15 @@ export interface MessageActionsProps {
  * row is. Regenerate moves the focus to the composer: the button leaves while the reply streams.
  */
 export function MessageActions({ text, stopped, onEdit, editButton, onRegenerate, messageId, branches }: MessageActionsProps): ReactNode {
+  const words = useLabels(messageLabels)
   if (!stopped && text === '' && onEdit === undefined && onRegenerate === undefined && branches === undefined) return null
   return (
     <div data-chatrail-message-actions="">
       {branches !== undefined && messageId !== undefined && <BranchPicker messageId={messageId} branches={branches} />}
-      {stopped && <span data-chatrail-stopped-mark="">Stopped</span>}
-      {text !== '' && <CopyButton text={text} label="Copy message" />}
+      {stopped && <span data-chatrail-stopped-mark="">{words.stopped}</span>}
+      {text !== '' && <CopyButton text={text} label={words.copyMessage} />}
       {onEdit !== undefined && (
-        <button ref={editButton} type="button" data-chatrail-edit-button="" data-chatrail-icon-button="" aria-label="Edit message" title="Edit message" onClick={onEdit}>
+        <button ref={editButton} type="button" data-chatrail-edit-button="" data-chatrail-icon-button="" aria-label={words.editMessage} title={words.editMessage} onClick={onEdit}>
           <EditIcon />
         </button>
       )}
@@ -67,8 +70,8 @@ export function MessageActions({ text, stopped, onEdit, editButton, onRegenerate
           type="button"
           data-chatrail-regenerate=""
           data-chatrail-icon-button=""
-          aria-label="Regenerate"
-          title="Regenerate"
+          aria-label={words.regenerate}
+          title={words.regenerate}
           onClick={(event) => { focusComposer(event.currentTarget); onRegenerate() }}
         >
           <RegenerateIcon />

@@ -11,8 +11,8 @@ import { MessageActions, useRegenerate } from './message-actions.js'
 import { useBranches } from './branch-picker.js'
 import { sourcesOf } from '../../src/contract/message-source.js'
 import { MessageExtra, reasoningOf, ToolCallsExtra } from './message-extras.js'
-
-const ROLE_LABEL: Record<Message['role'], string> = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
+import { entryLabels, useLabels } from './labels.js'
+import { messageLabels } from './message-labels.js'
 
 /** Enter saves, Shift+Enter breaks the line, Esc cancels; the box has the focus as it opens. */
 function EditForm({ message, onSave, onCancel }: {
@@ -21,6 +21,7 @@ function EditForm({ message, onSave, onCancel }: {
   onCancel: () => void
 }): ReactNode {
   const [draft, setDraft] = useState(message.content)
+  const words = useLabels(messageLabels)
   const save = (): void => { if (draft.trim() !== '') onSave(draft) }
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
     if (event.key === 'Escape') { event.preventDefault(); onCancel() }
@@ -29,7 +30,7 @@ function EditForm({ message, onSave, onCancel }: {
   return (
     <form data-chatrail-edit="" onSubmit={(event) => { event.preventDefault(); save() }}>
       <textarea
-        aria-label="Edit message"
+        aria-label={words.editMessage}
         data-chatrail-input=""
         rows={2}
         value={draft}
@@ -39,8 +40,8 @@ function EditForm({ message, onSave, onCancel }: {
         onKeyDown={onKeyDown}
       />
       <div data-chatrail-edit-buttons="">
-        <button type="submit" data-chatrail-save="" disabled={draft.trim() === ''}>Save and resend</button>
-        <button type="button" data-chatrail-cancel="" onClick={onCancel}>Cancel</button>
+        <button type="submit" data-chatrail-save="" disabled={draft.trim() === ''}>{words.saveAndResend}</button>
+        <button type="button" data-chatrail-cancel="" onClick={onCancel}>{words.cancel}</button>
       </div>
     </form>
   )
@@ -79,6 +80,7 @@ export interface MessageBodyProps {
  */
 export function MessageBody({ message, text = message.content, part, hiddenToolIds, canEdit, onEdit, stopped }: MessageBodyProps): ReactNode {
   const [editing, setEditing] = useState(false)
+  const words = useLabels({ ...entryLabels, ...messageLabels })
   const onRegenerate = useRegenerate(message.id, part)
   const branches = useBranches(message.id, part)
   const article = useRef<HTMLElement>(null)
@@ -111,7 +113,7 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
       data-chatrail-event={event}
       data-chatrail-stopped={stopped && part !== 'before' ? '' : undefined}
       data-chatrail-fallback={part === 'fallback' ? '' : undefined}
-      aria-label={ROLE_LABEL[message.role]}
+      aria-label={words[message.role === 'user' ? 'you' : message.role]}
     >
       {reasoning !== '' && <MessageExtra fallback={null} render={(ui) => <ui.ReasoningSection text={reasoning} streaming={message.status === 'streaming'} />} />}
       {editing
@@ -124,7 +126,7 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
           {message.role !== 'assistant' ? text : components
             ? <AnswerParts message={message} streaming={streaming} />
             : <MarkdownContent source={text} streaming={streaming} headingLevel={3} CopyButton={CopyButton} />}
-          {waiting && <span data-chatrail-typing="" role="img" aria-label="Thinking">…</span>}
+          {waiting && <span data-chatrail-typing="" role="img" aria-label={words.typing}>…</span>}
         </div>}
       {toolCalls.length > 0 && <ToolCallsExtra calls={toolCalls} />}
       {sources.length > 0 && <MessageExtra fallback={null} render={(ui) => <ui.SourceList sources={sources} />} />}

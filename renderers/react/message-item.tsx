@@ -1,12 +1,11 @@
 import { useContext, useLayoutEffect } from 'react'
 import type { ReactNode } from 'react'
 import { CardLoadedContext } from './follow-scroll.js'
+import { entryLabels, useLabels } from './labels.js'
 import type { MessageBodyProps } from './message-body.js'
 import { MessageUIPart } from './message-ui-part.js'
 
 export type MessageItemProps = MessageBodyProps
-
-const ROLE_LABEL = { user: 'You', assistant: 'Assistant', system: 'System', tool: 'Tool' }
 
 /** The message body from the chunk; its first render replaces plain text by markdown, so the follow scroll re-checks. */
 function Body(props: MessageItemProps & { Body: (props: MessageBodyProps) => ReactNode }): ReactNode {
@@ -21,10 +20,11 @@ function Body(props: MessageItemProps & { Body: (props: MessageBodyProps) => Rea
  */
 export function MessageItem(props: MessageItemProps): ReactNode {
   const { message, text = message.content } = props
+  const words = useLabels(entryLabels)
   return (
     <MessageUIPart
       fallback={(
-        <article data-chatrail-message="" data-chatrail-role={message.role} data-chatrail-status={message.status} aria-label={ROLE_LABEL[message.role]}>
+        <article data-chatrail-message="" data-chatrail-role={message.role} data-chatrail-status={message.status} aria-label={words[message.role === 'user' ? 'you' : message.role]}>
           <div data-chatrail-content="" data-chatrail-markdown-source="">{text}</div>
         </article>
       )}

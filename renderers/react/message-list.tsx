@@ -8,6 +8,7 @@ import { DialogCard } from './dialog-card.js'
 import { ErrorBanner } from './error-banner.js'
 import { loadDialogUI } from './dialog-ui-loader.js'
 import { CardLoadedContext, isFollowing, useFollowScroll } from './follow-scroll.js'
+import { entryLabels, useLabels } from './labels.js'
 import { MessageItem } from './message-item.js'
 import { loadMessageUI } from './message-ui-loader.js'
 import { MessageUIPart } from './message-ui-part.js'
@@ -16,7 +17,7 @@ import type { UseChatSessionReturn } from './use-chat-session.js'
 
 export interface MessageListProps {
   chat?: UseChatSessionReturn<JsonObject>
-  /** Accessible name of the log; default "Messages". */
+  /** Accessible name of the log; default `labels.messages` ("Messages"). */
   label?: string
   className?: string
   /** Views for component keys of your own registry (the standard catalog's are built in). */
@@ -34,7 +35,8 @@ export interface MessageListProps {
  * lazily loaded chunk) starts loading as soon as the session has a live agent, the only source of pending dialogs, so
  * the first card renders at once; a dialog already in history starts it by rendering.
  */
-export function MessageList({ chat, label = 'Messages', className, componentViews }: MessageListProps): ReactNode {
+export function MessageList({ chat, label, className, componentViews }: MessageListProps): ReactNode {
+  const words = useLabels(entryLabels)
   const resolved = useChatFrom(chat, 'MessageList')
   const { messages, dialogLog, status, edit, stopped, failedAt } = resolved
   const streaming = status === 'streaming'
@@ -52,7 +54,7 @@ export function MessageList({ chat, label = 'Messages', className, componentView
     <div
       ref={list}
       role="log"
-      aria-label={label}
+      aria-label={label ?? words.messages}
       aria-live="off"
       tabIndex={0}
       data-chatrail-message-list=""

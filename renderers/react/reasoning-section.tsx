@@ -1,5 +1,7 @@
 import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
+import { extrasLabels } from './extras-labels.js'
+import { useLabels } from './labels.js'
 
 /**
  * A reply's `reasoning` chunks as a "Thinking" disclosure (`div[data-chatrail-reasoning]`, a real
@@ -9,12 +11,13 @@ import type { ReactNode } from 'react'
  */
 export function ReasoningSection({ text, streaming }: { text: string; streaming: boolean }): ReactNode {
   const [toggled, setToggled] = useState<boolean | undefined>()
+  const words = useLabels(extrasLabels)
   const id = useId()
   const open = toggled ?? streaming
   return (
     <div data-chatrail-reasoning="" data-chatrail-reasoning-streaming={streaming ? '' : undefined}>
       <button type="button" data-chatrail-reasoning-toggle="" aria-expanded={open} aria-controls={id} onClick={() => setToggled(!open)}>
-        {streaming ? 'Thinking…' : 'Thinking'}
+        {streaming ? words.thinkingNow : words.thinking}
       </button>
       <div id={id} data-chatrail-reasoning-text="" hidden={!open}>{text}</div>
     </div>

@@ -4,6 +4,8 @@ import { ChatSessionContext } from './chat-context.js'
 import type { ChatSessionProps } from './chat-session.js'
 import { Composer } from './composer.js'
 import { EventButtons } from './event-buttons.js'
+import { ChatLabelsContext, entryLabels } from './labels.js'
+import type { ChatLabels } from './labels.js'
 import { MessageList } from './message-list.js'
 import type { RemoteChatOptions } from './remote-chat-binding.js'
 import { StateBadge } from './state-badge.js'
@@ -16,16 +18,20 @@ export interface RemoteChatSessionProps<Ctx extends JsonObject> extends Omit<Cha
   remote: RemoteChatOptions
 }
 
+const NO_LABELS: Partial<ChatLabels> = {}
+
 /** `<ChatSession>` against a chatrail server: the same parts and markup over `useRemoteChatSession`. */
 export function RemoteChatSession<Ctx extends JsonObject>({
-  definition, remote, title = 'Chat', greeting, placeholder, stateLabels, eventLabels, className, children, componentViews,
+  definition, remote, title, greeting, placeholder, stateLabels, eventLabels, className, children, componentViews, labels = NO_LABELS,
 }: RemoteChatSessionProps<Ctx>): ReactNode {
   const chat: UseChatSessionReturn<JsonObject> = useRemoteChatSession(definition, remote)
+  const name = title ?? labels.title ?? entryLabels.title
   return (
+    <ChatLabelsContext value={labels}>
     <ChatSessionContext.Provider value={chat}>
-      <section data-chatrail-chat="" data-chatrail-status={chat.status} data-chatrail-remote="" aria-label={title} className={className}>
+      <section data-chatrail-chat="" data-chatrail-status={chat.status} data-chatrail-remote="" aria-label={name} className={className}>
         <header data-chatrail-header="">
-          <h2 data-chatrail-title="">{title}</h2>
+          <h2 data-chatrail-title="">{name}</h2>
           <StateBadge chat={chat} labels={stateLabels} />
         </header>
         {children}
@@ -35,5 +41,6 @@ export function RemoteChatSession<Ctx extends JsonObject>({
         <Composer chat={chat} placeholder={placeholder} />
       </section>
     </ChatSessionContext.Provider>
+    </ChatLabelsContext>
   )
 }

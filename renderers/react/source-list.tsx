@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react'
+import { extrasLabels } from './extras-labels.js'
+import { useLabels } from './labels.js'
 import { isSafeUrl } from '../../src/components/safe-url.js'
 import type { MessageSource } from '../../src/contract/message-source.js'
 
@@ -19,10 +21,11 @@ export function sourceLabel(source: MessageSource): string {
  * without the opener or the referrer.
  */
 export function SourceList({ sources }: { sources: readonly MessageSource[] }): ReactNode {
+  const words = useLabels(extrasLabels)
   if (sources.length === 0) return null
   return (
-    <nav data-chatrail-sources="" aria-label="Sources">
-      <p data-chatrail-sources-label="">Sources</p>
+    <nav data-chatrail-sources="" aria-label={words.sources}>
+      <p data-chatrail-sources-label="">{words.sources}</p>
       <ol>
         {sources.map((source) => (
           <li key={source.url}>

@@ -5,6 +5,8 @@ import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
 import { agentFailedIn } from './agent-failure.js'
 import { humanizeEvent } from './event-routes.js'
+import { entryLabels, useLabels } from './labels.js'
+import type { ChatLabels } from './labels.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 export interface StateBadgeProps {
@@ -17,18 +19,21 @@ export interface StateBadgeProps {
  * Pure: what the user needs to know now, in plain words. A pending dialog comes first (the turn is
  * streaming while it waits), then the stream, then the conversation's end. The agent's own run
  * state never speaks here: after a Stop it may still say "working" for a moment. `agentFailed`:
- * the last turn's agent failed and the fallback answered (`agentFailedIn`).
+ * the last turn's agent failed and the fallback answered (`agentFailedIn`). `words`: the labels
+ * (default English).
  */
-export function statusWordsOf(status: ChatState['status'], pendingDialog: Dialog | undefined, final: boolean, agentFailed = false): string {
+export function statusWordsOf(status: ChatState['status'], pendingDialog: Dialog | undefined, final: boolean, agentFailed = false, words: StatusWords = entryLabels): string {
   if (pendingDialog !== undefined) {
-    if (!pendingDialog.answerable) return 'Waiting for an answer in the agent’s window'
-    return pendingDialog.kind === 'plan' ? 'Waiting for your review' : 'Waiting for your answer'
+    if (!pendingDialog.answerable) return words.waitingElsewhere
+    return pendingDialog.kind === 'plan' ? words.waitingReview : words.waitingAnswer
   }
-  if (status === 'streaming') return 'Working…'
+  if (status === 'streaming') return words.working
   // The fallback answered for a failed agent: not "Ready" while the banner says it failed.
-  if (status === 'error' || agentFailed) return 'Something went wrong'
-  return final ? 'Finished' : 'Ready'
+  if (status === 'error' || agentFailed) return words.failed
+  return final ? words.finished : words.ready
 }
+
+type StatusWords = Pick<ChatLabels, 'waitingElsewhere' | 'waitingReview' | 'waitingAnswer' | 'working' | 'failed' | 'finished' | 'ready'>
 
 /**
  * The live status line (`role="status"`): the conversation's step (its label) and what is going
@@ -38,6 +43,7 @@ export function statusWordsOf(status: ChatState['status'], pendingDialog: Dialog
 export function StateBadge({ chat, labels }: StateBadgeProps): ReactNode {
   const { snapshot, traces, status, pendingDialog } = useChatFrom(chat, 'StateBadge')
   const last = traces.at(-1)
+  const words = useLabels(entryLabels)
   return (
     <p
       role="status"
@@ -52,7 +58,7 @@ export function StateBadge({ chat, labels }: StateBadgeProps): ReactNode {
     >
       <strong data-chatrail-state-name="">{labels?.[snapshot.state] ?? humanizeEvent(snapshot.state)}</strong>
       {' '}
-      <span data-chatrail-status-words="">{statusWordsOf(status, pendingDialog, snapshot.final, agentFailedIn(last))}</span>
+      <span data-chatrail-status-words="">{statusWordsOf(status, pendingDialog, snapshot.final, agentFailedIn(last), words)}</span>
     </p>
   )
 }

@@ -1,6 +1,8 @@
 import type { MouseEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
-import { humanizeEvent } from './event-routes.js'
+import { eventLabelOf } from './event-label.js'
+import { useLabels } from './labels.js'
+import { messageLabels } from './message-labels.js'
 import { suggestionsOf } from './suggestions.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
@@ -19,14 +21,16 @@ interface SuggestionChipsProps {
  */
 export function SuggestionChips({ chat, eventLabels, disabled = false }: SuggestionChipsProps): ReactNode {
   const { snapshot, session, send, sendEvent } = chat
-  const suggestions = suggestionsOf(session.definition.conversation.routes, snapshot.state, snapshot.events)
+  const words = useLabels(messageLabels)
+  const { routes, eventLabels: definitionLabels } = session.definition.conversation
+  const suggestions = suggestionsOf(routes, snapshot.state, snapshot.events)
   if (suggestions.length === 0) return null
   return (
-    <ul data-chatrail-suggestions="" aria-label="Suggestions">
+    <ul data-chatrail-suggestions="" aria-label={words.suggestions}>
       {suggestions.map((suggestion) => {
         const label = suggestion.kind === 'command'
           ? suggestion.text
-          : eventLabels?.[suggestion.uiEvent] ?? eventLabels?.[suggestion.event] ?? humanizeEvent(suggestion.uiEvent)
+          : eventLabelOf(suggestion.uiEvent, suggestion.event, eventLabels, definitionLabels)
         const act = (event: MouseEvent<HTMLButtonElement>): void => {
           // The chips leave with the first screen: the focus goes where the next message is typed.
           event.currentTarget.closest('[data-chatrail-chat]')?.querySelector<HTMLElement>('[data-chatrail-input]')?.focus()

@@ -1,15 +1,9 @@
 import { useId, useLayoutEffect, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
-import type { ToolCall, ToolCallStatus } from '../../src/contract/message.js'
+import type { ToolCall } from '../../src/contract/message.js'
+import { extrasLabels } from './extras-labels.js'
+import { useLabels } from './labels.js'
 import { TruncatedOutput } from './truncated-output.js'
-
-const STATUS_WORD: Record<ToolCallStatus, string> = {
-  pending: 'Queued',
-  running: 'Running',
-  complete: 'Done',
-  error: 'Failed',
-  requires_confirmation: 'Needs approval',
-}
 
 /** Approve or deny a call waiting in `requires_confirmation` (the controller's `approve` / `deny`). */
 export interface ToolDecisions {
@@ -33,6 +27,7 @@ function ApprovalButtons({ call, decisions, onDecided }: { call: ToolCall; decis
   const decided = useRef(false)
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<string | undefined>()
+  const words = useLabels(extrasLabels)
   const decide = (run: () => Promise<void>): void => {
     if (decided.current) return
     decided.current = true
@@ -52,8 +47,8 @@ function ApprovalButtons({ call, decisions, onDecided }: { call: ToolCall; decis
   return (
     <>
       <div data-chatrail-dialog-buttons="">
-        <button type="button" data-chatrail-tool-approve="" disabled={busy} onClick={() => decide(() => decisions.approve(call.id))}>Approve</button>
-        <button type="button" data-chatrail-tool-deny="" disabled={busy} onClick={() => decide(() => decisions.deny(call.id))}>Deny</button>
+        <button type="button" data-chatrail-tool-approve="" disabled={busy} onClick={() => decide(() => decisions.approve(call.id))}>{words.approve}</button>
+        <button type="button" data-chatrail-tool-deny="" disabled={busy} onClick={() => decide(() => decisions.deny(call.id))}>{words.deny}</button>
       </div>
       {failure !== undefined && <p role="alert" data-chatrail-tool-error="">{failure}</p>}
     </>
@@ -73,6 +68,7 @@ export function ToolCallCard({ call, decisions }: { call: ToolCall; decisions: T
   const toggle = useRef<HTMLButtonElement>(null)
   const refocus = useRef(false)
   const bodyId = useId()
+  const words = useLabels(extrasLabels)
   const asking = call.status === 'requires_confirmation'
   const open = asking || (toggled ?? call.status !== 'complete')
   useLayoutEffect(() => {
@@ -81,7 +77,7 @@ export function ToolCallCard({ call, decisions }: { call: ToolCall; decisions: T
     toggle.current?.focus()
   }, [asking])
   return (
-    <section data-chatrail-tool-card="" data-chatrail-tool-status={call.status} aria-label={`Tool ${call.name}`}>
+    <section data-chatrail-tool-card="" data-chatrail-tool-status={call.status} aria-label={words.toolCard(call.name)}>
       <div data-chatrail-tool-header="">
         {asking
           ? <span data-chatrail-tool-name="">{call.name}</span>
@@ -90,14 +86,14 @@ export function ToolCallCard({ call, decisions }: { call: ToolCall; decisions: T
               <span data-chatrail-tool-name="">{call.name}</span>
             </button>
           )}
-        <span data-chatrail-tool-state="" aria-live="polite">{STATUS_WORD[call.status]}</span>
+        <span data-chatrail-tool-state="" aria-live="polite">{words.toolStatus(call.status)}</span>
       </div>
       <div id={bodyId} data-chatrail-tool-body="" hidden={!open}>
-        <TruncatedOutput label="Arguments" text={formatToolArgs(call.args)} />
-        {call.result !== undefined && call.result !== '' && <TruncatedOutput label="Result" text={call.result} />}
-        {call.error !== undefined && <TruncatedOutput label="Error" text={call.error} />}
+        <TruncatedOutput label={words.toolArguments} text={formatToolArgs(call.args)} />
+        {call.result !== undefined && call.result !== '' && <TruncatedOutput label={words.toolResult} text={call.result} />}
+        {call.error !== undefined && <TruncatedOutput label={words.toolError} text={call.error} />}
         {asking && (decisions === undefined
-          ? <p data-chatrail-tool-waiting="">Waiting for approval</p>
+          ? <p data-chatrail-tool-waiting="">{words.waitingForApproval}</p>
           : <ApprovalButtons call={call} decisions={decisions} onDecided={(pending) => { refocus.current = pending }} />)}
       </div>
     </section>

@@ -1,5 +1,7 @@
 import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
+import { extrasLabels } from './extras-labels.js'
+import { useLabels } from './labels.js'
 
 /** Past either limit a tool's output is cut and a "Show more" button reveals the rest. */
 export const OUTPUT_LINE_LIMIT = 20
@@ -27,6 +29,7 @@ export function truncatedHead(text: string): string | undefined {
  */
 export function TruncatedOutput({ text, label }: { text: string; label: string }): ReactNode {
   const [expanded, setExpanded] = useState(false)
+  const words = useLabels(extrasLabels)
   const id = useId()
   const head = truncatedHead(text)
   return (
@@ -37,7 +40,7 @@ export function TruncatedOutput({ text, label }: { text: string; label: string }
       </pre>
       {head !== undefined && (
         <button type="button" data-chatrail-show-more="" aria-expanded={expanded} aria-controls={id} onClick={() => setExpanded(!expanded)}>
-          {expanded ? 'Show less' : 'Show more'}
+          {expanded ? words.showLess : words.showMore}
         </button>
       )}
     </div>

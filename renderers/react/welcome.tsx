@@ -6,7 +6,7 @@ import type { UseChatSessionReturn } from './use-chat-session.js'
 
 export interface WelcomeProps {
   chat?: UseChatSessionReturn<JsonObject>
-  /** The greeting line; default "How can I help?". */
+  /** The greeting line; default `labels.greeting` ("How can I help?"). */
   greeting?: string
   /** Labels for event chips, by UI event or machine event (as `<EventButtons>`). */
   eventLabels?: Record<string, string>

@@ -9,7 +9,7 @@ import { serverSideAgent } from '../react/server-side-agent.js'
  * id, revision, states, transitions and command and event routes, with no callbacks. Every turn
  * runs on the server, so the routes answer nothing here (an empty response the page never runs)
  * and the agent is `serverSideAgent`. What the page draws from it: the welcome screen's
- * suggestion chips, the state's event buttons, Start over and the final states.
+ * suggestion chips and their labels, the state's event buttons, Start over and the final states.
  */
 export function browserDefinitionOf(config: ServePageConfig): ChatDefinition {
   const routes: Route[] = config.routes.map((summary) => {
@@ -34,7 +34,7 @@ export function browserDefinitionOf(config: ServePageConfig): ChatDefinition {
     id: config.id,
     revision: config.revision,
     chat: { adapter: serverSideAgent },
-    conversation: { initial: config.initial, states, ...(config.on === undefined ? {} : { on: { ...config.on } }), routes },
+    conversation: { initial: config.initial, states, ...(config.on === undefined ? {} : { on: { ...config.on } }), routes, ...(config.eventLabels === undefined ? {} : { eventLabels: { ...config.eventLabels } }) },
     ...(config.theme === undefined ? {} : { theme: config.theme }),
   })
 }

@@ -3,9 +3,13 @@ import { chatThemeCss } from '../../src/conversation/theme-css.js'
 import type { ServePageConfig } from '../../src/cli/serve/page-config.js'
 import type { ChatDefinition } from '../../src/conversation/index.js'
 import { humanizeEvent } from '../react/event-routes.js'
+import { entryLabels } from '../react/labels.js'
 import { RemoteChatSession } from '../react/remote-chat-session.js'
+import { serveApprovals } from './approval-views.js'
+import { PendingApprovals } from '../react/pending-approvals.js'
 import { browserDefinitionOf } from './browser-definition.js'
 import { conversationIdOfPage, tokenOfPage } from './page-address.js'
+import { pageLabels } from './page-labels.js'
 
 /**
  * The `chatrail serve` page: the React example's chat (chatrail/react's `<ChatSession>` parts:
@@ -25,8 +29,8 @@ function authHeaders(token: string | undefined): Record<string, string> {
 
 async function readConfig(token: string | undefined): Promise<ServePageConfig> {
   const response = await fetch(CONFIG, { headers: authHeaders(token) })
-  if (response.status === 401) throw new Error('This server needs a token: open the address it printed, ending in #token=<secret>.')
-  if (!response.ok) throw new Error(`The server answered ${response.status} for ${CONFIG}.`)
+  if (response.status === 401) throw new Error(pageLabels.needsToken)
+  if (!response.ok) throw new Error(pageLabels.serverAnswered(response.status, CONFIG))
   return (await response.json()) as ServePageConfig
 }
 
@@ -34,15 +38,22 @@ export function ServePage(): ReactNode {
   const [address] = useState(() => ({ id: conversationIdOfPage(), token: tokenOfPage() }))
   const [definition, setDefinition] = useState<ChatDefinition | undefined>()
   const [failure, setFailure] = useState<string | undefined>()
+  // approval requests bound to their records only when the server serves the confirmation endpoints
+  const [confirmations, setConfirmations] = useState(false)
   useEffect(() => {
     let live = true
     readConfig(address.token).then(
-      (config) => { if (live) setDefinition(browserDefinitionOf(config)) },
+      (config) => {
+        if (!live) return
+        setDefinition(browserDefinitionOf(config))
+        setConfirmations(config.confirmations === true)
+      },
       (error: unknown) => { if (live) setFailure(error instanceof Error ? error.message : String(error)) },
     )
     return () => { live = false }
   }, [address])
   const remote = useMemo(() => ({ api: API, conversationId: address.id, headers: authHeaders(address.token) }), [address])
+  const approvals = useMemo(() => serveApprovals(remote), [remote])
   const name = definition === undefined ? 'chatrail serve' : humanizeEvent(definition.id)
   useEffect(() => { document.title = `${name} · chatrail serve` }, [name])
 
@@ -51,17 +62,19 @@ export function ServePage(): ReactNode {
       <header data-app-header="">
         <h1>{name}</h1>
         {/* Without ?c= the page makes a new conversation id; the old one stays stored on the server. */}
-        <p><a href="./" data-serve-new="">New conversation</a></p>
+        <p><a href="./" data-serve-new="">{pageLabels.newConversation}</a></p>
       </header>
       {failure !== undefined ? (
         <p role="alert" data-serve-error="">{failure}</p>
       ) : definition === undefined ? (
-        <p data-serve-loading="" aria-busy="true">Loading…</p>
+        <p data-serve-loading="" aria-busy="true">{pageLabels.loading}</p>
       ) : (
         <>
           {/* the definition's theme (tokens the server resolved and checked) over the stylesheet's defaults */}
           {definition.theme === undefined ? null : <style data-serve-theme="">{chatThemeCss(definition.theme)}</style>}
-          <RemoteChatSession definition={definition} remote={remote} title={`${name} chat`} placeholder={placeholderOf(definition)} />
+          <RemoteChatSession definition={definition} remote={remote} componentViews={confirmations ? approvals.views : undefined} title={pageLabels.chatOf(name)} placeholder={placeholderOf(definition)}>
+            {confirmations ? <PendingApprovals source={approvals.source} /> : null}
+          </RemoteChatSession>
         </>
       )}
     </main>
@@ -74,5 +87,5 @@ function placeholderOf(definition: ChatDefinition): string {
   const allowed = new Set(Object.keys(states[initial]?.on ?? {}))
   const commands = routes.filter((route) => route.kind === 'command' && (route.event === undefined || allowed.has(route.event)) && (route.states === undefined || route.states.includes(initial)))
   const command = commands.find((route) => route.event !== undefined) ?? commands[0]
-  return command?.kind === 'command' ? `Type a message, or ${command.command}` : 'Type a message'
+  return command?.kind === 'command' ? pageLabels.placeholderWithCommand(command.command) : entryLabels.placeholder
 }

@@ -5,7 +5,6 @@ import type { ToolDefinition } from '../contract/tool.js'
 import { buildMessage } from './build-message.js'
 import { initialSnapshot } from './chat-reducer.js'
 import type { ChatControllerOptions, ChatrailController, SendOptions } from './chatrail-controller.js'
-import { proposeToolCall, settleConfirmation } from './confirmation.js'
 import { flushDoneRecord, takeDoneRecord, type ControllerContext } from './controller-context.js'
 import { ConfigError, ErrorCodes } from './errors.js'
 import { emitEvent, invokeCallback, isThenable } from './event-emitter.js'
@@ -18,6 +17,7 @@ import { activateSkills } from './skill-activation.js'
 import type { SkillActivation } from './skill-activation.js'
 import { createStateStore } from './state-store.js'
 import { runToolLoop } from './tool-loop.js'
+import { prefetchToolHandling, withToolHandling } from './tool-loader.js'
 import { createToolRuntime } from './tool-runtime.js'
 import { runModelTurn } from './turn-runner.js'
 import { createTurnTracker } from './turn-tracker.js'
@@ -42,6 +42,7 @@ export function createChatController(config: ChatConfig, options: ChatController
   }
   let current: ChatConfig = config
   const emit: ControllerContext['emit'] = (event) => emitEvent(current.observers, event)
+  prefetchToolHandling(config)
 
   let hydrating = false
   const persistence = createMemoryPersistence((messageCount) => emit({ type: 'memory:save', messageCount }))
@@ -215,6 +216,7 @@ export function createChatController(config: ChatConfig, options: ChatController
     const previous = current
     current = { ...current, ...partial }
     if (current.tools !== previous.tools) tools.rebuild(current.tools, skillTools)
+    if (current.tools !== previous.tools || current.adapter !== previous.adapter) prefetchToolHandling(current)
     // Re-activate only when skills or the prompt changed: hooks call updateConfig on every render.
     if (current.skills !== previous.skills || current.systemPrompt !== previous.systemPrompt) activate()
     if (!hydrated && current.memory) hydrate(current.memory)
@@ -236,8 +238,10 @@ export function createChatController(config: ChatConfig, options: ChatController
     setMessages,
     clear,
     updateConfig,
-    proposeToolCall: (proposal) => proposeToolCall(ctx, proposal),
-    approve: (toolCallId: string, options?: { idempotencyKey?: string }) => settleConfirmation(ctx, toolCallId, { approve: true, ...(options?.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }) }),
-    deny: (toolCallId, reason) => settleConfirmation(ctx, toolCallId, { approve: false, reason }),
+    // tool calls are handled by a module loaded on first use (tool-loader.ts)
+    proposeToolCall: (proposal) => withToolHandling((tools) => tools.proposeToolCall(ctx, proposal)),
+    approve: (toolCallId: string, options?: { idempotencyKey?: string }) =>
+      withToolHandling((tools) => tools.settleConfirmation(ctx, toolCallId, { approve: true, ...(options?.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }) })),
+    deny: (toolCallId, reason) => withToolHandling((tools) => tools.settleConfirmation(ctx, toolCallId, { approve: false, reason })),
   }
 }

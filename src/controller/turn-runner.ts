@@ -11,7 +11,7 @@ import { describeThrown, ErrorCodes, RuntimeError } from './errors.js'
 import { invokeCallback } from './event-emitter.js'
 import { elapsedMs } from './ids.js'
 import { consumeStream, errorFromThrown } from './stream-consumer.js'
-import { handleToolCallChunk, settleProviderToolCall } from './tool-calls.js'
+import { loadedToolHandling, withToolHandling } from './tool-loader.js'
 import { SUPERSEDED } from './turn-tracker.js'
 import type { Turn } from './turn-tracker.js'
 
@@ -112,8 +112,9 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
       patch({}, { usage })
       ctx.store.dispatch({ type: 'usage-added', usage })
     },
-    toolCall: (payload, metadata) => handleToolCallChunk(ctx, turn, assistantId, payload, metadata),
-    toolResultOf: (payload, content, metadata) => settleProviderToolCall(ctx, assistantId, payload, content, metadata),
+    toolCall: (payload, metadata) => withToolHandling((tools) => tools.handleToolCallChunk(ctx, turn, assistantId, payload, metadata)),
+    // not loaded: no tool call was recorded, so there is none to settle (tool-loader.ts)
+    toolResultOf: (payload, content, metadata) => loadedToolHandling()?.settleProviderToolCall(ctx, assistantId, payload, content, metadata),
     doneRecord: (record) => void (ctx.doneRecord = { assistantId, record }),
   })
 

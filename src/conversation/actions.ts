@@ -34,6 +34,8 @@ type ConfirmationChatAuthorizer = Policy['authorizeToolCall']
 
 export type { ActionConfirmationCoordinator, ActionConfirmationOptions, ConfirmationCaller } from './action-confirmation.js'
 export { chatExecutor } from './action-executor.js'
+export { choiceActionRoute, chosenAction } from './choice-action-route.js'
+export type { ApprovalRequestInput, ApprovalRequestRenderer, ChoiceActionRouteOptions, ChosenAction } from './choice-action-route.js'
 export type { ActionExecutionContext, ActionExecutor, ConfirmationChat } from './action-executor.js'
 export type { ActionPolicy, CapabilityPolicyOptions, CapabilityRequirements, ContextReader } from './capability-policy.js'
 export { createConfirmationRecord, freezeActionInput, reduceConfirmation, MAX_INPUT_JSON_CHARS, MAX_REASON_CHARS } from './confirmation-record.js'

@@ -1,13 +1,16 @@
 import type { AdapterRequest } from '../contract/adapter.js'
 import { withComponentsAsText } from './component-projection.js'
+import { COMPONENT_TOOL, componentToolOf, type ComponentToolDefinition } from '../contract/component-tool.js'
 import type { StreamChunk } from '../contract/stream.js'
-import { TRANSITION_TOOL, judgeProposal, legalEvents, withTransitionContext } from './agent-transitions.js'
+import type { AgentTransitions } from './agent-transitions.js'
 import { turnContext } from './decide.js'
 import { doneWithRecord, fingerprint, type DecisionRecord } from './decision-record.js'
 import { inputKeyOf, type Decision, type LastUserMessage } from './decisions.js'
 import type { FallbackContext } from './definition.js'
 import type { JsonObject } from './json.js'
-import type { MachineState } from './machine.js'
+import { step, type MachineState } from './machine.js'
+import { isIdentifier } from './identifier.js'
+import { TRANSITION_TOOL } from './transition-tool.js'
 import { normalizeOutput } from './route-output.js'
 import { AGENT_FAILED_MESSAGE, DONE, asError, errorChunk } from './stream.js'
 import { errorClassOf, type TurnTiming } from './trace.js'
@@ -41,7 +44,7 @@ export function agenticTurn<Ctx extends JsonObject>(
   const request = core.definition.components === undefined ? received : withComponentsAsText(received)
   const adapter = core.adapter()
   if (adapter && recorder.timing !== undefined) recorder.timing.adapterAt = core.now()
-  if (!adapter || (core.definition.conversation.agentTransitions === true && last !== undefined)) return agenticGenerator(core, request, control, last, before, recorder)
+  if (!adapter || (core.definition.conversation.agentTransitions === true && last !== undefined) || componentToolOfCore(core) !== undefined) return agenticGenerator(core, request, control, last, before, recorder)
   let iterator: AsyncIterator<StreamChunk> | undefined
   try {
     const source = adapter.createSource(request)
@@ -154,6 +157,17 @@ function asPlainText(chunk: StreamChunk): StreamChunk {
   return Object.keys(metadata).length === 0 ? fields : { ...fields, metadata }
 }
 
+// Loaded by the first turn that needs it (see agent-transitions.ts for why its dependencies are handed
+// in). The promise is kept: an `import()` of a loaded module still costs a resolution, on every turn.
+let transitionsModule: Promise<AgentTransitions> | undefined
+const loadTransitions = (): Promise<AgentTransitions> =>
+  (transitionsModule ??= import('./agent-transitions.js').then((module) => module.agentTransitions({ step, isIdentifier, tool: TRANSITION_TOOL })))
+
+/** The tool the definition declares for agent-proposed components (contract/component-tool.ts); only a definition with a registry can have one. */
+function componentToolOfCore(core: Pick<SessionCore<JsonObject>, 'definition'>): ComponentToolDefinition | undefined {
+  return core.definition.components === undefined ? undefined : componentToolOf(core.definition.chat.tools)
+}
+
 /** The turn from its start, or (`started`) from a pull the pass-through handed over. */
 async function* agenticGenerator<Ctx extends JsonObject>(
   core: SessionCore<Ctx>,
@@ -165,9 +179,12 @@ async function* agenticGenerator<Ctx extends JsonObject>(
   started?: { iterator: AsyncIterator<StreamChunk> | undefined; first: Promise<IteratorResult<StreamChunk>> },
 ): AsyncGenerator<StreamChunk, void> {
   const conversation = core.definition.conversation
-  const transitions = conversation.agentTransitions === true && last !== undefined
-  const forwarded = transitions ? withTransitionContext(request, before.state, legalEvents(core.machine, before)) : request
+  // Agent transitions are loaded by the turns that use them: an app without them does not ship them.
+  const transitions = conversation.agentTransitions === true && last !== undefined ? await loadTransitions() : undefined
+  const forwarded = transitions ? transitions.withTransitionContext(request, before.state, transitions.legalEvents(core.machine, before)) : request
   const adapter = core.adapter()
+  // an agent proposes a component only by calling this tool: the call becomes the part (provenance `agent`) or inert text
+  const shows = componentToolOfCore(core)
 
   // The rare endings run in generators of their own; the adapter's chunks pass through this one
   // alone (issue 20: the miss path costs a bare adapter call plus a constant, not a layer per wrapper).
@@ -259,7 +276,7 @@ async function* agenticGenerator<Ctx extends JsonObject>(
         const chunk = next.value
         firstChunk(core, recorder.timing)
         if (transitions && chunk.type === 'tool_call' && chunk.toolCall?.name === TRANSITION_TOOL) {
-          const verdict = judgeProposal(core.machine, before, chunk.toolCall)
+          const verdict = transitions.judgeProposal(core.machine, before, chunk.toolCall)
           if (!verdict.legal) repairReason = verdict.reason
           else if (proposal) repairReason = 'duplicate-proposal'
           else if (last) {
@@ -270,6 +287,11 @@ async function* agenticGenerator<Ctx extends JsonObject>(
             }
             proposal = { record, inputKey, before, after: verdict.after, chunks: undefined, answerId: last.answerId }
           }
+          continue
+        }
+        if (shows && chunk.type === 'tool_call' && chunk.toolCall?.name === shows.name) {
+          yield shows[COMPONENT_TOOL](chunk.toolCall)
+          if (control.aborted) return
           continue
         }
         if (chunk.type === 'error') {

@@ -82,6 +82,8 @@ export interface Timeline<Ctx extends JsonObject = JsonObject> {
   /** The cached decision for a message with this text, applied or not. */
   cached: (messageId: string, inputKey: string) => Decision<Ctx> | undefined
   forget: (messageId: string) => void
+  /** Every user message of the timeline in history order, with its applied decision (what `session.persist()` saves; off the turn path). */
+  entries: () => { readonly messageId: string; readonly inputKey: string; readonly decision: Decision<Ctx> | undefined }[]
   /**
    * Commits a decision for the last user message. Refused (false) when the message is gone, its
    * text changed, it is no longer last, or the state before it moved since the turn started.
@@ -445,6 +447,7 @@ export function createTimeline<Ctx extends JsonObject>(
     forget(messageId) {
       stale.delete(messageId)
     },
+    entries: () => ids.slice(0, count).map((messageId, k) => ({ messageId, inputKey: keys[k] as string, decision: decisionAt(k) })),
     commit(decision) {
       const messageId = decision.record.messageId
       const k = count - 1

@@ -82,6 +82,7 @@ const conversationShape = {
   onTrace: optionalFn,
   routeTimeoutMs: optional(positiveInt(false)),
   unavailable: optionalString,
+  eventLabels: optional(record(string)),
 }
 
 const definitionShape = {
@@ -212,6 +213,12 @@ export function validateDefinition(input: unknown, positions: Map<string, number
       })
     }
     if (route.kind === 'event' && !isIdentifier(route.uiEvent)) identifier(route.uiEvent, at(index, 'uiEvent'), `UI event of route "${id}"`)
+  }
+  // A development aid, as the "did you mean" is: a label naming no event shows nowhere, so a production
+  // bundle (NODE_ENV "production") leaves the check out and keeps the minimal app's load as it was.
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production' && conv.eventLabels) {
+    const events = [...globalEvents, ...Object.values(conv.states).flatMap((state) => Object.keys(state.on ?? {})), ...routes.flatMap((route) => (route as { uiEvent?: string }).uiEvent ?? [])]
+    for (const event in conv.eventLabels) if (!events.includes(event)) add('unknown_labelled_event', ['conversation', 'eventLabels', event], `No event or UI event "${event}" to label.`, suggestName(event, [...new Set(events)], 'event'))
   }
   if (def.chat.adapter === undefined && conv.fallback === undefined) {
     add('no_agentic_answer', ['chat', 'adapter'], 'chat.adapter is missing and conversation.fallback is not set: unmatched input would get no answer.', 'Set chat.adapter (the agentic fallback) or conversation.fallback: { response: "…" }.')

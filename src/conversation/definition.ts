@@ -148,6 +148,11 @@ export interface ConversationDefinition<Ctx extends JsonObject = JsonObject, S e
   routeTimeoutMs?: number
   /** The answer to a UI event that routes know but the current state does not take (a stale button). */
   unavailable?: string
+  /**
+   * What event buttons and chips say, by UI event or machine event (`{ handoff: 'Talk to a person' }`);
+   * default: the name, humanized. A renderer's own labels (`<ChatSession eventLabels>`) come first.
+   */
+  eventLabels?: { readonly [K in NoInfer<E> | NoInfer<U>]?: string }
   /** The conversation's slots: a JSON object, patched by routes' `assign`. */
   context?: Ctx
   /** Evaluated in declaration order; the first eligible match wins. */

@@ -1,9 +1,9 @@
 import type { Resolution, resolveRoutes } from './decide.js'
 import type { ChatDefinition } from './definition.js'
-import { isPromise } from './is-promise.js'
+import type { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
-import { compileMachine, FORM_ATTEMPTS, step, type Machine, type MachineState } from './machine.js'
-import { commandKey, textKey } from './normalize.js'
+import type { compileMachine, Machine, MachineState, step } from './machine.js'
+import type { commandKey, textKey } from './normalize.js'
 import type { buildRouteIndex, RouteIndex } from './route-index.js'
 import type { Route, RouteContext, RouteMatch } from './routes.js'
 import type { TurnOutcome } from './trace.js'
@@ -89,13 +89,22 @@ export interface Explanation {
 }
 
 /**
- * The session's decision code, handed in rather than imported: the session passes the functions its
- * turns run (so the `chatrail` entry keeps them in its own chunk; importing them here split them
- * out, +0.6 kB gzip), and explain-turn.ts passes the same ones for the CLI and the testing kit.
+ * The session's code, handed in rather than imported: the session passes the functions its turns run
+ * (explain-decider.ts), and explain-turn.ts the same ones for the CLI and the testing kit. A lazy
+ * module that imports the entry's modules splits them out of the entry's chunk into shared chunks,
+ * each a gzip stream of its own (+0.6 kB gzip for the decision code; issue 32: +0.3 kB more for the
+ * machine and the key normalization), paid by every app, explaining or not.
  */
 export interface Decider {
   readonly resolveRoutes: typeof resolveRoutes
   readonly buildRouteIndex: typeof buildRouteIndex
+  readonly compileMachine: typeof compileMachine
+  readonly step: typeof step
+  readonly commandKey: typeof commandKey
+  readonly textKey: typeof textKey
+  readonly isPromise: typeof isPromise
+  /** `FORM_ATTEMPTS` (machine.ts): the context key of a form slot's attempt count. */
+  readonly formAttempts: string
 }
 
 interface Compiled<Ctx extends JsonObject> {
@@ -112,10 +121,10 @@ function inert<Ctx extends JsonObject>(route: Route<Ctx>): Route<Ctx> {
   return { ...route, response: '', ...(route.refuse === undefined ? {} : { refuse: '' }), ...(route.kind === 'pattern' ? { assign: undefined } : {}) } as Route<Ctx>
 }
 
-function machineOf<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>): Machine<Ctx> {
+function machineOf<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>, decider: Decider): Machine<Ctx> {
   let machine = machines.get(definition) as Machine<Ctx> | undefined
   if (!machine) {
-    machine = compileMachine(definition.conversation)
+    machine = decider.compileMachine(definition.conversation)
     machines.set(definition, machine as unknown as Machine<JsonObject>)
   }
   return machine
@@ -124,7 +133,7 @@ function machineOf<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>): Mac
 function compiledOf<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>, decider: Decider): Compiled<Ctx> {
   let found = compiled.get(definition) as Compiled<Ctx> | undefined
   if (!found) {
-    found = { machine: machineOf(definition), inert: decider.buildRouteIndex(definition.conversation.routes.map(inert)) }
+    found = { machine: machineOf(definition, decider), inert: decider.buildRouteIndex(definition.conversation.routes.map(inert)) }
     compiled.set(definition, found as unknown as Compiled<JsonObject>)
   }
   return found
@@ -141,8 +150,10 @@ export async function explainRoutes<Ctx extends JsonObject>(
   definition: ChatDefinition<Ctx>,
   at: MachineState<Ctx>,
   input: ExplainInput,
+  decider: Decider,
 ): Promise<RouteExplanation[]> {
-  const machine = machineOf(definition)
+  const { step, commandKey, textKey, isPromise } = decider
+  const machine = machineOf(definition, decider)
   const ctx = explainContext(at, input)
   const text = ctx.input
   const uiEvent = ctx.uiEvent
@@ -244,16 +255,16 @@ function explainContext<Ctx extends JsonObject>(at: MachineState<Ctx>, input: Ex
 export async function decideTurn<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>, at: MachineState<Ctx>, input: ExplainInput, decider: Decider): Promise<ExplainedTurn> {
   const { machine, inert: index } = compiledOf(definition, decider)
   const resolution = await decider.resolveRoutes(machine, index, explainContext(at, input), at, definition.conversation)
-  return describeResolution(machine, definition, at, resolution)
+  return describeResolution(machine, definition, at, resolution, decider.formAttempts)
 }
 
 /** `explainRoutes` and `decideTurn` together: who answers and why every route did or did not. */
 export async function explainTurn<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>, at: MachineState<Ctx>, input: ExplainInput, decider: Decider): Promise<Explanation> {
-  const [outcome, routes] = await Promise.all([decideTurn(definition, at, input, decider), explainRoutes(definition, at, input)])
+  const [outcome, routes] = await Promise.all([decideTurn(definition, at, input, decider), explainRoutes(definition, at, input, decider)])
   return { state: at.state, input, outcome, routes }
 }
 
-function describeResolution<Ctx extends JsonObject>(machine: Machine<Ctx>, definition: ChatDefinition<Ctx>, at: MachineState<Ctx>, resolution: Resolution<Ctx>): ExplainedTurn {
+function describeResolution<Ctx extends JsonObject>(machine: Machine<Ctx>, definition: ChatDefinition<Ctx>, at: MachineState<Ctx>, resolution: Resolution<Ctx>, formAttempts: string): ExplainedTurn {
   const arrow = (event: string | undefined, to: string): string => (event === undefined ? '' : ` and fires "${event}" → "${to}"`)
   switch (resolution.type) {
     case 'miss':
@@ -278,7 +289,7 @@ function describeResolution<Ctx extends JsonObject>(machine: Machine<Ctx>, defin
   const form = machine.states.get(at.state)?.form
   const slot = form && Object.keys(form.slots).find((name) => at.context[name] === undefined)
   const named = slot === undefined ? {} : { slot }
-  const attempts = typeof at.context[FORM_ATTEMPTS] === 'number' ? at.context[FORM_ATTEMPTS] : 0
+  const attempts = typeof at.context[formAttempts] === 'number' ? at.context[formAttempts] : 0
   switch (reason) {
     case 'slot-filled':
       return { ...base, ...named, kind: 'slot-filled', outcome: 'ok', detail: `the form of "${at.state}" takes it as slot "${slot ?? ''}" and asks the next slot` }

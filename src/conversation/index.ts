@@ -69,7 +69,7 @@ export type {
 export { createChatSession } from './session.js'
 export type { ChatSession, ChatSessionOptions } from './session.js'
 export type { SessionSnapshot } from './snapshot.js'
-export { TRANSITION_TOOL } from './agent-transitions.js'
+export { TRANSITION_TOOL } from './transition-tool.js'
 export type { TurnKind, TurnOutcome, TurnTimings, TurnTrace } from './trace.js'
 export { sendUiEvent, uiEventMessageMetadata, uiEventOf } from './ui-events.js'
 export { interactionUiEvent, sendInteraction } from './interactions.js'

@@ -1,4 +1,4 @@
-import { TRANSITION_TOOL } from './agent-transitions.js'
+import { TRANSITION_TOOL } from './transition-tool.js'
 import { ChatrailConfigError, configIssue, type ConfigIssue } from './config-error.js'
 import type { ChatDefinition, ChatDefinitionInput } from './definition.js'
 import { didYouMean } from './did-you-mean.js'

@@ -24,13 +24,15 @@ import { createTraceLog, type RecordCounts } from './trace-log.js'
 import type { SessionCore } from './session-core.js'
 import type { Explanation, ExplainInput, RouteExplanation } from './explain.js'
 import { createTurnSource } from './turn.js'
-import { resolveRoutes } from './decide.js'
+import { explainDecider } from './explain-decider.js'
 import { createRecordSigner, isRecordKey, signedTurnSource, type RecordKey } from './record-signing.js'
 import { rederiveFromText } from './rederive-turn.js'
 import { randomUUID } from '../contract/random-uuid.js'
 import type { ActionConfirmationCoordinator } from './action-confirmation.js'
 import type { ActionPolicy, CapabilityRequirements, ContextReader } from './capability-policy.js'
 import { sessionActions, type PolicyOptions, type SessionConfirmationOptions } from './session-actions.js'
+import type { SessionStorage } from './session-storage.js'
+import { missingStorage, registerPersistence, reportPersistError, sessionPersistence } from './session-persistence.js'
 
 /**
  * A session: one conversation's progress over one shared, immutable definition (seed 004). It
@@ -65,6 +67,15 @@ export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject, N exten
    * bytes, or an HMAC `CryptoKey`. See docs/persistence.md § Signing.
    */
   recordKey?: RecordKey
+  /**
+   * Where `persist()` saves the session's snapshot (compare-and-swap on its cursor); with it, every
+   * finished turn and every confirmation change is saved too. See docs/persistence.md § Session snapshots.
+   */
+  storage?: SessionStorage
+  /** The default signal for storage calls. */
+  signal?: AbortSignal
+  /** A background save (after a turn) failed, e.g. `SessionConflictError`. Default: printed with `console.error`. */
+  onPersistError?: (error: unknown) => void
 }
 
 /** `N`: the definition's names (`ChatNames`), so `getSnapshot().state` is the union of its states. */
@@ -102,6 +113,13 @@ export interface ChatSession<Ctx extends JsonObject = JsonObject, N extends Chat
   withPolicy: (requirements: CapabilityRequirements, getContext: ContextReader, options?: PolicyOptions) => ActionPolicy
   /** A confirmation coordinator for this session's id (AgentsKit Chat's `session.createConfirmation`). See docs/actions.md. */
   createConfirmation: (options: SessionConfirmationOptions) => ActionConfirmationCoordinator
+  /**
+   * Saves the session's snapshot to its `storage` now (after any save in flight). Rejects with
+   * `SessionConflictError` when another writer saved it first, `ChatrailConfigError` without storage.
+   */
+  persist: (signal?: AbortSignal) => Promise<void>
+  /** The stored snapshot's cursor this session last read or wrote; 0 before its first save. */
+  getCursor: () => number
   dispose: () => void
 }
 
@@ -264,6 +282,7 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
       log.add(turn, Math.max(0, endedAt - turn.startedAt), counts)
       const latest = !disposed && traceListeners.length > 0 ? log.latest() : undefined
       if (latest) notifyTraceListeners(traceListeners, latest)
+      persistence?.schedule()
     },
     changed,
     disposed: () => disposed,
@@ -299,8 +318,14 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
     return chat
   }
   chat = adopt(definition.chat)
+  const storage = options.storage
+  // A resume adopts its stored history through the session's own `sync` (called after construction).
+  const persistence = storage && sessionPersistence(
+    { core: core as unknown as SessionCore<JsonObject>, storage, clock: clock ?? (() => new Date()), signal: options.signal, sync: (messages) => session.sync(messages, { trusted: true }) },
+    options.onPersistError ?? reportPersistError(sessionId),
+  )
 
-  return {
+  const session: ChatSession<Ctx, N> = {
     sessionId,
     definition: definition as ChatDefinition<Ctx, N>,
     get chat() {
@@ -318,9 +343,9 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
       if (timeline.reconcile(messages, syncOptions?.full === true || syncOptions?.trusted === true)) changed()
     },
     traces: () => log.list(),
-    explain: (input) => import('./explain.js').then((explain) => explain.explainRoutes(definition, timeline.current(), input)),
+    explain: (input) => import('./explain.js').then((explain) => explain.explainRoutes(definition, timeline.current(), input, explainDecider)),
     // The session's own decision code, handed in: the explanation is what a turn would decide.
-    explainTurn: (input) => import('./explain.js').then((explain) => explain.explainTurn(definition, timeline.current(), input, { resolveRoutes, buildRouteIndex })),
+    explainTurn: (input) => import('./explain.js').then((explain) => explain.explainTurn(definition, timeline.current(), input, explainDecider)),
     async answerDialog(toolId, answer) {
       const source = agentRunState()
       const pending = source?.getSnapshot()?.pendingDialog
@@ -334,7 +359,10 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
       return source.answerDialog(toolId, answer)
     },
     withPolicy: actions.withPolicy,
-    createConfirmation: actions.createConfirmation,
+    // with storage, the session's confirmation records are saved with its snapshot
+    createConfirmation: persistence ? (confirmationOptions) => actions.createConfirmation({ ledger: persistence.ledger, ...confirmationOptions }) : actions.createConfirmation,
+    persist: persistence ? persistence.persist : () => Promise.reject(missingStorage(sessionId)),
+    getCursor: () => persistence?.cursor() ?? 0,
     dispose() {
       disposed = true
       unsubscribeAgent?.()
@@ -342,4 +370,6 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
       listeners.clear()
     },
   }
+  if (persistence) registerPersistence(session, persistence)
+  return session
 }

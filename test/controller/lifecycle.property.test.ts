@@ -1,8 +1,9 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createChatController } from '../../src/controller/index.js'
 import type { AdapterFactory, ChatState, Message, StreamChunk } from '../../src/contract/index.js'
 import { LAZY_MESSAGES_FROM } from '../../src/controller/chat-state.js'
+import { loadToolHandling } from '../../src/controller/tool-loader.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { fixedSources } from './harness.js'
 
@@ -58,6 +59,11 @@ function expectUniqueIds(state: ChatState): void {
 }
 
 describe('lifecycle properties (fast-check, scheduled interleavings)', () => {
+  // A controller loads its tool handling on the first tool call (src/controller/tool-loader.ts): a
+  // real module import, which the scheduler does not control. Loaded once before the runs, so every
+  // interleaving below is the scheduler's (the first run would otherwise wait on the import).
+  beforeAll(() => loadToolHandling())
+
   it('never ends streaming, never duplicates ids, and nothing changes state after stop()', async () => {
     await fc.assert(
       fc.asyncProperty(fc.scheduler(), fc.array(command, { minLength: 1, maxLength: 25 }), fc.array(reply, { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean(), async (s, commands, replies, honoursAbort, long) => {

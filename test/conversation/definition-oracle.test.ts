@@ -60,6 +60,7 @@ function base(): Record<string, unknown> {
       onTrace: fnValue,
       routeTimeoutMs: 100,
       unavailable: 'later',
+      eventLabels: { click: 'Click here', go: 'Go on' },
     },
   }
 }

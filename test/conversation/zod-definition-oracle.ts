@@ -88,6 +88,7 @@ const conversationSchema = z.strictObject({
   onTrace: optionalFn,
   routeTimeoutMs: z.optional(positiveInt),
   unavailable: optionalString,
+  eventLabels: z.optional(z.record(string, string)),
 })
 
 const definitionSchema = z.strictObject({
@@ -207,6 +208,10 @@ export function validateWithZod(input: unknown): ConfigIssue[] {
     })
     if (route.kind === 'event' && !isIdentifier(route.uiEvent)) identifier(route.uiEvent, [...at, 'uiEvent'], `UI event of route "${id}"`)
   })
+  if (conv.eventLabels) {
+    const events = [...globalEvents, ...Object.values(conv.states).flatMap((state) => Object.keys(state.on ?? {})), ...conv.routes.flatMap((route) => (route as { uiEvent?: string }).uiEvent ?? [])]
+    for (const event in conv.eventLabels) if (!events.includes(event)) add('unknown_labelled_event', ['conversation', 'eventLabels', event], `No event or UI event "${event}" to label.`, suggestName(event, [...new Set(events)], 'event'))
+  }
   if (def.chat.adapter === undefined && conv.fallback === undefined) {
     add('no_agentic_answer', ['chat', 'adapter'], 'chat.adapter is missing and conversation.fallback is not set: unmatched input would get no answer.', 'Set chat.adapter (the agentic fallback) or conversation.fallback: { response: "…" }.')
   }

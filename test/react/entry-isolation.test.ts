@@ -21,22 +21,25 @@ describe('entry isolation and size', () => {
   // that no longer says Ready after an agent failure (issue 31 item 11); 6.17 kB with issue 31 items
   // 5 and 6 (the composer's Retry / Regenerate and its SVG-free icon buttons out, Regenerate and
   // Jump to latest in the message UI chunk): NOT within the target, 170 B over, reported on issue 31.
+  // 6.43 kB with issue 31 item 13 (the UI's words through `labels`: the context, `useLabels` and the
+  // entry's own English defaults, labels.ts; +0.27 kB measured on HEAD + this change alone), 6.59 kB
+  // in the tree with the other issue-31/32/33 work of the same round. Still NOT within the target.
   // This bound keeps it from growing further.
-  it('chatrail/react imports React and the core only, and its entry chunk stays at 6.2 kB gzip (issue 8\'s target is 6 kB: missed by 170 B)', async () => {
+  it('chatrail/react imports React and the core only, and its entry chunk stays at 6.6 kB gzip (issue 8\'s target is 6 kB: missed)', async () => {
     const react = await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true })
     expect(react.imports).toEqual(expect.arrayContaining(['chatrail', 'react', 'react/jsx-runtime']))
     expect(react.imports.filter((name) => name.startsWith('react-dom') || name.startsWith('node:'))).toEqual([])
     expect(react.inputs.filter((file) => file.startsWith('src/'))).toEqual([])
-    expect(react.gzipBytes).toBeLessThan(6_200)
+    expect(react.gzipBytes).toBeLessThan(6_610)
   })
 
   it('the agent-dialog UI and the message UI are lazy chunks: the entry chunk has none of their files, the dialog UI nothing of the entry', async () => {
     const react = await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true })
-    const dialogUI = ['dialog-card-content.tsx', 'dialog-plan-form.tsx', 'dialog-question-form.tsx', 'dialog-summary.tsx', 'dialog-ui.ts']
+    const dialogUI = ['dialog-card-content.tsx', 'dialog-labels.ts', 'dialog-plan-form.tsx', 'dialog-question-form.tsx', 'dialog-summary.tsx', 'dialog-ui.ts']
       .map((file) => `renderers/react/${file}`)
     // markdown-to-jsx and everything drawn with it; what the first screen must show at once stays in the entry.
-    const messageUI = ['branch-picker.tsx', 'code-block.tsx', 'code-highlight-loader.ts', 'component-slot.tsx', 'component-ui-loader.ts', 'copy-button.tsx', 'error-banner-content.tsx', 'event-buttons-content.tsx', 'focus-composer.ts', 'icons.tsx', 'jump-to-latest.tsx', 'markdown-content.tsx', 'message-actions.tsx', 'message-body.tsx',
-      'message-extras.tsx', 'message-ui.ts', 'reply-announcer.tsx', 'suggestion-chips.tsx', 'suggestions.ts', 'welcome-content.tsx'].map((file) => `renderers/react/${file}`)
+    const messageUI = ['branch-picker.tsx', 'code-block.tsx', 'code-highlight-loader.ts', 'component-slot.tsx', 'component-ui-loader.ts', 'copy-button.tsx', 'error-banner-content.tsx', 'event-buttons-content.tsx', 'event-label.ts', 'focus-composer.ts', 'icons.tsx', 'jump-to-latest.tsx', 'markdown-content.tsx', 'message-actions.tsx', 'message-body.tsx',
+      'message-extras.tsx', 'message-labels.ts', 'message-ui.ts', 'reply-announcer.tsx', 'suggestion-chips.tsx', 'suggestions.ts', 'welcome-content.tsx'].map((file) => `renderers/react/${file}`)
     expect(react.inputs.filter((file) => dialogUI.includes(file) || messageUI.includes(file))).toEqual([])
     expect(react.inputs).toEqual(expect.arrayContaining(['renderers/react/dialog-card.tsx', 'renderers/react/dialog-ui-loader.ts', 'renderers/react/message-ui-loader.ts']))
     expect(react.lazy?.map((chunk) => [chunk.name, chunk.inputs])).toEqual([
@@ -54,13 +57,15 @@ describe('entry isolation and size', () => {
     // 5.22 kB with the actions on the message (Regenerate, +0.35 kB with its rule) and Jump to latest (+0.17 kB) (items 5, 6);
     // 5.58 kB with the loader of the message extras and its one-line tool fallback (item 10: +0.36 kB; the tool call cards,
     // "Thinking" and the sources are a lazy chunk of their own, below; the entry unchanged);
-    // 6.00 kB with the versions picker "‹ 1/2 ›" and its focus hand-over (item 9: +0.42 kB; the entry unchanged).
-    expect(react.lazy?.[0]?.gzipBytes).toBeLessThan(6_050)
+    // 6.00 kB with the versions picker "‹ 1/2 ›" and its focus hand-over (item 9: +0.42 kB; the entry unchanged);
+    // 6.34 kB with its words through `labels` (item 13: message-labels.ts, the English defaults of this chunk),
+    // 6.41 kB with the definition's event labels (item 12: event-label.ts).
+    expect(react.lazy?.[0]?.gzipBytes).toBeLessThan(6_430)
   })
 
   it('the component views are a lazy chunk of the message UI: loaded the first time a message holds a component, never with the entry', async () => {
     const react = await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true })
-    const componentUI = ['component-choice-views.tsx', 'component-display-views.tsx', 'component-form-view.tsx', 'component-part-view.tsx', 'component-props-check.ts', 'component-ui.ts']
+    const componentUI = ['component-choice-views.tsx', 'component-display-views.tsx', 'component-form-view.tsx', 'component-labels.ts', 'component-part-view.tsx', 'component-props-check.ts', 'component-ui.ts']
       .map((file) => `renderers/react/${file}`)
     const everything = [react, ...(react.lazy ?? [])]
     expect(everything.flatMap((chunk) => chunk.inputs).filter((file) => componentUI.includes(file))).toEqual([])
@@ -72,14 +77,14 @@ describe('entry isolation and size', () => {
     const messageUI = await measureEntry('message-ui', 'renderers/react/message-ui.ts', { coreExternal: true })
     // The message UI's lazy chunks: the highlighter (issue 31 item 8; lowlight and its grammars an optional peer), the
     // message extras (item 10: tool call cards, approval, "Thinking", sources) and the component UI.
-    const messageExtras = ['message-extras-ui.ts', 'reasoning-section.tsx', 'source-list.tsx', 'tool-call-card.tsx', 'tool-call-list.tsx', 'truncated-output.tsx']
+    const messageExtras = ['extras-labels.ts', 'message-extras-ui.ts', 'reasoning-section.tsx', 'source-list.tsx', 'tool-call-card.tsx', 'tool-call-list.tsx', 'truncated-output.tsx']
       .map((file) => `renderers/react/${file}`)
     expect(messageUI.lazy?.map((chunk) => chunk.inputs.filter((file) => file.startsWith('renderers/')))).toEqual([['renderers/react/code-highlight.ts'], messageExtras, componentUI])
-    // The extras read React and the core only, nothing of the entry: 1.57 kB gzip when split off.
+    // The extras read React and the core only (and the labels context): 1.57 kB gzip when split off, 1.75 kB with their words through `labels` (item 13).
     expect(messageUI.lazy?.[1]?.imports).toEqual(['chatrail', 'react', 'react/jsx-runtime'])
-    expect(messageUI.lazy?.[1]?.gzipBytes).toBeLessThan(1_700)
+    expect(messageUI.lazy?.[1]?.gzipBytes).toBeLessThan(1_770)
     expect(messageUI.lazy?.[2]?.imports).toEqual(['chatrail', 'react', 'react/jsx-runtime'])
-    // own code 3.65 kB gzip (zod/mini and the core inlined: 13.5 kB, see docs/react.md § Component parts)
+    // own code 3.65 kB gzip (zod/mini and the core inlined: 13.5 kB, see docs/react.md § Component parts); 3.87 kB with its words through `labels` (component-labels.ts)
     expect(messageUI.lazy?.[2]?.gzipBytes).toBeLessThan(4_000)
     // The highlighter: 0.53 kB own code; lowlight with its twelve grammars bundled is 23.7 kB gzip, loaded only for a fenced block with a language.
     expect(messageUI.lazy?.[0]?.imports.filter((name) => !name.startsWith('highlight.js/'))).toEqual(['lowlight'])

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { explainRoutes, formatExplanation } from '../../src/conversation/explain.js'
+import { formatExplanation } from '../../src/conversation/explain.js'
+import { explainRoutes } from '../../src/conversation/explain-turn.js'
 import { defineChat, route } from '../../src/index.js'
 import { lostCard } from './fixtures/lost-card.js'
 

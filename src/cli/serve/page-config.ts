@@ -20,8 +20,16 @@ export interface ServePageConfig {
   /** Conversation-level transitions (every non-final state takes them unless it opts out). */
   readonly on?: Readonly<Record<string, string>>
   readonly routes: readonly RouteSummary[]
+  /** What event buttons and chips say (`conversation.eventLabels`). */
+  readonly eventLabels?: Readonly<Record<string, string>>
   /** The definition's theme, resolved (validated tokens only: the page writes them into a stylesheet). */
   readonly theme?: ChatTheme
+  /**
+   * Set when the server serves the confirmation endpoints (`createChatHandler({ confirmations })`):
+   * the page then binds approval requests to their records and lists the records no message shows.
+   * `chatrail serve` does not serve them yet, so it never sets it.
+   */
+  readonly confirmations?: true
 }
 
 export interface StateSummary {
@@ -83,5 +91,6 @@ export function pageConfigOf(definition: ChatDefinition): ServePageConfig {
   const on = targets(conversation.on)
   // resolving checks every token: a bad theme stops `chatrail serve` before it listens (ChatrailConfigError at theme.…)
   const theme = definition.theme === undefined ? undefined : resolveChatTheme(definition.theme)
-  return { id: definition.id, revision: definition.revision, initial: conversation.initial, states, ...(on === undefined ? {} : { on }), routes, ...(theme === undefined ? {} : { theme }) }
+  const eventLabels = conversation.eventLabels as Readonly<Record<string, string>> | undefined
+  return { id: definition.id, revision: definition.revision, initial: conversation.initial, states, ...(on === undefined ? {} : { on }), routes, ...(eventLabels === undefined ? {} : { eventLabels: { ...eventLabels } }), ...(theme === undefined ? {} : { theme }) }
 }

@@ -1,0 +1,95 @@
+import { useEffect, useId, useState } from 'react'
+import type { ReactNode } from 'react'
+import { ActionApprovalCard, type ApprovalRecord } from './action-approval-card.js'
+import type { ApprovalSource } from './approval-source.js'
+import { ApprovalRequestView } from './component-choice-views.js'
+import type { ComponentView, ComponentViewProps } from './component-host.js'
+import type { StandardViewProps } from './component-props-check.js'
+
+/**
+ * The `approval-request` component bound to its confirmation record: the record is read from the
+ * source by the component's token, and the card shows its status (pending, approved, rejected,
+ * expired) from the record, not from a click. Approve and Reject go to the source; the record it
+ * answers replaces the one shown. A token the source does not know (or a server without
+ * confirmations) is no record here: `unbound` is shown instead — `approvalRequestView` passes the
+ * standard view, whose Approve/Reject are chat interactions your routes answer, as without a source.
+ */
+
+interface ApprovalProps {
+  readonly token: string
+  readonly title: string
+  readonly action: { readonly name: string; readonly input: Readonly<Record<string, unknown>> }
+}
+
+type Loaded = { readonly state: 'loading' } | { readonly state: 'missing' } | { readonly state: 'failed'; readonly message: string } | { readonly state: 'ready'; readonly record: ApprovalRecord }
+
+export interface BoundApprovalRequestProps {
+  readonly source: ApprovalSource
+  readonly props: ApprovalProps
+  /** Milliseconds since the epoch (hides the buttons once the proposal expired). Default `Date.now`. */
+  readonly now?: () => number
+  /** What to show when the source knows no record for the token. Default: the request, with no buttons. */
+  readonly unbound?: ReactNode
+}
+
+export function BoundApprovalRequest({ source, props, now, unbound }: BoundApprovalRequestProps): ReactNode {
+  const base = useId()
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
+  const { token } = props
+  useEffect(() => {
+    let live = true
+    source.read(token).then(
+      (record) => { if (live) setLoaded(record === undefined ? { state: 'missing' } : { state: 'ready', record }) },
+      (error: unknown) => { if (live) setLoaded({ state: 'failed', message: error instanceof Error ? error.message : String(error) }) },
+    )
+    const stop = source.subscribe?.((record) => { if (live && record.token === token) setLoaded({ state: 'ready', record }) })
+    return () => {
+      live = false
+      stop?.()
+    }
+  }, [source, token])
+  if (loaded.state === 'missing' && unbound !== undefined) return unbound
+  const show = (record: ApprovalRecord): ApprovalRecord => {
+    setLoaded({ state: 'ready', record })
+    return record
+  }
+  return (
+    <div role="group" aria-labelledby={`${base}-t`} data-chatrail-component="approval-request" data-chatrail-approval-bound={loaded.state}>
+      <p id={`${base}-t`} data-chatrail-component-title="">{props.title}</p>
+      {loaded.state === 'ready' ? (
+        <ActionApprovalCard
+          record={loaded.record}
+          onApprove={async (t) => show(await source.approve(t))}
+          onReject={async (t, reason) => show(await source.reject(t, reason))}
+          {...(now === undefined ? {} : { now })}
+        />
+      ) : (
+        <>
+          <p data-chatrail-approval-name="">{props.action.name}</p>
+          <pre data-chatrail-approval-input="">{JSON.stringify(props.action.input, null, 2)}</pre>
+          {loaded.state === 'loading' ? <p role="status" data-chatrail-component-note="">Loading the proposal…</p> : null}
+          {loaded.state === 'missing' ? <p role="status" data-chatrail-component-note="">This proposal is not known here.</p> : null}
+          {loaded.state === 'failed' ? <p role="alert" data-chatrail-approval-error="">{loaded.message}</p> : null}
+        </>
+      )}
+    </div>
+  )
+}
+
+/**
+ * A view for `approval-request` (pass it in `componentViews`): every approval request drawn bound
+ * to its record in `source` (`coordinatorApprovals(confirmations)` or `serverApprovals({ api, conversationId })`).
+ */
+export function approvalRequestView(source: ApprovalSource, options: { readonly now?: () => number } = {}): ComponentView {
+  return function ApprovalRequestBound({ props, answered, interact }: ComponentViewProps): ReactNode {
+    const checked = props as StandardViewProps<'approval-request'>['props']
+    return (
+      <BoundApprovalRequest
+        source={source}
+        props={checked}
+        unbound={<ApprovalRequestView props={checked} answered={answered} interact={interact} />}
+        {...(options.now === undefined ? {} : { now: options.now })}
+      />
+    )
+  }
+}

@@ -1,0 +1,67 @@
+import type { ConfirmationLedger } from '../contract/action-confirmation.js'
+import { ChatrailConfigError, configIssue } from './config-error.js'
+import { persistKit } from './persist-kit.js'
+import type { Persister, PersisterDeps } from './persist-session.js'
+
+/**
+ * What a session with `storage` holds of its persistence before it is needed: the persister
+ * (persist-session.ts) loads on the first save or confirmation, so a session that never persists,
+ * and every session without `storage`, does not ship it. `resumeChatSession` finds a session's
+ * persistence here (it restores into it), not through the public session object.
+ */
+
+export interface SessionPersistence {
+  persist: (signal?: AbortSignal) => Promise<void>
+  /** Saves in the background (after a turn); a failure goes to `onError`. */
+  schedule: () => void
+  cursor: () => number
+  /** The session's confirmation records, saved with the snapshot. */
+  readonly ledger: ConfirmationLedger
+  load: () => Promise<Persister>
+}
+
+const persistences = new WeakMap<object, SessionPersistence>()
+
+export function sessionPersistence(deps: Omit<PersisterDeps, 'kit'>, onError: (error: unknown) => void): SessionPersistence {
+  let loading: Promise<Persister> | undefined
+  let loaded: Persister | undefined
+  const load = (): Promise<Persister> => (loading ??= import('./persist-session.js').then(({ createPersister }) => (loaded = createPersister({ ...deps, kit: persistKit }))))
+  return {
+    persist: (signal) => load().then((persister) => persister.persist(signal)),
+    schedule() {
+      load()
+        .then((persister) => persister.persist())
+        .catch((error: unknown) => {
+          try {
+            onError(error)
+          } catch {
+            // the observer's own failure changes nothing
+          }
+        })
+    },
+    cursor: () => loaded?.cursor() ?? 0,
+    ledger: {
+      saveConfirmation: (...args) => load().then(({ ledger }) => ledger.saveConfirmation(...args)),
+      loadConfirmation: (...args) => load().then(({ ledger }) => ledger.loadConfirmation(...args)),
+      listConfirmations: (...args) => load().then(({ ledger }) => ledger.listConfirmations(...args)),
+    },
+    load,
+  }
+}
+
+export function registerPersistence(session: object, persistence: SessionPersistence): void {
+  persistences.set(session, persistence)
+}
+
+export function persistenceOf(session: object): SessionPersistence | undefined {
+  return persistences.get(session)
+}
+
+export function missingStorage(sessionId: string): ChatrailConfigError {
+  return new ChatrailConfigError([configIssue('missing_session_storage', ['storage'], `session.persist(): session "${sessionId}" has no storage.`, 'Pass storage: { load, save } to createChatSession (docs/persistence.md § Session snapshots).')])
+}
+
+/** The default for a failed background save: said on stderr, never dropped. */
+export function reportPersistError(sessionId: string): (error: unknown) => void {
+  return (error) => console.error(`chatrail: saving session "${sessionId}" failed:`, error)
+}
