@@ -1,9 +1,6 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createChatHandler, toNodeHandler } from '../../src/server/index.js'
@@ -11,6 +8,7 @@ import { memoryStore, type ConversationStore } from '../../src/store/index.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { answeredInteractions } from '../../src/components/index.js'
 import { findChromium, launchChromium } from './chromium.js'
+import { buildTestPage, serveTestPage, type TestPageServer } from './page-server.js'
 import { componentDefinition } from './component-page/component-definition.js'
 
 // Component parts drawn by chatrail/react (remote mode, as the `chatrail serve` page uses it) in
@@ -34,44 +32,24 @@ async function audit(target: Page, label: string): Promise<string[]> {
 
 describe.skipIf(chromiumPath === undefined)(title, () => {
   let browser: Browser
-  let server: Server
+  let server: TestPageServer | undefined
   let store: ConversationStore
   let origin: string
   const adapter = scriptedAdapter(['the agent'])
   const pageErrors: string[] = []
 
   beforeAll(async () => {
-    await build({
-      entryPoints: [fileURLToPath(new URL('./component-page/main.tsx', import.meta.url))],
-      bundle: true, format: 'esm', splitting: true, outdir: pageDir, platform: 'browser', target: 'es2022', jsx: 'automatic',
-      define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'warning',
-    })
-    mkdirSync(pageDir, { recursive: true })
-    writeFileSync(`${pageDir}index.html`, '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>components</title><link rel="stylesheet" href="/main.css"><style>html, body, #root { height: 100%; margin: 0 }</style></head><body><header><h1 style="position:absolute;left:-9999px">Component parts</h1></header><main id="root"></main><script type="module" src="/main.js"></script></body></html>')
+    await buildTestPage({ entry: new URL('./component-page/main.tsx', import.meta.url), outdir: pageDir, html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>components</title><link rel="stylesheet" href="/main.css"><style>html, body, #root { height: 100%; margin: 0 }</style></head><body><header><h1 style="position:absolute;left:-9999px">Component parts</h1></header><main id="root"></main><script type="module" src="/main.js"></script></body></html>' })
     store = memoryStore()
     const handler = toNodeHandler(createChatHandler({ definition: componentDefinition(adapter), store, authenticate: 'none' }))
-    server = createServer((req, res) => {
-      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-      if (path === '/api/chat') return handler(req, res)
-      const file = path === '/' ? 'index.html' : path.slice(1)
-      if (!/^[\w.-]+$/.test(file)) return void res.writeHead(404).end()
-      try {
-        const body = readFileSync(`${pageDir}${file}`)
-        const type = file.endsWith('.html') ? 'text/html' : file.endsWith('.css') ? 'text/css' : 'text/javascript'
-        res.writeHead(200, { 'content-type': `${type}; charset=utf-8` }).end(body)
-      } catch {
-        res.writeHead(404).end()
-      }
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    server = await serveTestPage(pageDir, handler)
+    origin = server.origin
     browser = await launchChromium(chromiumPath as string)
   }, 60_000)
 
   afterAll(async () => {
     await browser?.close()
-    server?.closeAllConnections()
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+    await server?.close()
     await store?.close()
   })
 

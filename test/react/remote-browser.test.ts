@@ -1,14 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createScriptedAgent, type ScriptedAgent } from '../../examples/react-support/src/scripted-agent.js'
 import { createChatHandler, toNodeHandler } from '../../src/server/index.js'
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
 import { findChromium, launchChromium } from './chromium.js'
+import { buildTestPage, serveTestPage, type TestPageServer } from './page-server.js'
 import { remoteDefinition } from './remote-page/remote-definition.js'
 
 // chatrail/react's remote mode (<RemoteChatSession>, useRemoteChatSession over httpAdapter) in
@@ -24,37 +21,19 @@ const title = chromiumPath === undefined
 describe.skipIf(chromiumPath === undefined)(title, () => {
   let browser: Browser
   let page: Page
-  let server: Server
+  let server: TestPageServer | undefined
   let store: ConversationStore
   let agent: ScriptedAgent
   let origin: string
   const pageErrors: string[] = []
 
   beforeAll(async () => {
-    await build({
-      entryPoints: [fileURLToPath(new URL('./remote-page/main.tsx', import.meta.url))],
-      bundle: true, format: 'esm', splitting: true, outdir: pageDir, platform: 'browser', target: 'es2022', jsx: 'automatic',
-      define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'warning',
-    })
-    mkdirSync(pageDir, { recursive: true })
-    writeFileSync(`${pageDir}index.html`, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>remote</title></head><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>')
+    await buildTestPage({ entry: new URL('./remote-page/main.tsx', import.meta.url), outdir: pageDir, html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>remote</title></head><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>' })
     store = memoryStore()
     agent = createScriptedAgent({ chunkDelayMs: 5 })
     const handler = toNodeHandler(createChatHandler({ definition: remoteDefinition(agent), store, authenticate: 'none' }))
-    server = createServer((req, res) => {
-      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-      if (path === '/api/chat') return handler(req, res)
-      const file = path === '/' ? 'index.html' : path.slice(1)
-      if (!/^[\w.-]+$/.test(file)) return void res.writeHead(404).end()
-      try {
-        const body = readFileSync(`${pageDir}${file}`)
-        res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/javascript; charset=utf-8' }).end(body)
-      } catch {
-        res.writeHead(404).end()
-      }
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    server = await serveTestPage(pageDir, handler)
+    origin = server.origin
     browser = await launchChromium(chromiumPath as string)
     page = await browser.newPage()
     page.on('pageerror', (error) => pageErrors.push(error.message))
@@ -64,8 +43,7 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
 
   afterAll(async () => {
     await browser?.close()
-    server?.closeAllConnections()
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+    await server?.close()
     await store?.close()
   })
 

@@ -1,9 +1,6 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AdapterFactory } from '../../src/contract/adapter.js'
@@ -12,6 +9,7 @@ import { sourceChunk } from '../../src/controller/index.js'
 import { createChatHandler, toNodeHandler } from '../../src/server/index.js'
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
 import { findChromium, launchChromium } from './chromium.js'
+import { buildTestPage, serveTestPage, type TestPageServer } from './page-server.js'
 import { remoteDefinition } from './remote-page/remote-definition.js'
 
 // Issue #31 item 9's proof, "branches survive a reload through the server": chatrail/react's remote
@@ -58,44 +56,25 @@ const title = chromiumPath === undefined
 
 describe.skipIf(chromiumPath === undefined)(title, () => {
   let browser: Browser
-  let server: Server
+  let server: TestPageServer | undefined
   let store: ConversationStore
   let origin: string
 
   beforeAll(async () => {
-    await build({
-      entryPoints: [fileURLToPath(new URL('./remote-page/main.tsx', import.meta.url))],
-      bundle: true, format: 'esm', splitting: true, outdir: pageDir, platform: 'browser', target: 'es2022', jsx: 'automatic',
-      define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'warning',
-    })
-    mkdirSync(pageDir, { recursive: true })
     // chatrail/react's own stylesheet, inlined: light and dark, the picker and the actions as users see them
     const styles = readFileSync(fileURLToPath(new URL('../../renderers/react/styles.css', import.meta.url)), 'utf8')
-    writeFileSync(`${pageDir}index.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>remote versions</title><style>${styles}</style></head><body><main><h1>Remote versions</h1><div id="root"></div></main><script type="module" src="/main.js"></script></body></html>`)
+    await buildTestPage({ entry: new URL('./remote-page/main.tsx', import.meta.url), outdir: pageDir, html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>remote versions</title><style>${styles}</style></head><body><main><h1>Remote versions</h1><div id="root"></div></main><script type="module" src="/main.js"></script></body></html>` })
     store = memoryStore()
     const handler = toNodeHandler(createChatHandler({ definition: remoteDefinition(numberedAgent()), store, authenticate: 'none' }))
-    server = createServer((req, res) => {
-      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-      if (path === '/api/chat') return handler(req, res)
-      const file = path === '/' ? 'index.html' : path.slice(1)
-      if (!/^[\w.-]+$/.test(file)) return void res.writeHead(404).end()
-      try {
-        const body = readFileSync(`${pageDir}${file}`)
-        res.writeHead(200, { 'content-type': file.endsWith('.html') ? 'text/html; charset=utf-8' : file.endsWith('.css') ? 'text/css' : 'text/javascript; charset=utf-8' }).end(body)
-      } catch {
-        res.writeHead(404).end()
-      }
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    server = await serveTestPage(pageDir, handler)
+    origin = server.origin
     browser = await launchChromium(chromiumPath as string)
     mkdirSync(outputDir, { recursive: true })
   }, 60_000)
 
   afterAll(async () => {
     await browser?.close()
-    server?.closeAllConnections()
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+    await server?.close()
     await store?.close()
   })
 
