@@ -36,6 +36,12 @@ export interface EntrySize {
   inputs: string[]
   /** The minified bundle itself. */
   contents: Uint8Array
+  /**
+   * Output files it spans: its own chunk plus any chunk the bundler split off because lazy code
+   * imports the same module (each a request and a gzip stream of its own, hence the kit pattern:
+   * src/conversation/action-kit.ts, renderers/react/message-ui-context.ts).
+   */
+  chunks: number
   /** Gzip size it must stay under (issue 8's target, or a budget against regressions). */
   targetBytes?: number
   /** Chunks the entry loads with a dynamic `import()`, each measured the same way (not in the figures above). */
@@ -124,6 +130,7 @@ function measureChunks(name: string, paths: readonly string[], result: { outputF
   return {
     name,
     contents,
+    chunks: paths.length,
     bytes: contents.byteLength,
     // Each chunk is its own download, so its own gzip stream.
     gzipBytes: files.reduce((total, file) => total + gzipSync(file, { level: 9 }).byteLength, 0),

@@ -1,6 +1,8 @@
 import { useState } from 'react'
 import type { ReactNode } from 'react'
 import type { ActionConfirmation } from '../../src/contract/action-confirmation.js'
+import { approvalLabels } from './approval-labels.js'
+import { useLabels } from './labels.js'
 
 /** What the card shows of a record: a coordinator's record, or the server's client view of one. */
 export type ApprovalRecord = Pick<ActionConfirmation, 'token' | 'status' | 'action' | 'expiresAt'> & Partial<Pick<ActionConfirmation, 'decidedBy' | 'reason' | 'outcome'>>
@@ -14,8 +16,6 @@ export interface ActionApprovalCardProps {
   now?: () => number
 }
 
-const FINAL_WORDS: Partial<Record<ApprovalRecord['status'], string>> = { approved: 'Approved', rejected: 'Rejected', expired: 'Expired' }
-
 /**
  * A proposed action waiting for the user (docs/actions.md): its name and input, Approve and Reject
  * while it is `pending` and not expired, then what was decided. One decision per card: the buttons
@@ -23,6 +23,7 @@ const FINAL_WORDS: Partial<Record<ApprovalRecord['status'], string>> = { approve
  * anywhere else harmless too). `section[data-chatrail-approval][data-chatrail-approval-state]`.
  */
 export function ActionApprovalCard({ record, onApprove, onReject, now = Date.now }: ActionApprovalCardProps): ReactNode {
+  const words = useLabels(approvalLabels)
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<string | undefined>()
   const expired = record.status === 'expired' || (record.status === 'pending' && now() >= record.expiresAt)
@@ -39,21 +40,21 @@ export function ActionApprovalCard({ record, onApprove, onReject, now = Date.now
       },
     )
   }
-  const final = FINAL_WORDS[state]
+  const final = state === 'approved' ? words.approved : state === 'rejected' ? words.rejected : state === 'expired' ? words.expiredApproval : undefined
   return (
-    <section data-chatrail-approval="" data-chatrail-approval-state={state} aria-label={`Confirm ${record.action.name}`}>
+    <section data-chatrail-approval="" data-chatrail-approval-state={state} aria-label={words.confirmAction(record.action.name)}>
       <p data-chatrail-approval-name="">{record.action.name}</p>
       <pre data-chatrail-approval-input="">{JSON.stringify(record.action.input, null, 2)}</pre>
       {state === 'pending' ? (
         <div data-chatrail-dialog-buttons="">
-          <button type="button" data-chatrail-approve="" disabled={busy} onClick={() => decide(() => onApprove(record.token))}>Approve</button>
-          <button type="button" data-chatrail-reject="" disabled={busy} onClick={() => decide(() => onReject(record.token))}>Reject</button>
+          <button type="button" data-chatrail-approve="" disabled={busy} onClick={() => decide(() => onApprove(record.token))}>{words.approve}</button>
+          <button type="button" data-chatrail-reject="" disabled={busy} onClick={() => decide(() => onReject(record.token))}>{words.reject}</button>
         </div>
       ) : (
         <p data-chatrail-approval-outcome="" role="status">
-          {final ?? 'Working…'}
+          {final ?? words.deciding}
           {state === 'rejected' && record.reason !== undefined ? `: ${record.reason}` : ''}
-          {state === 'approved' && record.outcome?.status === 'error' ? ' (the action failed)' : ''}
+          {state === 'approved' && record.outcome?.status === 'error' ? words.actionFailed : ''}
         </p>
       )}
       {failure !== undefined ? <p role="alert" data-chatrail-approval-error="">{failure}</p> : null}

@@ -1,10 +1,12 @@
 import { useEffect, useId, useState } from 'react'
 import type { ReactNode } from 'react'
 import { ActionApprovalCard, type ApprovalRecord } from './action-approval-card.js'
+import { approvalLabels } from './approval-labels.js'
 import type { ApprovalSource } from './approval-source.js'
 import { ApprovalRequestView } from './component-choice-views.js'
 import type { ComponentView, ComponentViewProps } from './component-host.js'
 import type { StandardViewProps } from './component-props-check.js'
+import { useLabels } from './labels.js'
 
 /**
  * The `approval-request` component bound to its confirmation record: the record is read from the
@@ -33,6 +35,7 @@ export interface BoundApprovalRequestProps {
 }
 
 export function BoundApprovalRequest({ source, props, now, unbound }: BoundApprovalRequestProps): ReactNode {
+  const words = useLabels(approvalLabels)
   const base = useId()
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
   const { token } = props
@@ -67,8 +70,8 @@ export function BoundApprovalRequest({ source, props, now, unbound }: BoundAppro
         <>
           <p data-chatrail-approval-name="">{props.action.name}</p>
           <pre data-chatrail-approval-input="">{JSON.stringify(props.action.input, null, 2)}</pre>
-          {loaded.state === 'loading' ? <p role="status" data-chatrail-component-note="">Loading the proposal…</p> : null}
-          {loaded.state === 'missing' ? <p role="status" data-chatrail-component-note="">This proposal is not known here.</p> : null}
+          {loaded.state === 'loading' ? <p role="status" data-chatrail-component-note="">{words.loadingProposal}</p> : null}
+          {loaded.state === 'missing' ? <p role="status" data-chatrail-component-note="">{words.unknownProposal}</p> : null}
           {loaded.state === 'failed' ? <p role="alert" data-chatrail-approval-error="">{loaded.message}</p> : null}
         </>
       )}

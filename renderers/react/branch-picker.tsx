@@ -1,8 +1,7 @@
 import { useContext, useLayoutEffect, useRef } from 'react'
 import type { ReactNode } from 'react'
 import type { BranchPosition } from '../../src/controller/index.js'
-import { ComponentHostContext } from './component-host.js'
-import { useLabels } from './labels.js'
+import { MessageUIHost, useLabels } from './message-ui-context.js'
 import { messageLabels } from './message-labels.js'
 
 /** A message's place among its versions, and how to show another (message UI chunk). */
@@ -25,7 +24,7 @@ let handover: { messageId: string; side: Side } | undefined
  * undefined. `part`: the first part of a reply split around a dialog has no actions.
  */
 export function useBranches(messageId: string, part: string | undefined): MessageBranches | undefined {
-  const chat = useContext(ComponentHostContext)?.chat
+  const chat = useContext(MessageUIHost)?.chat
   if (chat === undefined || part === 'before') return undefined
   const { controller } = chat
   const position = controller.branchesOf(messageId)

@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react'
+import { createContext, useContext } from './react-api.js'
 import { ChatrailError } from '../../src/contract/errors.js'
 import type { JsonObject } from '../../src/conversation/index.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'

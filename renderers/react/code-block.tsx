@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import type { ReactNode } from 'react'
 import { loadCodeHighlight, loadedCodeHighlight } from './code-highlight-loader.js'
 import type { CodeHighlight } from './code-highlight-loader.js'
+import { useMessageUIKit } from './message-ui-context.js'
 
 /**
  * A fenced block's code: plain text at once, highlighted once the highlighter chunk is in (that
@@ -9,13 +10,14 @@ import type { CodeHighlight } from './code-highlight-loader.js'
  * A failed load or an unknown language stays plain. Tokens are React text, never HTML.
  */
 export function CodeBlock({ code, language }: { code: string; language: string }): ReactNode {
-  const [highlighter, setHighlighter] = useState<CodeHighlight | undefined>(() => (language === '' ? undefined : loadedCodeHighlight()))
+  const kit = useMessageUIKit()
+  const [highlighter, setHighlighter] = useState<CodeHighlight | undefined>(() => (language === '' ? undefined : loadedCodeHighlight(kit)))
   useEffect(() => {
     if (language === '' || highlighter !== undefined) return
     let live = true
-    void loadCodeHighlight().then((loaded) => { if (live && !(loaded instanceof Error)) setHighlighter(loaded) })
+    void loadCodeHighlight(kit).then((loaded) => { if (live && !(loaded instanceof Error)) setHighlighter(loaded) })
     return () => { live = false }
-  }, [language, highlighter])
+  }, [language, highlighter, kit])
   const tokens = highlighter === undefined || language === '' ? undefined : highlighter.highlightCode(code, language)
   if (tokens === undefined) return <pre><code>{code}</code></pre>
   return (

@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
 import { componentLabels } from './component-labels.js'
 import type { StandardViewProps } from './component-props-check.js'
-import { useLabels } from './labels.js'
+import { useLabels } from './message-ui-context.js'
 
 /**
  * The standard components that ask something: a button group, a choice list, a confirmation, an

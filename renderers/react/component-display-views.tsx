@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { isSafeUrl } from '../../src/components/safe-url.js'
 import { componentLabels } from './component-labels.js'
 import type { StandardViewProps } from './component-props-check.js'
-import { useLabels } from './labels.js'
+import { useLabels } from './message-ui-context.js'
 
 /**
  * The standard components that show something: progress, sources, a link card, a tool call, a

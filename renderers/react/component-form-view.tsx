@@ -2,7 +2,7 @@ import { useId } from 'react'
 import type { FormEvent, ReactNode } from 'react'
 import { componentLabels } from './component-labels.js'
 import type { StandardViewProps } from './component-props-check.js'
-import { useLabels } from './labels.js'
+import { useLabels } from './message-ui-context.js'
 
 type Values = Record<string, string | number | boolean>
 

@@ -1,4 +1,4 @@
-import { createContext } from 'react'
+import { createContext } from './react-api.js'
 import type { ReactNode } from 'react'
 import type { ComponentPart } from '../../src/contract/component-part.js'
 import type { JsonObject } from '../../src/conversation/index.js'
@@ -8,7 +8,8 @@ import type { UseChatSessionReturn } from './use-chat-session.js'
  * What a component part's renderer gets from `<MessageList>`: the chat (its registry, its
  * history, its controller for interactions) and the app's own component views. A message's
  * actions read the chat from it too (Regenerate on the last reply, message-actions.tsx). Only a context in
- * the entry: resolving, drawing and sending live in the lazily loaded component UI chunk.
+ * the entry: resolving, drawing and sending live in the lazily loaded component UI chunk, which
+ * reads the host from the message UI's `MessageUIHost` (`<MessageUIPart>` hands it over).
  */
 
 /** The interaction already sent for a component (from history, or the click just made). */

@@ -1,7 +1,7 @@
 import { Suspense, useContext } from 'react'
 import type { ReactNode } from 'react'
 import type { ComponentPart } from '../../src/contract/component-part.js'
-import { ComponentHostContext } from './component-host.js'
+import { MessageUIHost } from './message-ui-context.js'
 import { useComponentUI } from './component-ui-loader.js'
 
 interface Props {
@@ -16,7 +16,7 @@ export function ComponentFallback({ part }: { part: ComponentPart }): ReactNode 
 
 function Loaded({ messageId, part }: Props): ReactNode {
   const ui = useComponentUI()
-  const host = useContext(ComponentHostContext)
+  const host = useContext(MessageUIHost)
   if (ui instanceof Error || host === null) return <ComponentFallback part={part} />
   return <ui.ComponentPartView host={host} messageId={messageId} part={part} />
 }

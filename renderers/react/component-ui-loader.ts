@@ -1,26 +1,36 @@
 import { use } from 'react'
 import type { ReactPromise } from 'react'
 import type * as ComponentUIModule from './component-ui.js'
-import { lazyChunk } from './lazy-chunk.js'
+import type { LazyChunk } from './lazy-chunk.js'
+import { useMessageUIKit } from './message-ui-context.js'
+import type { MessageUIKit } from './message-ui-context.js'
 
 /**
  * Loading the component UI chunk (component-ui.ts: the standard catalog's views and the props
  * check, with zod/mini), from the message UI chunk the first time a message holds a component:
- * a chat that never shows one never downloads it.
+ * a chat that never shows one never downloads it. With the entry's `lazyChunk`, handed over in
+ * the kit (message-ui-context.ts).
  */
 
 export type ComponentUI = typeof ComponentUIModule
 
-const chunk = lazyChunk(() => import('./component-ui.js'))
+let chunk: LazyChunk<ComponentUI> | undefined
+
+function chunkOf(kit: Pick<MessageUIKit, 'lazyChunk'>): LazyChunk<ComponentUI> {
+  chunk ??= kit.lazyChunk(() => import('./component-ui.js'))
+  return chunk
+}
 
 /** The component UI, or why it failed to load; suspends while it loads. */
 export function useComponentUI(): ComponentUI | Error {
-  return use(chunk.load())
+  return use(chunkOf(useMessageUIKit()).load())
 }
 
-export function loadComponentUI(retry = false): ReactPromise<ComponentUI | Error> {
-  return chunk.load(retry)
+export function loadComponentUI(kit: Pick<MessageUIKit, 'lazyChunk'>, retry = false): ReactPromise<ComponentUI | Error> {
+  return chunkOf(kit).load(retry)
 }
 
 /** Starts downloading the component UI now (resolves once it can render). */
-export const preloadComponentUI: () => Promise<void> = chunk.preload
+export function preloadComponentUI(kit: Pick<MessageUIKit, 'lazyChunk'>): Promise<void> {
+  return chunkOf(kit).preload()
+}

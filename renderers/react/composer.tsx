@@ -1,9 +1,10 @@
-import { useEffect, useLayoutEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef } from './react-api.js'
 import type { KeyboardEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
 import { dialogCardId } from './follow-scroll.js'
 import { entryLabels, useLabels } from './labels.js'
+import { MessageUIPart } from './message-ui-part.js'
 import { statusWordsOf } from './state-badge.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
@@ -19,12 +20,6 @@ export interface ComposerProps {
   hideTurnActions?: boolean
 }
 
-function focusCard(toolId: string): void {
-  const card = document.getElementById(dialogCardId(toolId))
-  card?.scrollIntoView({ block: 'start' })
-  card?.focus({ preventScroll: true })
-}
-
 /**
  * The message composer, one row: a textarea that grows with its text (up to the stylesheet's
  * max-height; Enter sends, Shift+Enter breaks the line, Esc stops a reply) and one button, Send or
@@ -32,7 +27,8 @@ function focusCard(toolId: string): void {
  * (`data-chatrail-icon`), so the entry carries no SVG and an unstyled page still reads "Send".
  * Retry and Regenerate are not here: they act on a reply, so they sit on it (message-actions.tsx)
  * or in the error banner. While an agent dialog is pending it collapses to a one-line note
- * pointing at the card, plus Stop: free text cannot answer a picker (seed 001); once the dialog is answered the
+ * pointing at the card (a button that goes to it, dialog-link.tsx in the message UI chunk; the
+ * bare words until that is in), plus Stop: free text cannot answer a picker (seed 001); once the dialog is answered the
  * focus comes back to the textarea (the card it was on is gone).
  */
 export function Composer({ chat, placeholder }: ComposerProps): ReactNode {
@@ -63,7 +59,7 @@ export function Composer({ chat, placeholder }: ComposerProps): ReactNode {
         {/* No live region: the status badge already says the same words. */}
         <p data-chatrail-composer-note="">
           {pendingDialog.answerable
-            ? <button type="button" data-chatrail-goto-dialog="" onClick={() => focusCard(pendingDialog.toolId)}>{note} {words.dialogAbove}</button>
+            ? <MessageUIPart fallback={note} render={(ui) => <ui.DialogLink cardId={dialogCardId(pendingDialog.toolId)} note={note} />} />
             : note}
         </p>
         {stopButton}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { ReactNode } from 'react'
 import { CheckIcon, CopyIcon } from './icons.js'
-import { useLabels } from './labels.js'
+import { useLabels } from './message-ui-context.js'
 import { messageLabels } from './message-labels.js'
 
 /** How long "Copied" shows after a copy. */

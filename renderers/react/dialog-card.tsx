@@ -1,4 +1,4 @@
-import { Suspense, useContext, useLayoutEffect, useState } from 'react'
+import { Suspense, useContext, useLayoutEffect, useState } from './react-api.js'
 import type { ReactNode } from 'react'
 import type { Dialog, DialogAnswerInput } from '../../src/contract/dialog.js'
 import type { JsonObject } from '../../src/conversation/index.js'

@@ -1,4 +1,4 @@
-import { use } from 'react'
+import { use } from './react-api.js'
 import type { ReactPromise } from 'react'
 import type * as DialogUIModule from './dialog-ui.js'
 import { lazyChunk } from './lazy-chunk.js'

@@ -1,9 +1,9 @@
 import { useState } from 'react'
 import type { ReactNode } from 'react'
 import type { JsonObject, TurnTrace } from '../../src/conversation/index.js'
-import { agentFailedIn } from './agent-failure.js'
+import type { agentFailedIn } from './agent-failure.js'
 import { focusComposer } from './focus-composer.js'
-import { useLabels } from './labels.js'
+import { useLabels, useMessageUIKit } from './message-ui-context.js'
 import { messageLabels } from './message-labels.js'
 import type { MessageLabels } from './message-labels.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
@@ -18,10 +18,10 @@ export interface Failure {
 
 /**
  * Pure: the failure to report, if any: the chat's error (a failed turn), else a last turn whose
- * agent failed and the definition's fallback answered instead (`agentFailedIn`). `words`: the labels
- * (default English).
+ * agent failed and the definition's fallback answered instead (`failedIn`: agent-failure.ts's
+ * `agentFailedIn`, handed in as the entry's, message-ui-context.ts). `words`: the labels (default English).
  */
-export function failureOf(error: Error | null, traces: readonly TurnTrace[], words: MessageLabels = messageLabels): Failure | undefined {
+export function failureOf(error: Error | null, traces: readonly TurnTrace[], failedIn: typeof agentFailedIn, words: MessageLabels = messageLabels): Failure | undefined {
   if (error !== null) {
     const { code, hint } = error as Error & { code?: unknown; hint?: unknown }
     const cause = typeof code === 'string' && code !== '' && code !== error.message ? `${error.message} (${code})` : error.message
@@ -33,7 +33,7 @@ export function failureOf(error: Error | null, traces: readonly TurnTrace[], wor
     }
   }
   const last = traces.at(-1)
-  if (last !== undefined && agentFailedIn(last)) {
+  if (last !== undefined && failedIn(last)) {
     return { key: last, message: words.agentFellBack, cause: words.agentFailedWith(last.errorClass), hint: words.agentRetryHint }
   }
   return undefined
@@ -50,7 +50,8 @@ export function ErrorBannerContent({ chat }: { chat: UseChatSessionReturn<JsonOb
   const { error, traces, retry, status } = chat
   const [dismissed, setDismissed] = useState<object | null>(null)
   const words = useLabels(messageLabels)
-  const failure = failureOf(error, traces, words)
+  const { agentFailedIn } = useMessageUIKit()
+  const failure = failureOf(error, traces, agentFailedIn, words)
   if (failure === undefined || failure.key === dismissed || status === 'streaming') return null
   return (
     <div role="alert" data-chatrail-error="">

@@ -2,8 +2,7 @@ import type { MouseEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import type { EventButtonsProps } from './event-buttons.js'
 import { eventLabelOf } from './event-label.js'
-import { eventButtonsOf } from './event-routes.js'
-import { useLabels } from './labels.js'
+import { useLabels, useMessageUIKit } from './message-ui-context.js'
 import { messageLabels } from './message-labels.js'
 import { SuggestionChips } from './suggestion-chips.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
@@ -20,6 +19,7 @@ import type { UseChatSessionReturn } from './use-chat-session.js'
  */
 export function EventButtonsContent({ chat, labels, label }: EventButtonsProps & { chat: UseChatSessionReturn<JsonObject> }): ReactNode {
   const words = useLabels(messageLabels)
+  const kit = useMessageUIKit()
   const { snapshot, sendEvent, status, pendingDialog, session, traces } = chat
   const disabled = status === 'streaming' || pendingDialog !== undefined
   const restart = snapshot.final ? snapshot.restart : undefined
@@ -32,10 +32,10 @@ export function EventButtonsContent({ chat, labels, label }: EventButtonsProps &
     )
   }
   const { routes, eventLabels } = session.definition.conversation
-  const buttons = eventButtonsOf(routes, snapshot.state, snapshot.events)
+  const buttons = kit.eventButtonsOf(routes, snapshot.state, snapshot.events)
     .filter(({ uiEvent }) => uiEvent !== restart)
   const eventButtons = buttons.map(({ uiEvent, event }) => {
-    const text = eventLabelOf(uiEvent, event, labels, eventLabels)
+    const text = eventLabelOf(uiEvent, event, labels, eventLabels, kit.humanizeEvent(uiEvent))
     return (
       <button key={uiEvent} type="button" data-chatrail-event-button={uiEvent} disabled={disabled} onClick={() => { void sendEvent(uiEvent, text) }}>
         {text}

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useLayoutEffect, useRef } from 'react'
+import { createContext, useCallback, useLayoutEffect, useRef } from './react-api.js'
 import type { RefObject } from 'react'
 import type { StreamItem } from './stream-layout.js'
 

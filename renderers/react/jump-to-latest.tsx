@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { ReactNode, RefObject } from 'react'
 import type { ScrollMetrics } from './follow-scroll.js'
 import { ArrowDownIcon } from './icons.js'
-import { useLabels } from './labels.js'
+import { useLabels } from './message-ui-context.js'
 import { messageLabels } from './message-labels.js'
 
 export interface JumpToLatestProps {

@@ -1,4 +1,5 @@
-import { createContext, useContext } from 'react'
+import { createContext, useContext } from './react-api.js'
+import type { approvalLabels } from './approval-labels.js'
 import type { componentLabels } from './component-labels.js'
 import type { dialogLabels } from './dialog-labels.js'
 import type { extrasLabels } from './extras-labels.js'
@@ -8,7 +9,7 @@ import type { messageLabels } from './message-labels.js'
  * The English words of the entry's own parts (the status line, the composer, a dialog card's
  * placeholder, a message before the message UI is in). The rest of the UI's words sit beside the
  * chunk that shows them (message-labels.ts, extras-labels.ts, dialog-labels.ts,
- * component-labels.ts), so that the entry does not carry the words of code it loads lazily;
+ * component-labels.ts, approval-labels.ts), so that the entry does not carry the words of code it loads lazily;
  * together they are `ChatLabels`.
  */
 export const entryLabels = {
@@ -18,8 +19,6 @@ export const entryLabels = {
   placeholder: 'Type a message…',
   send: 'Send',
   stop: 'Stop',
-  /** After the status words on the collapsed composer: the button that goes to the pending card. */
-  dialogAbove: 'above ↑',
   waitingElsewhere: 'Waiting for an answer in the agent’s window',
   waitingReview: 'Waiting for your review',
   waitingAnswer: 'Waiting for your answer',
@@ -45,7 +44,7 @@ type Words<T> = { [K in keyof T]: T[K] extends (...args: never[]) => string ? T[
  * texts, dialog and tool cards), English by default. Pass a partial object as `<ChatSession
  * labels>`: what it leaves out stays English. A few are functions of what they name.
  */
-export type ChatLabels = Words<typeof entryLabels & typeof messageLabels & typeof extrasLabels & typeof dialogLabels & typeof componentLabels>
+export type ChatLabels = Words<typeof entryLabels & typeof messageLabels & typeof extrasLabels & typeof dialogLabels & typeof componentLabels & typeof approvalLabels>
 
 /** The app's overrides (`<ChatSession labels>`); every part merges them over its own defaults. */
 export const ChatLabelsContext = createContext<Partial<ChatLabels>>({})

@@ -3,7 +3,7 @@ import type { ComponentType, ReactNode } from 'react'
 import { RuleType, astToJSX, parser } from 'markdown-to-jsx/react'
 import type { MarkdownToJSX } from 'markdown-to-jsx/react'
 import { CodeBlock } from './code-block.js'
-import { useLabels } from './labels.js'
+import { useLabels } from './message-ui-context.js'
 import { messageLabels } from './message-labels.js'
 
 /**

@@ -3,12 +3,11 @@ import type { ReactNode, Ref } from 'react'
 import type { Message } from '../../src/contract/message.js'
 import { BranchPicker } from './branch-picker.js'
 import type { MessageBranches } from './branch-picker.js'
-import { ComponentHostContext } from './component-host.js'
+import { MessageUIHost, useLabels, useMessageUIKit } from './message-ui-context.js'
 import { CopyButton } from './copy-button.js'
 import { failureOf } from './error-banner-content.js'
 import { focusComposer } from './focus-composer.js'
 import { EditIcon, RegenerateIcon } from './icons.js'
-import { useLabels } from './labels.js'
 import { messageLabels } from './message-labels.js'
 
 /** Pure: may the last turn be asked again (an assistant reply to a user message, idle)? */
@@ -24,9 +23,10 @@ export function canReplayLastTurn(messages: readonly Message[], streaming: boole
  * `part`: the first part of a reply split around a dialog has no actions.
  */
 export function useRegenerate(messageId: string, part: string | undefined): (() => void) | undefined {
-  const chat = useContext(ComponentHostContext)?.chat
+  const chat = useContext(MessageUIHost)?.chat
+  const { agentFailedIn } = useMessageUIKit()
   if (chat === undefined || part === 'before' || chat.messages.at(-1)?.id !== messageId) return undefined
-  if (!canReplayLastTurn(chat.messages, chat.status === 'streaming') || failureOf(chat.error, chat.traces) !== undefined) return undefined
+  if (!canReplayLastTurn(chat.messages, chat.status === 'streaming') || failureOf(chat.error, chat.traces, agentFailedIn) !== undefined) return undefined
   return () => { void chat.regenerate(messageId) }
 }
 

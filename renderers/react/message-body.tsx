@@ -11,7 +11,7 @@ import { MessageActions, useRegenerate } from './message-actions.js'
 import { useBranches } from './branch-picker.js'
 import { sourcesOf } from '../../src/contract/message-source.js'
 import { MessageExtra, reasoningOf, ToolCallsExtra } from './message-extras.js'
-import { entryLabels, useLabels } from './labels.js'
+import { useLabels } from './message-ui-context.js'
 import { messageLabels } from './message-labels.js'
 
 /** Enter saves, Shift+Enter breaks the line, Esc cancels; the box has the focus as it opens. */
@@ -68,6 +68,8 @@ export interface MessageBodyProps {
   onEdit: (messageId: string, content: string) => void
   /** The user stopped this reply: it keeps its text and says "Stopped". */
   stopped: boolean
+  /** Its accessible name, the role's word ("You", "Assistant"), from the entry's labels (`<MessageItem>` names its plain-text stand-in the same). */
+  label: string
 }
 
 /**
@@ -78,9 +80,9 @@ export interface MessageBodyProps {
  * resends it, Regenerate on the last reply. A reply the user stopped before any text came is not
  * shown at all.
  */
-export function MessageBody({ message, text = message.content, part, hiddenToolIds, canEdit, onEdit, stopped }: MessageBodyProps): ReactNode {
+export function MessageBody({ message, text = message.content, part, hiddenToolIds, canEdit, onEdit, stopped, label }: MessageBodyProps): ReactNode {
   const [editing, setEditing] = useState(false)
-  const words = useLabels({ ...entryLabels, ...messageLabels })
+  const words = useLabels(messageLabels)
   const onRegenerate = useRegenerate(message.id, part)
   const branches = useBranches(message.id, part)
   const article = useRef<HTMLElement>(null)
@@ -113,7 +115,7 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
       data-chatrail-event={event}
       data-chatrail-stopped={stopped && part !== 'before' ? '' : undefined}
       data-chatrail-fallback={part === 'fallback' ? '' : undefined}
-      aria-label={words[message.role === 'user' ? 'you' : message.role]}
+      aria-label={label}
     >
       {reasoning !== '' && <MessageExtra fallback={null} render={(ui) => <ui.ReasoningSection text={reasoning} streaming={message.status === 'streaming'} />} />}
       {editing

@@ -1,16 +1,25 @@
 import { Suspense, use, useContext } from 'react'
 import type { ReactNode } from 'react'
 import type { Message, ToolCall } from '../../src/contract/message.js'
-import { ComponentHostContext } from './component-host.js'
-import { lazyChunk } from './lazy-chunk.js'
+import { MessageUIHost, MessageUILabels, useMessageUIKit } from './message-ui-context.js'
+import type { MessageUIKit } from './message-ui-context.js'
+import type { LazyChunk } from './lazy-chunk.js'
 import type * as MessageExtrasModule from './message-extras-ui.js'
 
 export type MessageExtrasUI = typeof MessageExtrasModule
 
-const chunk = lazyChunk(() => import('./message-extras-ui.js'))
+let chunk: LazyChunk<MessageExtrasUI> | undefined
+
+/** The one load of the extras chunk, with the entry's `lazyChunk` handed over in the kit (message-ui-context.ts). */
+function chunkOf(kit: Pick<MessageUIKit, 'lazyChunk'>): LazyChunk<MessageExtrasUI> {
+  chunk ??= kit.lazyChunk(() => import('./message-extras-ui.js'))
+  return chunk
+}
 
 /** Starts downloading the message extras chunk now (resolves once it can render). */
-export const preloadMessageExtras: () => Promise<void> = chunk.preload
+export function preloadMessageExtras(kit: Pick<MessageUIKit, 'lazyChunk'>): Promise<void> {
+  return chunkOf(kit).preload()
+}
 
 /** Pure: the reasoning the controller gathered for a reply (`metadata.reasoning`), or ''. */
 export function reasoningOf(message: Pick<Message, 'metadata'>): string {
@@ -37,8 +46,9 @@ interface ExtraProps {
 function Loaded({ render, fallback }: ExtraProps): ReactNode {
   // No follow-scroll report (unlike a dialog card): importing the entry's follow-scroll.ts from here
   // would split it into a chunk shared with the entry, +0.12 kB gzip on the entry for one effect.
-  const ui = use(chunk.load())
-  return ui instanceof Error ? fallback : render(ui)
+  const ui = use(chunkOf(useMessageUIKit()).load())
+  const labels = useContext(MessageUILabels)
+  return ui instanceof Error ? fallback : <ui.ExtrasLabels value={labels}>{render(ui)}</ui.ExtrasLabels>
 }
 
 /** A part of a message drawn by the message extras chunk (message-extras-ui.ts), under its own `<Suspense>`. */
@@ -51,6 +61,6 @@ export function MessageExtra(props: ExtraProps): ReactNode {
  * `<MessageList>`'s chat (read here, in the message UI, so the chunk shares no module with the entry).
  */
 export function ToolCallsExtra({ calls }: { calls: readonly ToolCall[] }): ReactNode {
-  const chat = useContext(ComponentHostContext)?.chat
+  const chat = useContext(MessageUIHost)?.chat
   return <MessageExtra fallback={<ToolCallChips calls={calls} />} render={(ui) => <ui.ToolCallList calls={calls} decisions={chat} />} />
 }

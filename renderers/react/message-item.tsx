@@ -1,14 +1,14 @@
-import { useContext, useLayoutEffect } from 'react'
+import { useContext, useLayoutEffect } from './react-api.js'
 import type { ReactNode } from 'react'
 import { CardLoadedContext } from './follow-scroll.js'
 import { entryLabels, useLabels } from './labels.js'
 import type { MessageBodyProps } from './message-body.js'
 import { MessageUIPart } from './message-ui-part.js'
 
-export type MessageItemProps = MessageBodyProps
+export type MessageItemProps = Omit<MessageBodyProps, 'label'>
 
 /** The message body from the chunk; its first render replaces plain text by markdown, so the follow scroll re-checks. */
-function Body(props: MessageItemProps & { Body: (props: MessageBodyProps) => ReactNode }): ReactNode {
+function Body(props: MessageBodyProps & { Body: (props: MessageBodyProps) => ReactNode }): ReactNode {
   const contentChanged = useContext(CardLoadedContext)
   useLayoutEffect(() => contentChanged?.(''), [contentChanged])
   return <props.Body {...props} />
@@ -21,14 +21,15 @@ function Body(props: MessageItemProps & { Body: (props: MessageBodyProps) => Rea
 export function MessageItem(props: MessageItemProps): ReactNode {
   const { message, text = message.content } = props
   const words = useLabels(entryLabels)
+  const label = words[message.role === 'user' ? 'you' : message.role]
   return (
     <MessageUIPart
       fallback={(
-        <article data-chatrail-message="" data-chatrail-role={message.role} data-chatrail-status={message.status} aria-label={words[message.role === 'user' ? 'you' : message.role]}>
+        <article data-chatrail-message="" data-chatrail-role={message.role} data-chatrail-status={message.status} aria-label={label}>
           <div data-chatrail-content="" data-chatrail-markdown-source="">{text}</div>
         </article>
       )}
-      render={(ui) => <Body {...props} Body={ui.MessageBody} />}
+      render={(ui) => <Body {...props} label={label} Body={ui.MessageBody} />}
     />
   )
 }

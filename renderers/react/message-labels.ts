@@ -10,6 +10,8 @@ export const messageLabels = {
   conversationEnded: 'Conversation ended',
   endNote: 'This conversation has ended.',
   startOver: 'Start over',
+  /** After the status words on the collapsed composer: the button that goes to the pending card (dialog-link.tsx). */
+  dialogAbove: 'above ↑',
   copyMessage: 'Copy message',
   copyCode: 'Copy code',
   copyCodeIn: (language: string): string => `Copy ${language} code`,

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react'
+import { useEffect, useMemo, useRef } from './react-api.js'
 import type { ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
@@ -29,7 +29,7 @@ export interface MessageListProps {
  * container of the chat (`div[role=log][data-chatrail-message-list]`, `aria-live="off"`: replies
  * are read once, whole, by the `ReplyAnnouncer` region after it), with the follow scroll of
  * `useFollowScroll`, and the error banner of a failed turn at its end. System messages are not shown.
- * Its messages read the chat from `ComponentHostContext` for their actions (Regenerate on the last
+ * Its messages read the chat from `ComponentHostContext` (handed to the message UI as `MessageUIHost`) for their actions (Regenerate on the last
  * reply: message-actions.tsx). While a reply streams and the reader has scrolled up, a "Jump to
  * latest" button floats over the list's bottom edge (jump-to-latest.tsx). The dialog cards' UI (a
  * lazily loaded chunk) starts loading as soon as the session has a live agent, the only source of pending dialogs, so

@@ -1,4 +1,4 @@
-import { use } from 'react'
+import { use } from './react-api.js'
 import type { ReactPromise } from 'react'
 import { lazyChunk } from './lazy-chunk.js'
 import type * as MessageUIModule from './message-ui.js'

@@ -1,5 +1,8 @@
-import { Suspense } from 'react'
+import { Suspense, useContext } from './react-api.js'
 import type { ReactNode } from 'react'
+import { ComponentHostContext } from './component-host.js'
+import { ChatLabelsContext } from './labels.js'
+import { messageUIKit } from './message-ui-kit.js'
 import { useMessageUI } from './message-ui-loader.js'
 import type { MessageUI } from './message-ui-loader.js'
 
@@ -10,9 +13,17 @@ interface PartProps {
   fallback: ReactNode
 }
 
+/** The chunk's part, given the app's labels, the component host and the entry's kit through the chunk's own contexts (message-ui-context.ts says why). */
 function LoadedPart({ render, fallback }: PartProps): ReactNode {
   const ui = useMessageUI()
-  return ui instanceof Error ? fallback : render(ui)
+  const labels = useContext(ChatLabelsContext)
+  const host = useContext(ComponentHostContext)
+  if (ui instanceof Error) return fallback
+  return (
+    <ui.MessageUIKitContext value={messageUIKit}>
+      <ui.MessageUILabels value={labels}><ui.MessageUIHost value={host}>{render(ui)}</ui.MessageUIHost></ui.MessageUILabels>
+    </ui.MessageUIKitContext>
+  )
 }
 
 /** A part of the chat drawn by the lazily loaded message UI chunk, under its own `<Suspense>`. */

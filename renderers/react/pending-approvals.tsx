@@ -4,8 +4,10 @@ import { isComponentPart } from '../../src/contract/component-chunk.js'
 import type { Message } from '../../src/contract/message.js'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { ActionApprovalCard, type ApprovalRecord } from './action-approval-card.js'
+import { approvalLabels } from './approval-labels.js'
 import type { ApprovalSource } from './approval-source.js'
 import { useChatFrom } from './chat-context.js'
+import { useLabels } from './labels.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 /**
@@ -39,7 +41,8 @@ function tokensShownIn(messages: readonly Message[]): ReadonlySet<string> {
   return tokens
 }
 
-export function PendingApprovals({ source, chat, now, label = 'Actions waiting for approval' }: PendingApprovalsProps): ReactNode {
+export function PendingApprovals({ source, chat, now, label }: PendingApprovalsProps): ReactNode {
+  const words = useLabels(approvalLabels)
   const resolved = useChatFrom(chat, 'PendingApprovals', true)
   const [records, setRecords] = useState<readonly ApprovalRecord[]>([])
   const [decided, setDecided] = useState<ReadonlyMap<string, ApprovalRecord>>(new Map())
@@ -62,7 +65,7 @@ export function PendingApprovals({ source, chat, now, label = 'Actions waiting f
     return record
   }
   return (
-    <section aria-label={label} data-chatrail-pending-approvals="">
+    <section aria-label={label ?? words.pendingApprovals} data-chatrail-pending-approvals="">
       {visible.map((record) => (
         <ActionApprovalCard
           key={record.token}

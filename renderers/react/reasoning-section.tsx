@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
 import { extrasLabels } from './extras-labels.js'
-import { useLabels } from './labels.js'
+import { useLabels } from './extras-context.js'
 
 /**
  * A reply's `reasoning` chunks as a "Thinking" disclosure (`div[data-chatrail-reasoning]`, a real

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { extrasLabels } from './extras-labels.js'
-import { useLabels } from './labels.js'
+import { useLabels } from './extras-context.js'
 import { isSafeUrl } from '../../src/components/safe-url.js'
 import type { MessageSource } from '../../src/contract/message-source.js'
 

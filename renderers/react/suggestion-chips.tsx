@@ -1,7 +1,7 @@
 import type { MouseEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { eventLabelOf } from './event-label.js'
-import { useLabels } from './labels.js'
+import { useLabels, useMessageUIKit } from './message-ui-context.js'
 import { messageLabels } from './message-labels.js'
 import { suggestionsOf } from './suggestions.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
@@ -22,15 +22,16 @@ interface SuggestionChipsProps {
 export function SuggestionChips({ chat, eventLabels, disabled = false }: SuggestionChipsProps): ReactNode {
   const { snapshot, session, send, sendEvent } = chat
   const words = useLabels(messageLabels)
+  const kit = useMessageUIKit()
   const { routes, eventLabels: definitionLabels } = session.definition.conversation
-  const suggestions = suggestionsOf(routes, snapshot.state, snapshot.events)
+  const suggestions = suggestionsOf(routes, snapshot.state, snapshot.events, kit.eventButtonsOf)
   if (suggestions.length === 0) return null
   return (
     <ul data-chatrail-suggestions="" aria-label={words.suggestions}>
       {suggestions.map((suggestion) => {
         const label = suggestion.kind === 'command'
           ? suggestion.text
-          : eventLabelOf(suggestion.uiEvent, suggestion.event, eventLabels, definitionLabels)
+          : eventLabelOf(suggestion.uiEvent, suggestion.event, eventLabels, definitionLabels, kit.humanizeEvent(suggestion.uiEvent))
         const act = (event: MouseEvent<HTMLButtonElement>): void => {
           // The chips leave with the first screen: the focus goes where the next message is typed.
           event.currentTarget.closest('[data-chatrail-chat]')?.querySelector<HTMLElement>('[data-chatrail-input]')?.focus()

@@ -1,5 +1,5 @@
 import type { Route } from '../../src/conversation/index.js'
-import { eventButtonsOf } from './event-routes.js'
+import type { eventButtonsOf } from './event-routes.js'
 
 /** What the user can say now: a command to send as text, or a UI event to fire. */
 export type Suggestion =
@@ -13,9 +13,10 @@ export type Suggestion =
  * route order, each command and UI event once, with the route's `description`. A command whose
  * machine event a UI event's chip fires is left out: `/human` beside an "escalate" button would be
  * two chips for one thing (issue #31 item 12), and the button is the one the app labelled.
+ * `buttonsOf`: event-routes.ts's `eventButtonsOf`, handed in (the entry's, message-ui-context.ts).
  */
-export function suggestionsOf(routes: readonly Route[], state: string, events: readonly string[]): Suggestion[] {
-  const buttons = eventButtonsOf(routes, state, events)
+export function suggestionsOf(routes: readonly Route[], state: string, events: readonly string[], buttonsOf: typeof eventButtonsOf): Suggestion[] {
+  const buttons = buttonsOf(routes, state, events)
   const buttonEvents = new Set(buttons.map(({ event }) => event))
   const commands: Suggestion[] = []
   for (const route of routes) {

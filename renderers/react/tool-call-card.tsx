@@ -2,7 +2,7 @@ import { useId, useLayoutEffect, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
 import type { ToolCall } from '../../src/contract/message.js'
 import { extrasLabels } from './extras-labels.js'
-import { useLabels } from './labels.js'
+import { useLabels } from './extras-context.js'
 import { TruncatedOutput } from './truncated-output.js'
 
 /** Approve or deny a call waiting in `requires_confirmation` (the controller's `approve` / `deny`). */

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
+import { useEffect, useMemo, useRef, useSyncExternalStore } from './react-api.js'
 import type { ChatState } from '../../src/contract/chat.js'
 import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../src/contract/dialog.js'
 import type { ChatrailController } from '../../src/controller/index.js'

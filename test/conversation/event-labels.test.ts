@@ -4,6 +4,7 @@ import type { ConversationDefinition } from '../../src/index.js'
 import { pageConfigOf } from '../../src/cli/serve/page-config.js'
 import { browserDefinitionOf } from '../../renderers/serve-page/browser-definition.js'
 import { eventLabelOf } from '../../renderers/react/event-label.js'
+import { humanizeEvent } from '../../renderers/react/event-routes.js'
 
 /** `conversation.eventLabels` (issue 31 item 12): what event buttons and chips say, from the definition. */
 function labelled(eventLabels: Record<string, string>) {
@@ -56,10 +57,10 @@ describe('conversation.eventLabels', () => {
 
 describe('eventLabelOf', () => {
   it('the renderer\'s labels first, then the definition\'s, each by UI event then machine event, then the name humanized', () => {
-    expect(eventLabelOf('talk_to_human', 'handoff', undefined, undefined)).toBe('Talk to human')
-    expect(eventLabelOf('talk_to_human', 'handoff', undefined, { handoff: 'By event' })).toBe('By event')
-    expect(eventLabelOf('talk_to_human', 'handoff', undefined, { handoff: 'By event', talk_to_human: 'By UI event' })).toBe('By UI event')
-    expect(eventLabelOf('talk_to_human', 'handoff', { handoff: 'Own' }, { talk_to_human: 'Definition' })).toBe('Own')
+    expect(eventLabelOf('talk_to_human', 'handoff', undefined, undefined, humanizeEvent('talk_to_human'))).toBe('Talk to human')
+    expect(eventLabelOf('talk_to_human', 'handoff', undefined, { handoff: 'By event' }, humanizeEvent('talk_to_human'))).toBe('By event')
+    expect(eventLabelOf('talk_to_human', 'handoff', undefined, { handoff: 'By event', talk_to_human: 'By UI event' }, humanizeEvent('talk_to_human'))).toBe('By UI event')
+    expect(eventLabelOf('talk_to_human', 'handoff', { handoff: 'Own' }, { talk_to_human: 'Definition' }, humanizeEvent('talk_to_human'))).toBe('Own')
     expect(eventLabelOf('restart', undefined, undefined, undefined, 'Start over')).toBe('Start over')
   })
 })

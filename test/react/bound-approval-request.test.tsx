@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ChatSession, preloadMessageUI } from '../../renderers/react/index.js'
 import { preloadComponentUI } from '../../renderers/react/component-ui-loader.js'
+import { messageUIKit } from '../../renderers/react/message-ui-kit.js'
 import { approvalRequestView, BoundApprovalRequest, coordinatorApprovals, PendingApprovals, serverApprovals } from '../../renderers/react/actions.js'
 import { memoryConfirmationLedger } from '../../src/conversation/actions.js'
 import { createRefundDesk } from '../../examples/refund-desk/definition.js'
@@ -10,7 +11,7 @@ import { createRefundDesk } from '../../examples/refund-desk/definition.js'
 /** The approval request bound to its record in a chat: status from the record, one execution whatever the clicks, reloads and clock. */
 
 afterEach(cleanup)
-beforeAll(async () => { await preloadMessageUI(); await preloadComponentUI() })
+beforeAll(async () => { await preloadMessageUI(); await preloadComponentUI(messageUIKit) })
 
 function desk(shared: { ledger: ReturnType<typeof memoryConfirmationLedger>; refunds: string[]; clock: { now: number } }) {
   const { definition, confirmationsFor } = createRefundDesk({ refund: (order) => shared.refunds.push(order), capabilities: () => ['billing:write'], ledger: shared.ledger, now: () => shared.clock.now })

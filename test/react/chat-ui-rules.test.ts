@@ -4,6 +4,8 @@ import { suggestionsOf } from '../../renderers/react/suggestions.js'
 import { statusWordsOf } from '../../renderers/react/state-badge.js'
 import { finishedReplies } from '../../renderers/react/reply-announcer.js'
 import { failureOf } from '../../renderers/react/error-banner-content.js'
+import { agentFailedIn } from '../../renderers/react/agent-failure.js'
+import { eventButtonsOf } from '../../renderers/react/event-routes.js'
 import { layoutStream } from '../../renderers/react/stream-layout.js'
 import { observePending } from '../../renderers/react/dialog-log.js'
 import type { TurnTrace } from '../../src/conversation/index.js'
@@ -16,17 +18,17 @@ const eventsOf = (state: string): readonly string[] => createChatSession(support
 describe('suggestionsOf (the support-bot definition)', () => {
   const routes = supportBot.conversation.routes
   it('the commands and UI events allowed in the state, with their descriptions', () => {
-    expect(suggestionsOf(routes, 'greeting', eventsOf('greeting'))).toEqual([
+    expect(suggestionsOf(routes, 'greeting', eventsOf('greeting'), eventButtonsOf)).toEqual([
       { kind: 'command', text: '/help', description: 'List what you can do here.' },
       { kind: 'command', text: '/start', description: 'Start an order lookup.' },
       { kind: 'event', uiEvent: 'escalate', event: 'escalate', description: 'Hand the conversation to a person.' },
     ])
     // `/human` fires what the `escalate` button fires: one chip for it, the button (issue #31 item 12).
     // collecting has no `start` event: no /start chip; `cancel` is allowed there.
-    expect(suggestionsOf(routes, 'collecting', eventsOf('collecting')).map((s) => (s.kind === 'command' ? s.text : s.uiEvent)))
+    expect(suggestionsOf(routes, 'collecting', eventsOf('collecting'), eventButtonsOf).map((s) => (s.kind === 'command' ? s.text : s.uiEvent)))
       .toEqual(['/help', '/cancel', 'escalate'])
     // resolved is final: the reply-only /help and the Start over command and button remain.
-    expect(suggestionsOf(routes, 'resolved', eventsOf('resolved')).map((s) => (s.kind === 'command' ? s.text : s.uiEvent))).toEqual(['/help', '/start', 'start-over'])
+    expect(suggestionsOf(routes, 'resolved', eventsOf('resolved'), eventButtonsOf).map((s) => (s.kind === 'command' ? s.text : s.uiEvent))).toEqual(['/help', '/start', 'start-over'])
   })
 })
 
@@ -56,14 +58,14 @@ describe('failureOf', () => {
   const trace = (extra: Partial<TurnTrace>): TurnTrace => ({ kind: 'agentic', outcome: 'ok', fromState: 's', toState: 's', sessionId: 'x', turnId: 't', replayed: false, at: '', durationMs: 0, ...extra })
   it('the chat error first, else a fallback that answered for a failed agent (not for a missing one)', () => {
     const error = new Error('model unavailable')
-    expect(failureOf(error, [])).toEqual({ key: error, message: 'The reply failed.', cause: 'model unavailable', hint: 'Retry; if it keeps failing, rephrase your message or start over.' })
+    expect(failureOf(error, [], agentFailedIn)).toEqual({ key: error, message: 'The reply failed.', cause: 'model unavailable', hint: 'Retry; if it keeps failing, rephrase your message or start over.' })
     // A ChatrailError's code and hint are the cause and what to do.
     const coded = new ChatrailError({ code: 'AGENT_EXITED', message: 'Codex exited with code 1', hint: 'Check that codex is logged in.' })
-    expect(failureOf(coded, [])).toMatchObject({ message: 'The reply failed.', cause: 'Codex exited with code 1 (AGENT_EXITED)', hint: 'Check that codex is logged in.' })
+    expect(failureOf(coded, [], agentFailedIn)).toMatchObject({ message: 'The reply failed.', cause: 'Codex exited with code 1 (AGENT_EXITED)', hint: 'Check that codex is logged in.' })
     const fallback = trace({ kind: 'fallback', errorClass: 'TypeError' })
-    expect(failureOf(null, [fallback])?.key).toBe(fallback)
-    expect(failureOf(null, [trace({ kind: 'fallback', errorClass: 'MissingAdapter' })])).toBeUndefined()
-    expect(failureOf(null, [trace({})])).toBeUndefined()
+    expect(failureOf(null, [fallback], agentFailedIn)?.key).toBe(fallback)
+    expect(failureOf(null, [trace({ kind: 'fallback', errorClass: 'MissingAdapter' })], agentFailedIn)).toBeUndefined()
+    expect(failureOf(null, [trace({})], agentFailedIn)).toBeUndefined()
   })
 })
 

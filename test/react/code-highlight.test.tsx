@@ -3,6 +3,7 @@ import { act, cleanup, render } from '@testing-library/react'
 import { afterEach, beforeAll, expect, it, vi } from 'vitest'
 import { Markdown, preloadMessageUI } from '../../renderers/react/index.js'
 import { preloadCodeHighlight } from '../../renderers/react/code-highlight-loader.js'
+import { messageUIKit } from '../../renderers/react/message-ui-kit.js'
 
 // The highlighter chunk is counted: it must be requested only once a fenced block with a language renders.
 const chunk = vi.hoisted(() => ({ loads: 0 }))
@@ -32,7 +33,7 @@ it('a fence with a language shows plain code first, then highlighted tokens; <sc
   // The plain block is there at once, while the chunk loads.
   expect(container.querySelector('pre code')?.textContent).toBe('const s = "<script>alert(1)</script>"')
   // The render started the request (the count was 0 before); wait for that same load to settle.
-  await act(async () => { await preloadCodeHighlight() })
+  await act(async () => { await preloadCodeHighlight(messageUIKit) })
   expect(container.querySelector('[data-chatrail-highlighted]')).not.toBeNull()
   expect(chunk.loads).toBe(1)
   expect(container.querySelector('[data-chatrail-code-lang]')?.textContent).toBe('js')

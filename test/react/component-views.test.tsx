@@ -9,6 +9,7 @@ import type { ComponentPart } from '../../src/contract/component-part.js'
 import type { Message } from '../../src/contract/message.js'
 import { ChatSession, preloadMessageUI } from '../../renderers/react/index.js'
 import { preloadComponentUI } from '../../renderers/react/component-ui-loader.js'
+import { messageUIKit } from '../../renderers/react/message-ui-kit.js'
 import type { ComponentViewProps } from '../../renderers/react/index.js'
 import { ComponentPartView } from '../../renderers/react/component-part-view.js'
 import type { ComponentHost } from '../../renderers/react/component-host.js'
@@ -16,7 +17,7 @@ import { STANDARD_FIXTURES } from '../components/fixtures.js'
 
 afterEach(cleanup)
 // both chunks in before the first chat renders, as a page that prefetched them
-beforeAll(async () => { await preloadMessageUI(); await preloadComponentUI() })
+beforeAll(async () => { await preloadMessageUI(); await preloadComponentUI(messageUIKit) })
 
 const registry = defineComponents(standardCatalog)
 const roleOf = (key: string): string => registry.get(key)?.accessibility.role ?? ''

@@ -23,14 +23,21 @@ describe('entry isolation and size', () => {
   // Jump to latest in the message UI chunk): NOT within the target, 170 B over, reported on issue 31.
   // 6.43 kB with issue 31 item 13 (the UI's words through `labels`: the context, `useLabels` and the
   // entry's own English defaults, labels.ts; +0.27 kB measured on HEAD + this change alone), 6.59 kB
-  // in the tree with the other issue-31/32/33 work of the same round. Still NOT within the target.
-  // This bound keeps it from growing further.
-  it('chatrail/react imports React and the core only, and its entry chunk stays at 6.6 kB gzip (issue 8\'s target is 6 kB: missed)', async () => {
+  // in the tree with the other issue-31/32/33 work of the same round: NOT within the target.
+  // 5.99 kB, within it: the entry is one file again (three chunks it shared with lazy code, each its
+  // own gzip stream, were labels.ts, lazy-chunk.ts + component-host.ts and event-routes.ts +
+  // agent-failure.ts; the message UI now gets the labels, the component host and those helpers
+  // handed over by <MessageUIPart>, message-ui-context.ts: -0.39 kB), its modules import React
+  // through one module (react-api.ts: one import line instead of twelve, -0.12 kB), and the
+  // collapsed composer's link to the pending card is in the message UI chunk (dialog-link.tsx, -0.07 kB).
+  it('chatrail/react imports React and the core only, and its entry is one chunk of 5.99 kB gzip (issue 8\'s and issue 31\'s target of 6 kB: met)', async () => {
     const react = await measureEntry('chatrail/react', 'renderers/react/index.ts', { coreExternal: true })
     expect(react.imports).toEqual(expect.arrayContaining(['chatrail', 'react', 'react/jsx-runtime']))
     expect(react.imports.filter((name) => name.startsWith('react-dom') || name.startsWith('node:'))).toEqual([])
     expect(react.inputs.filter((file) => file.startsWith('src/'))).toEqual([])
-    expect(react.gzipBytes).toBeLessThan(6_610)
+    // No chunk shared with lazy code: a lazy module that imports an entry module splits it off.
+    expect(react.chunks).toBe(1)
+    expect(react.gzipBytes).toBeLessThan(6_000)
   })
 
   it('the agent-dialog UI and the message UI are lazy chunks: the entry chunk has none of their files, the dialog UI nothing of the entry', async () => {
@@ -38,8 +45,8 @@ describe('entry isolation and size', () => {
     const dialogUI = ['dialog-card-content.tsx', 'dialog-labels.ts', 'dialog-plan-form.tsx', 'dialog-question-form.tsx', 'dialog-summary.tsx', 'dialog-ui.ts']
       .map((file) => `renderers/react/${file}`)
     // markdown-to-jsx and everything drawn with it; what the first screen must show at once stays in the entry.
-    const messageUI = ['branch-picker.tsx', 'code-block.tsx', 'code-highlight-loader.ts', 'component-slot.tsx', 'component-ui-loader.ts', 'copy-button.tsx', 'error-banner-content.tsx', 'event-buttons-content.tsx', 'event-label.ts', 'focus-composer.ts', 'icons.tsx', 'jump-to-latest.tsx', 'markdown-content.tsx', 'message-actions.tsx', 'message-body.tsx',
-      'message-extras.tsx', 'message-labels.ts', 'message-ui.ts', 'reply-announcer.tsx', 'suggestion-chips.tsx', 'suggestions.ts', 'welcome-content.tsx'].map((file) => `renderers/react/${file}`)
+    const messageUI = ['branch-picker.tsx', 'code-block.tsx', 'code-highlight-loader.ts', 'component-slot.tsx', 'component-ui-loader.ts', 'copy-button.tsx', 'dialog-link.tsx', 'error-banner-content.tsx', 'event-buttons-content.tsx', 'event-label.ts', 'focus-composer.ts', 'icons.tsx', 'jump-to-latest.tsx', 'markdown-content.tsx', 'message-actions.tsx', 'message-body.tsx',
+      'message-extras.tsx', 'message-labels.ts', 'message-ui-context.ts', 'message-ui.ts', 'reply-announcer.tsx', 'suggestion-chips.tsx', 'suggestions.ts', 'welcome-content.tsx'].map((file) => `renderers/react/${file}`)
     expect(react.inputs.filter((file) => dialogUI.includes(file) || messageUI.includes(file))).toEqual([])
     expect(react.inputs).toEqual(expect.arrayContaining(['renderers/react/dialog-card.tsx', 'renderers/react/dialog-ui-loader.ts', 'renderers/react/message-ui-loader.ts']))
     expect(react.lazy?.map((chunk) => [chunk.name, chunk.inputs])).toEqual([
@@ -59,8 +66,11 @@ describe('entry isolation and size', () => {
     // "Thinking" and the sources are a lazy chunk of their own, below; the entry unchanged);
     // 6.00 kB with the versions picker "‹ 1/2 ›" and its focus hand-over (item 9: +0.42 kB; the entry unchanged);
     // 6.34 kB with its words through `labels` (item 13: message-labels.ts, the English defaults of this chunk),
-    // 6.41 kB with the definition's event labels (item 12: event-label.ts).
-    expect(react.lazy?.[0]?.gzipBytes).toBeLessThan(6_430)
+    // 6.41 kB with the definition's event labels (item 12: event-label.ts);
+    // 6.78 kB (+0.37 kB) with what the entry hands it instead of sharing chunks with it (message-ui-context.ts: the
+    // labels and host contexts and the kit, in the chunk it shares with the component UI) and the composer's link to
+    // the pending card (dialog-link.tsx). Entry and message UI together: 12.77 kB, 0.21 kB less than before.
+    expect(react.lazy?.[0]?.gzipBytes).toBeLessThan(6_790)
   })
 
   it('the component views are a lazy chunk of the message UI: loaded the first time a message holds a component, never with the entry', async () => {
@@ -77,12 +87,14 @@ describe('entry isolation and size', () => {
     const messageUI = await measureEntry('message-ui', 'renderers/react/message-ui.ts', { coreExternal: true })
     // The message UI's lazy chunks: the highlighter (issue 31 item 8; lowlight and its grammars an optional peer), the
     // message extras (item 10: tool call cards, approval, "Thinking", sources) and the component UI.
-    const messageExtras = ['extras-labels.ts', 'message-extras-ui.ts', 'reasoning-section.tsx', 'source-list.tsx', 'tool-call-card.tsx', 'tool-call-list.tsx', 'truncated-output.tsx']
+    const messageExtras = ['extras-context.ts', 'extras-labels.ts', 'message-extras-ui.ts', 'reasoning-section.tsx', 'source-list.tsx', 'tool-call-card.tsx', 'tool-call-list.tsx', 'truncated-output.tsx']
       .map((file) => `renderers/react/${file}`)
     expect(messageUI.lazy?.map((chunk) => chunk.inputs.filter((file) => file.startsWith('renderers/')))).toEqual([['renderers/react/code-highlight.ts'], messageExtras, componentUI])
-    // The extras read React and the core only (and the labels context): 1.57 kB gzip when split off, 1.75 kB with their words through `labels` (item 13).
+    // The extras read React and the core only: 1.57 kB gzip when split off, 1.75 kB with their words through `labels` (item 13),
+    // 1.77 kB with the labels context of their own (extras-context.ts; no chunk shared with the message UI).
     expect(messageUI.lazy?.[1]?.imports).toEqual(['chatrail', 'react', 'react/jsx-runtime'])
-    expect(messageUI.lazy?.[1]?.gzipBytes).toBeLessThan(1_770)
+    expect(messageUI.lazy?.[1]?.chunks).toBe(1)
+    expect(messageUI.lazy?.[1]?.gzipBytes).toBeLessThan(1_785)
     expect(messageUI.lazy?.[2]?.imports).toEqual(['chatrail', 'react', 'react/jsx-runtime'])
     // own code 3.65 kB gzip (zod/mini and the core inlined: 13.5 kB, see docs/react.md § Component parts); 3.87 kB with its words through `labels` (component-labels.ts)
     expect(messageUI.lazy?.[2]?.gzipBytes).toBeLessThan(4_000)

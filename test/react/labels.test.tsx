@@ -8,7 +8,8 @@ import { ChatSession } from '../../renderers/react/chat-session.js'
 import { RemoteChatSession } from '../../renderers/react/remote-chat-session.js'
 import { serverSideAgent } from '../../renderers/react/server-side-agent.js'
 import { preloadDialogUI } from '../../renderers/react/dialog-ui-loader.js'
-import type { ChatLabels } from '../../renderers/react/labels.js'
+import { ChatLabelsContext, type ChatLabels } from '../../renderers/react/labels.js'
+import { ActionApprovalCard } from '../../renderers/react/action-approval-card.js'
 import { preloadMessageUI } from '../../renderers/react/message-ui-loader.js'
 import { statusWordsOf } from '../../renderers/react/state-badge.js'
 import { createScriptedAgent } from '../../examples/react-support/src/scripted-agent.js'
@@ -120,17 +121,32 @@ describe('event buttons and chips say what the definition\'s eventLabels say', (
   })
 })
 
+describe('the approval card of chatrail/react/actions speaks the labels too', () => {
+  const record = { token: 't1', status: 'pending' as const, action: { name: 'refund', input: { order: 'A1' } }, expiresAt: Number.MAX_SAFE_INTEGER }
+  const noop = (): Promise<void> => Promise.resolve()
+
+  it('Approve/Reject and its accessible name in French inside the labels context, English without it', () => {
+    const french = { approve: 'Approuver', reject: 'Refuser', confirmAction: (name: string) => `Confirmer ${name}` }
+    const html = renderToString(<ChatLabelsContext.Provider value={french}><ActionApprovalCard record={record} onApprove={noop} onReject={noop} /></ChatLabelsContext.Provider>)
+    expect(html).toContain('>Approuver</button>')
+    expect(html).toContain('>Refuser</button>')
+    expect(html).toContain('aria-label="Confirmer refund"')
+    expect(html).not.toContain('Approve')
+    const english = renderToString(<ActionApprovalCard record={{ ...record, status: 'approved', outcome: { status: 'error' } }} onApprove={noop} onReject={noop} />)
+    expect(english).toContain('Approved')
+    expect(english).toContain('(the action failed)')
+  })
+})
+
 const frenchStatus = { waitingElsewhere: 'a', waitingReview: 'b', waitingAnswer: 'c', working: 'd', failed: 'e', finished: 'f', ready: 'g' }
 
 /**
  * The defaults files are the only place the UI's words are written: a scan of the renderers for
- * JSX text and accessible-name literals. Not scanned yet: the approval card of chatrail/react/actions
- * and its bound form (action-approval-card.tsx, bound-approval-request.tsx), still being wired (issue 30).
+ * JSX text and accessible-name literals.
  */
 describe('no hard-coded English in renderers/react outside the defaults', () => {
   const dir = 'renderers/react'
-  const exempt = new Set(['action-approval-card.tsx', 'bound-approval-request.tsx'])
-  const files = readdirSync(dir).filter((file) => file.endsWith('.tsx') && !exempt.has(file))
+  const files = readdirSync(dir).filter((file) => file.endsWith('.tsx'))
   const named = new Set(['aria-label', 'title', 'placeholder', 'label', 'alt'])
 
   /** JSX text with a word in it, and string literals given to a name, a title, a label or a placeholder (parsed, not grepped). */

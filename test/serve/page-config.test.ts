@@ -3,7 +3,7 @@ import { supportBot } from '../../examples/support-bot/definition.js'
 import { commandRoute, createChatSession, defineChat, eventRoute, patternRoute } from '../../src/index.js'
 import { pageConfigOf } from '../../src/cli/serve/page-config.js'
 import { browserDefinitionOf } from '../../renderers/serve-page/browser-definition.js'
-import { restartEventOf } from '../../renderers/react/event-routes.js'
+import { eventButtonsOf, restartEventOf } from '../../renderers/react/event-routes.js'
 import { suggestionsOf } from '../../renderers/react/suggestions.js'
 
 const SECRET = 'sk-live-do-not-ship'
@@ -65,7 +65,7 @@ describe('the serve page config (a route summary) and the browser definition bui
       expect({ state: page.state, events: page.events, actions: page.actions, final: page.final }).toEqual({ state: server.state, events: server.events, actions: server.actions, final: server.final })
       for (const state of Object.keys(served.conversation.states)) {
         const events = ['start', 'close', 'reopen', 'escalate', 'confirm', 'resolve', 'cancel', 'order']
-        expect(suggestionsOf(browser.conversation.routes, state, events)).toEqual(suggestionsOf(served.conversation.routes, state, events))
+        expect(suggestionsOf(browser.conversation.routes, state, events, eventButtonsOf)).toEqual(suggestionsOf(served.conversation.routes, state, events, eventButtonsOf))
         expect(restartEventOf(browser.conversation.routes, state)).toBe(restartEventOf(served.conversation.routes, state))
       }
     }

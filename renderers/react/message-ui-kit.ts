@@ -1,0 +1,7 @@
+import { agentFailedIn } from './agent-failure.js'
+import { eventButtonsOf, humanizeEvent } from './event-routes.js'
+import { lazyChunk } from './lazy-chunk.js'
+import type { MessageUIKit } from './message-ui-context.js'
+
+/** The entry's helpers the message UI calls too, handed over by `<MessageUIPart>` (message-ui-context.ts says why). */
+export const messageUIKit: MessageUIKit = { agentFailedIn, eventButtonsOf, humanizeEvent, lazyChunk }
