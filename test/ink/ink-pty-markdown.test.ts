@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { projectRoot as root, terminalEnv } from './demo-driver.js'
@@ -33,6 +34,9 @@ describe('an agent reply in markdown, in a real pseudo-terminal', () => {
     terminal.write(keys.enter)
     const screen = await terminal.waitFor((text) => text.includes('last turn agentic') && text.includes('reship(12345)'))
     const lines = screen.split('\n')
+    // the pane as a person sees it, for docs/ink.md § Replies in markdown
+    mkdirSync(join(root, 'test-output'), { recursive: true })
+    writeFileSync(join(root, 'test-output', `ink-markdown-${cols}x${rows}.txt`), screen)
 
     expect(screen).not.toMatch(/##|\*\*|\| ?---|```/)
     expect(lines).toContain('Reship options')
