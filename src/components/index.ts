@@ -32,6 +32,9 @@ export { COMPONENT_TOOL, componentToolOf } from '../contract/component-tool.js'
 export type { ComponentToolDefinition } from '../contract/component-tool.js'
 export type { ComponentInteraction, ComponentRegistry, RenderOptions } from './define-components.js'
 export { isSafeUrl } from './safe-url.js'
+export { selectChoice } from './select-choice.js'
+export { fallbackProblem, formatSemanticFallback, parseSemanticFallback } from './semantic-fallback.js'
+export type { FallbackFormat } from './semantic-fallback.js'
 export type { InferOutput, StandardResult, StandardSchemaV1 } from './standard-schema.js'
 export {
   STANDARD_COMPONENT_KEYS,

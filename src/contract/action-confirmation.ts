@@ -104,6 +104,12 @@ export interface ConfirmationLedger {
   loadConfirmation: (token: string) => Promise<ActionConfirmation | undefined>
   /** A session's records, oldest first (at most `limit`, default 100). */
   listConfirmations: (sessionId: string, options?: { readonly limit?: number }) => Promise<ActionConfirmation[]>
+  /**
+   * The last record of a session's tool call, synchronously, for a ledger that holds its records
+   * in memory (the memory ledger, a persisted session's snapshot); absent when reading needs I/O.
+   * Lets `getByToolCall` answer at once after a resume.
+   */
+  peekByToolCall?: (sessionId: string, toolCallId: string) => ActionConfirmation | undefined
 }
 
 /** Why a capability policy allowed or refused an action. */

@@ -13,6 +13,8 @@ export { formatRetrievedDocuments, SYSTEM_PROMPT_MESSAGE_ID, RETRIEVED_DOCUMENTS
 export { chatReducer, initialChatState } from './chat-reducer.js'
 export type { ChatAction } from './chat-reducer.js'
 export { planEdit, planRegenerate, planRetry } from './history-edits.js'
+export { getLifecycleTargets } from './lifecycle-targets.js'
+export type { LifecycleTargets } from './lifecycle-targets.js'
 export type { BranchPosition } from './message-branches.js'
 export type { EditPlan, RerunPlan } from './history-edits.js'
 export { defaultClock, defaultIds } from './ids.js'

@@ -182,6 +182,10 @@ export const actionConfirmationWith = (kit: ActionKit) => (options: ActionConfir
         return nextRecord === undefined ? load(record.token) : finish(nextRecord)
       }
       case 'executing': {
+        // The claim ran out while this process got here (a pause, a slow store): another process may
+        // have taken the record over and be executing it. Only a live claim executes; a stale one
+        // is finished by whoever takes it over (a retried approve, the sweep, reconcile).
+        if ((record.claim?.until ?? 0) <= now()) return load(record.token)
         let outcome
         try {
           outcome = (await executor.execute(record, { idempotencyKey: record.idempotencyKey, token: record.token, toolCallId: record.toolCallId, sessionId, attempt: record.attempts })) ?? { status: 'complete' as const }
@@ -280,7 +284,13 @@ export const actionConfirmationWith = (kit: ActionKit) => (options: ActionConfir
         const decision = await policy.check(action.name, 'propose', toolCallId)
         if (!decision.allowed) throw kit.error({ code: 'ACTION_REFUSED', message: `propose("${action.name}"): refused by policy (${decision.reason}).`, hint: 'The trusted context lacks what the action requires; see the policy trace.' })
       }
-      await executor.propose?.({ toolCallId, name: action.name, input: structuredClone(record.action.input) as Record<string, unknown> })
+      const proposed = await executor.propose?.({ toolCallId, name: action.name, input: structuredClone(record.action.input) as Record<string, unknown> })
+      const adopted = proposed?.toolCallId
+      if (adopted !== undefined && adopted !== toolCallId) {
+        if (!isIdentifier(adopted)) throw kit.error({ code: 'ACTION_INVALID', message: `propose("${action.name}"): the controller returned the tool call under the id ${JSON.stringify(adopted)}, which is not an identifier.`, hint: 'A controller’s proposeToolCall must return the call with an id of 1–128 characters from A–Z, a–z, 0–9 and . _ : -.' })
+        // not saved yet, so no revision to bump; its nested fields are frozen already
+        record = Object.freeze({ ...record, toolCallId: adopted })
+      }
       if (!(await ledger.saveConfirmation(record, 0))) throw kit.error({ code: 'CONFIRMATION_CONFLICT', message: 'propose: the token is already in use.', hint: 'createToken must return a new unguessable token every call.' })
       return seen(record)
     },
@@ -293,7 +303,10 @@ export const actionConfirmationWith = (kit: ActionKit) => (options: ActionConfir
     },
     getByToolCall(toolCallId) {
       const token = byToolCall.get(toolCallId)
-      return token === undefined ? undefined : known.get(token)
+      const mine = token === undefined ? undefined : known.get(token)
+      // a record stored before this coordinator existed (a resumed session): the newer revision wins
+      const stored = ledger.peekByToolCall?.(sessionId, toolCallId)
+      return stored !== undefined && (mine === undefined || stored.revision > mine.revision) ? stored : mine
     },
     getSnapshot: () => [...known.values()],
     async list() {

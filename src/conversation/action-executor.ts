@@ -20,8 +20,12 @@ export interface ActionExecutionContext {
 }
 
 export interface ActionExecutor {
-  /** Checks and registers a proposal (a `requires_confirmation` tool call); throwing refuses it. */
-  propose?: (proposal: { readonly toolCallId: string; readonly name: string; readonly input: Record<string, unknown> }) => Promise<void>
+  /**
+   * Checks and registers a proposal (a `requires_confirmation` tool call); throwing refuses it.
+   * Returning a `toolCallId` binds the record to that id instead (a controller that names its own
+   * calls, as AgentsKit's does: approving under the id it was passed would find no call).
+   */
+  propose?: (proposal: { readonly toolCallId: string; readonly name: string; readonly input: Record<string, unknown> }) => Promise<{ readonly toolCallId?: string } | void>
   /** Runs the approved action. A throw is recorded as an `error` outcome (the action ran and failed). */
   execute: (record: ActionConfirmation, context: ActionExecutionContext) => Promise<ConfirmationOutcome | void>
   /** Withdraws the proposal (the tool call denied with `reason`). */
@@ -42,7 +46,9 @@ const mutableInput = (record: ActionConfirmation): Record<string, unknown> => st
 export function chatExecutor(chat: ConfirmationChat): ActionExecutor {
   return {
     async propose(proposal) {
-      await chat.proposeToolCall({ id: proposal.toolCallId, name: proposal.name, args: proposal.input })
+      const call: ToolCall | undefined = await chat.proposeToolCall({ id: proposal.toolCallId, name: proposal.name, args: proposal.input })
+      // a controller that returns nothing keeps the id it was given
+      return call === undefined || call === null ? undefined : { toolCallId: call.id }
     },
     async execute(record, context) {
       await chat.approve(record.toolCallId, { idempotencyKey: context.idempotencyKey })

@@ -8,6 +8,7 @@ import type {
 import type { MaybePromise } from '../contract/message.js'
 import type { ToolAuthorizer } from '../contract/tool.js'
 import type { ActionKit } from './action-kit.js'
+import { isIdentifier } from './identifier.js'
 
 /**
  * A capability policy: which trusted capabilities each action needs, checked against a context
@@ -67,14 +68,17 @@ const isContext = (value: unknown): value is TrustedActionContext =>
   Array.isArray((value as TrustedActionContext).capabilities) &&
   (value as TrustedActionContext).capabilities.every((capability) => typeof capability === 'string')
 
+// Whitespace in a capability is a typo ("billing write") or a sentence: it could never be granted as meant.
+const isCapabilityName = (capability: unknown): capability is string => typeof capability === 'string' && /^\S{1,128}$/.test(capability)
+
 function checkRequirements(kit: ActionKit, requirements: unknown): CapabilityRequirements {
   const issue = (path: (string | number)[], message: string): Error =>
     kit.configError('invalid_policy', ['requirements', ...path], message, 'Pass { actionName: ["capability", …] } (an empty list: no capability needed).')
   if (typeof requirements !== 'object' || requirements === null || Array.isArray(requirements)) throw issue([], 'The policy requirements must be an object of action name → capabilities.')
   const copy: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>
   for (const [action, capabilities] of Object.entries(requirements)) {
-    if (!Array.isArray(capabilities) || !capabilities.every((capability) => typeof capability === 'string' && capability !== '')) {
-      throw issue([action], `The capabilities for action "${action}" must be a list of non-empty strings.`)
+    if (!Array.isArray(capabilities) || !capabilities.every(isCapabilityName)) {
+      throw issue([action], `The capabilities for action "${action}" must be a list of names of 1–128 characters without whitespace.`)
     }
     copy[action] = Object.freeze([...(capabilities as string[])])
   }
@@ -88,6 +92,10 @@ export const capabilityPolicyWith = (kit: ActionKit) => (options: CapabilityPoli
   const requirements = checkRequirements(kit, options.requirements)
   if (typeof options.getContext !== 'function') {
     throw kit.configError('invalid_policy', ['getContext'], 'getContext must be a function returning the trusted context { sessionId, capabilities }.', 'Read it from your own session store, never from the tool call.')
+  }
+  // an empty id would be matched by a context that names no session
+  if (typeof options.sessionId !== 'function' && !isIdentifier(options.sessionId)) {
+    throw kit.configError('invalid_policy', ['sessionId'], `The policy's session id ${JSON.stringify(options.sessionId)} is not an identifier.`, 'Pass the session\'s id (1–128 characters from A–Z, a–z, 0–9 and . _ : -), or use session.withPolicy, which passes the running session\'s.')
   }
   const sessionIdOf = typeof options.sessionId === 'function' ? options.sessionId : ((id: string) => () => id)(options.sessionId)
   const now = options.now ?? Date.now

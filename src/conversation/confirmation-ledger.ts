@@ -38,5 +38,6 @@ export function memoryConfirmationLedger(options: { readonly maxRecords?: number
       }
       return found
     },
+    peekByToolCall: (sessionId, toolCallId) => [...records.values()].findLast((record) => record.sessionId === sessionId && record.toolCallId === toolCallId),
   }
 }

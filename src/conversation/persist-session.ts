@@ -179,6 +179,7 @@ export function createPersister(deps: PersisterDeps): Persister {
       const limit = options?.limit ?? 100
       return [...records.values()].filter((record) => record.sessionId === forSession).slice(0, limit)
     },
+    peekByToolCall: (forSession, toolCallId) => [...records.values()].findLast((record) => record.sessionId === forSession && record.toolCallId === toolCallId),
   }
 
   function restore(envelope: SessionSnapshotEnvelope): void {

@@ -1,4 +1,4 @@
-import type { ActionPolicyTrace, ConfirmationChange } from '../contract/action-confirmation.js'
+import type { ActionPolicyTrace, ConfirmationChange, ConfirmationLedger } from '../contract/action-confirmation.js'
 import type { ToolAuthorizer } from '../contract/tool.js'
 import type { ActionConfirmationCoordinator, ActionConfirmationOptions } from './action-confirmation.js'
 import type { ActionPolicy, CapabilityRequirements, ContextReader } from './capability-policy.js'
@@ -12,8 +12,9 @@ import { actionKit } from './action-kit.js'
  * The policy and the coordinator are loaded on first use (`import()`), like `explain`: a session
  * that never confirms an action does not ship them (≈ 14 kB minified, a fifth of the minimal app).
  * What is returned is usable at once: its asynchronous methods wait for the module, its synchronous
- * reads (`getTrace`, `getSnapshot`, `getByToolCall`) answer empty until it is loaded, which starts
- * when it is created. Invalid arguments reject the first call (and every later one) with the
+ * reads (`getTrace`, `getSnapshot`) answer empty until it is loaded, which starts when it is
+ * created; `getByToolCall` answers from the session's stored records meanwhile (a resumed
+ * session). Invalid arguments reject the first call (and every later one) with the
  * `ChatrailConfigError` `createCapabilityPolicy` / `createActionConfirmation` would throw: checking
  * them here as well cost the session's chunk more than the rest of this file.
  */
@@ -63,7 +64,7 @@ function lazyPolicy(load: () => Promise<ActionPolicy>): ActionPolicy {
 }
 
 /** A coordinator whose module loads on first use (see above); its change listeners are its own. */
-function lazyCoordinator(sessionId: string, load: (onChange: (change: ConfirmationChange) => void) => Promise<ActionConfirmationCoordinator>): ActionConfirmationCoordinator {
+function lazyCoordinator(sessionId: string, load: (onChange: (change: ConfirmationChange) => void) => Promise<ActionConfirmationCoordinator>, ledger: ConfirmationLedger | undefined): ActionConfirmationCoordinator {
   const listeners = new Set<(change: ConfirmationChange) => void>()
   let loaded: ActionConfirmationCoordinator | undefined
   let disposed = false
@@ -90,7 +91,7 @@ function lazyCoordinator(sessionId: string, load: (onChange: (change: Confirmati
     list: later('list'),
     sweepExpired: later('sweepExpired'),
     reconcile: later('reconcile'),
-    getByToolCall: (toolCallId) => loaded?.getByToolCall(toolCallId),
+    getByToolCall: (toolCallId) => (loaded ? loaded.getByToolCall(toolCallId) : ledger?.peekByToolCall?.(sessionId, toolCallId)),
     getSnapshot: () => loaded?.getSnapshot() ?? [],
     subscribe(listener) {
       listeners.add(listener)
@@ -140,6 +141,7 @@ export function sessionActions(deps: SessionActionsDeps): SessionActions {
             },
           }),
         ),
+        options.ledger,
       )
     },
     takePolicyTrace() {

@@ -44,6 +44,8 @@ export function sessionPersistence(deps: Omit<PersisterDeps, 'kit'>, onError: (e
       saveConfirmation: (...args) => load().then(({ ledger }) => ledger.saveConfirmation(...args)),
       loadConfirmation: (...args) => load().then(({ ledger }) => ledger.loadConfirmation(...args)),
       listConfirmations: (...args) => load().then(({ ledger }) => ledger.listConfirmations(...args)),
+      // nothing to peek before the persister is loaded (a resumed session has loaded it)
+      peekByToolCall: (sessionId, toolCallId) => loaded?.ledger.peekByToolCall?.(sessionId, toolCallId),
     },
     load,
   }

@@ -183,6 +183,29 @@ describe('crash recovery: reconcile(token)', () => {
     expect(h.effects.size).toBe(1)
   })
 
+  it('a holder whose claim ran out before it reached execute leaves the record to the process that took it over: one execution', async () => {
+    const h = harness()
+    // the holder stalls right after writing `executing` (a long GC pause, a slow store), past its claim
+    let release: (() => void) | undefined
+    const stalling: ConfirmationLedger = {
+      ...h.ledger,
+      saveConfirmation: async (record, expected) => {
+        const saved = await h.ledger.saveConfirmation(record, expected)
+        if (saved && record.status === 'executing' && release === undefined) await new Promise<void>((resolve) => (release = resolve))
+        return saved
+      },
+    }
+    const holder = h.make({ ledger: stalling })
+    const { token } = await holder.propose({ name: 'refund', input: {} })
+    const stalled = holder.approve(token, 's1')
+    while (release === undefined) await new Promise((resolve) => setTimeout(resolve, 1))
+    h.advance(10_001)
+    expect(await h.make().approve(token, 's1')).toMatchObject({ status: 'approved', attempts: 1 })
+    release()
+    expect((await stalled).status).toBe('approved')
+    expect(h.runs).toHaveLength(1)
+  })
+
   it('never stuck: a retried approve, list() and the sweep finish a record whose holder died', async () => {
     for (const recover of ['approve', 'list', 'sweep'] as const) {
       const h = harness()
@@ -253,5 +276,37 @@ describe('through a chat controller (AgentsKit’s proposeToolCall / approve / d
     const denied = controller.getState().messages.flatMap((m) => m.toolCalls ?? []).find((c) => c.id === second.toolCallId)
     expect(denied).toMatchObject({ status: 'error', error: 'Permission denied: too much' })
     expect(keys).toHaveLength(1)
+  })
+
+  it('binds the record to the id the controller gave the call, when it chose its own (AgentsKit’s controller does)', async () => {
+    const approved: string[] = []
+    const denied: string[] = []
+    let n = 0
+    // AgentsKit's `proposeToolCall` ignores the id it is passed and returns the call under its own
+    const chat = {
+      proposeToolCall: async (proposal: { name: string; args: Record<string, unknown> }) => ({ id: `call-${++n}`, name: proposal.name, args: proposal.args, status: 'requires_confirmation' as const }),
+      approve: async (id: string) => void approved.push(id),
+      deny: async (id: string) => void denied.push(id),
+    }
+    const confirmations = createActionConfirmation({ sessionId: 's1', chat })
+    const first = await confirmations.propose({ name: 'refund', input: {} })
+    expect(first.toolCallId).toBe('call-1')
+    expect(confirmations.getByToolCall('call-1')?.token).toBe(first.token)
+    await confirmations.approve(first.token, 's1')
+    expect(approved).toEqual(['call-1'])
+    const second = await confirmations.propose({ name: 'refund', input: {} })
+    await confirmations.reject(second.token, 's1')
+    expect(denied).toEqual(['call-2'])
+  })
+
+  it('refuses a proposal the controller returns under an id that is not an identifier, and keeps no record', async () => {
+    const chat = {
+      proposeToolCall: async () => ({ id: 'not an id', name: 'refund', args: {}, status: 'requires_confirmation' as const }),
+      approve: async () => undefined,
+      deny: async () => undefined,
+    }
+    const confirmations = createActionConfirmation({ sessionId: 's1', chat })
+    await expect(confirmations.propose({ name: 'refund', input: {} })).rejects.toMatchObject({ code: 'ACTION_INVALID' })
+    expect(await confirmations.list()).toEqual([])
   })
 })

@@ -111,6 +111,28 @@ describe('createCapabilityPolicy: what it trusts', () => {
     expect(() => createCapabilityPolicy({ sessionId: 's', requirements: { refund: 'billing' as unknown as string[] }, getContext: () => undefined })).toThrow(ChatrailConfigError)
     expect(() => createCapabilityPolicy({ sessionId: 's', requirements: {}, getContext: 'x' as unknown as () => undefined })).toThrow(/getContext/)
   })
+
+  it('refuses an empty or non-string session id, which a context for no session would match', () => {
+    for (const sessionId of ['', 'two words', 42 as unknown as string, undefined as unknown as string]) {
+      const error = (() => {
+        try {
+          createCapabilityPolicy({ sessionId, requirements: {}, getContext: () => undefined })
+        } catch (thrown) {
+          return thrown
+        }
+        return undefined
+      })()
+      expect(ChatrailConfigError.isInstance(error) && error.path).toEqual(['sessionId'])
+    }
+    expect(() => createCapabilityPolicy({ sessionId: () => 's', requirements: {}, getContext: () => undefined })).not.toThrow()
+  })
+
+  it('refuses a capability name with whitespace (a typo for two capabilities, or a sentence)', () => {
+    for (const capability of ['invalid capability', ' billing:write', 'billing:write\n', 'x'.repeat(129)]) {
+      expect(() => createCapabilityPolicy({ sessionId: 's', requirements: { refund: [capability] }, getContext: () => undefined })).toThrow(/capabilities for action "refund"/)
+    }
+    expect(() => createCapabilityPolicy({ sessionId: 's', requirements: { refund: ['billing:write', 'orders/refund', 'admin'] }, getContext: () => undefined })).not.toThrow()
+  })
 })
 
 describe('withActionPolicy (AgentsKit Chat’s name)', () => {

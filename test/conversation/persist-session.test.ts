@@ -195,6 +195,24 @@ describe('confirmations in the snapshot', () => {
     expect(storage.saved.get('c1')?.confirmations[0]?.status).toBe('approved')
   })
 
+  it('a resumed session finds a stored confirmation by its tool call at once, synchronously (an approval card after a reload)', async () => {
+    const storage = memoryStorage()
+    const { definition } = counted()
+    const execute = vi.fn(async () => undefined)
+    const first = createChatSession(definition, { sessionId: 'c3', storage })
+    const pending = await first.createConfirmation({ executor: { execute } }).propose(action, { toolCallId: 'call-1' })
+    const resumed = await resumeChatSession(definition, { sessionId: 'c3', storage })
+    const confirmations = resumed.createConfirmation({ executor: { execute } })
+    expect(confirmations.getByToolCall('call-1')).toMatchObject({ token: pending.token, status: 'pending' })
+    expect(confirmations.getByToolCall('call-2')).toBeUndefined()
+    await confirmations.approve(pending.token, 'c3')
+    // the coordinator's own newer view wins over what was stored when it was created
+    expect(confirmations.getByToolCall('call-1')?.status).toBe('approved')
+    expect(execute).toHaveBeenCalledTimes(1)
+    // a session without storage knows nothing it has not seen
+    expect(createChatSession(definition, { sessionId: 'c3' }).createConfirmation({ executor: { execute } }).getByToolCall('call-1')).toBeUndefined()
+  })
+
   it('two resumed instances approving one token at once execute it once', async () => {
     const storage = memoryStorage()
     const { definition } = counted()

@@ -41,10 +41,10 @@ const markers = {
 }
 
 describe('what a browser app pays, bundled from the built package (issue 32)', () => {
-  it('the minimal app: under 22.65 kB gzip initial (29.8 kB with zod on the turn path; 20.2 kB before issue 30\'s components and action wiring, 21.98 kB after, 22.34 kB with per-turn timings and the theme key, 22.48 kB with the first-setup route index; 21.62 kB with agent transitions loaded on use, explain\'s code handed in and no edit distance in production; 22.54 kB with the storage option of session snapshots; issue target 15 kB)', () => {
+  it('the minimal app: under 22.8 kB gzip initial (29.8 kB with zod on the turn path; 20.2 kB before issue 30\'s components and action wiring, 21.98 kB after, 22.34 kB with per-turn timings and the theme key, 22.48 kB with the first-setup route index; 21.62 kB with agent transitions loaded on use, explain\'s code handed in and no edit distance in production; 22.54 kB with the storage option of session snapshots, 22.71 kB with confirmations readable at once after a resume and stricter policies; issue target 15 kB)', () => {
     const minimal = size('minimal app')
     expect(minimal.targetBytes).toBe(15_000)
-    expect(minimal.initialGzipBytes).toBeLessThan(22_650)
+    expect(minimal.initialGzipBytes).toBeLessThan(22_800)
   })
 
   // 37.30 kB with issue 31's highlighter loader, plain-language errors and the badge rule (+0.37 kB).
@@ -58,10 +58,10 @@ describe('what a browser app pays, bundled from the built package (issue 32)', (
     expect(Object.keys(app.inputs).filter((input) => input.startsWith('node_modules/markdown-to-jsx'))).toEqual([])
   })
 
-  it('the whole chatrail entry: under 33.25 kB initial (31.3 kB before; 32.22 kB with issue 30, 32.60 kB with per-turn timings and the theme key, 32.76 kB with the first-setup route index, 31.88 kB with agent transitions loaded on use and explain\'s code handed in, 33.14 kB with session snapshots; target 25 kB): zod only for the exported schemas', () => {
+  it('the whole chatrail entry: under 33.42 kB initial (31.3 kB before; 32.22 kB with issue 30, 32.60 kB with per-turn timings and the theme key, 32.76 kB with the first-setup route index, 31.88 kB with agent transitions loaded on use and explain\'s code handed in, 33.14 kB with session snapshots, 33.33 kB with AgentsKit Chat\'s parity helpers; target 25 kB): zod only for the exported schemas', () => {
     const whole = size('the whole chatrail entry')
     expect(whole.targetBytes).toBe(25_000)
-    expect(whole.initialGzipBytes).toBeLessThan(33_250)
+    expect(whole.initialGzipBytes).toBeLessThan(33_420)
     expect(whole.initialCode).toContain(markers.zod)
   })
 
