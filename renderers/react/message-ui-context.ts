@@ -9,8 +9,9 @@ import type { ChatLabels } from './labels.js'
 /**
  * What the entry hands the lazily loaded UI (the message UI chunk, and the extras and component
  * UI chunks it loads): the app's label overrides (`<ChatSession labels>`), `<MessageList>`'s
- * component host and the entry's pure helpers the lazy UI calls too (`MessageUIKit`). `<MessageUIPart>` (message-ui-part.tsx) provides both around everything the
- * chunk draws, from the entry's own contexts (labels.ts, component-host.ts). The lazy modules read
+ * component host and the entry's pure helpers the lazy UI calls too (`MessageUIKit`).
+ * `<MessageUIPart>` (message-ui-part.tsx) provides them around everything the chunk draws, from
+ * the entry's own contexts (labels.ts, component-host.ts). The lazy modules read
  * these instead of importing the entry's: a module imported by both would be split off by the
  * bundler into a chunk shared with the entry, one more download and gzip stream for the first
  * screen (the kit pattern of src/conversation/action-kit.ts). They take only `import type` from

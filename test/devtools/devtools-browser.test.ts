@@ -1,5 +1,4 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { runTestCommand } from '../../src/cli/test-command.js'
 import { findChromium, launchChromium } from '../react/chromium.js'
+import { audit } from '../react/axe-audit.js'
 import { allKindsConversation, happyConversation, startDevtoolsServer, TOKEN, type DevtoolsServer } from './devtools-harness.js'
 import { holdAgent } from './fixtures/devtools-chat.js'
 
@@ -18,17 +18,9 @@ import { holdAgent } from './fixtures/devtools-chat.js'
 const chromiumPath = findChromium()
 const outputDir = fileURLToPath(new URL('../../test-output/devtools/', import.meta.url))
 const docsImages = fileURLToPath(new URL('../../docs/images/', import.meta.url))
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-interface AxeResult { violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }
 const title = chromiumPath === undefined
   ? 'the devtools page in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'
   : 'the devtools page (chatrail/devtools under chatrail serve) in chromium'
-
-async function audit(target: Page, label: string): Promise<string[]> {
-  if (!await target.evaluate(() => 'axe' in window)) await target.addScriptTag({ content: axeSource })
-  const result = await target.evaluate(() => (window as unknown as { axe: { run: (context: Document) => Promise<AxeResult> } }).axe.run(document))
-  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${label}: ${violation.id} at ${node.target.join(' ')}`))
-}
 
 function screenshotFor(docsName: string, path: string): void {
   if (process.env.CHATRAIL_DEVTOOLS_SCREENSHOTS !== '1') return

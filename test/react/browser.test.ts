@@ -1,10 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { build } from 'vite'
 import { findChromium, launchChromium } from './chromium.js'
+import { audit } from './axe-audit.js'
 import { serveDirectory } from './static-server.js'
 
 // The real-browser test of issue 8: examples/react-support built with Vite's JS API, served on
@@ -14,17 +14,8 @@ const chromiumPath = findChromium()
 const exampleRoot = fileURLToPath(new URL('../../examples/react-support/', import.meta.url))
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url))
 // axe-core, injected into the page for the accessibility audits (issue 21: 0 violations).
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-interface AxeResult { violations: Array<{ id: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }
 
 /** Runs axe-core's default rules (WCAG 2 A/AA and best practices) on the page; one line per violating node. */
-async function audit(target: Page, label: string): Promise<string[]> {
-  if (!await target.evaluate(() => 'axe' in window)) await target.addScriptTag({ content: axeSource })
-  const result = await target.evaluate(() => (window as unknown as { axe: { run: (context: Document) => Promise<AxeResult> } }).axe.run(document))
-  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${label}: ${violation.id} at ${node.target.join(' ')} — ${node.failureSummary ?? ''}`))
-}
-
 const title = chromiumPath === undefined
   ? 'examples/react-support in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'
   : 'examples/react-support in chromium (390 px)'

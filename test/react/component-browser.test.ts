@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,6 +6,7 @@ import { memoryStore, type ConversationStore } from '../../src/store/index.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { answeredInteractions } from '../../src/components/index.js'
 import { findChromium, launchChromium } from './chromium.js'
+import { audit } from './axe-audit.js'
 import { buildTestPage, serveTestPage, type TestPageServer } from './page-server.js'
 import { componentDefinition } from './component-page/component-definition.js'
 
@@ -17,18 +16,9 @@ import { componentDefinition } from './component-page/component-definition.js'
 // reload; axe-core finds nothing at 1280 and 390 px, light and dark.
 const chromiumPath = findChromium()
 const pageDir = fileURLToPath(new URL('../../test-output/component-page/', import.meta.url))
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const title = chromiumPath === undefined
   ? 'component parts in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'
   : 'component parts in chromium, against createChatHandler'
-
-interface AxeResult { violations: Array<{ id: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }
-
-async function audit(target: Page, label: string): Promise<string[]> {
-  if (!await target.evaluate(() => 'axe' in window)) await target.addScriptTag({ content: axeSource })
-  const result = await target.evaluate(() => (window as unknown as { axe: { run: (context: Document) => Promise<AxeResult> } }).axe.run(document))
-  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${label}: ${violation.id} at ${node.target.join(' ')} — ${node.failureSummary ?? ''}`))
-}
 
 describe.skipIf(chromiumPath === undefined)(title, () => {
   let browser: Browser

@@ -1,5 +1,4 @@
 import { mkdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,6 +8,7 @@ import { sourceChunk } from '../../src/controller/index.js'
 import { createChatHandler, toNodeHandler } from '../../src/server/index.js'
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
 import { findChromium, launchChromium } from './chromium.js'
+import { audit } from './axe-audit.js'
 import { buildTestPage, serveTestPage, type TestPageServer } from './page-server.js'
 import { remoteDefinition } from './remote-page/remote-definition.js'
 
@@ -21,15 +21,6 @@ import { remoteDefinition } from './remote-page/remote-definition.js'
 const chromiumPath = findChromium()
 const pageDir = fileURLToPath(new URL('../../test-output/remote-versions-page/', import.meta.url))
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url))
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-interface AxeResult { violations: Array<{ id: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }
-
-async function audit(target: Page, label: string): Promise<string[]> {
-  if (!await target.evaluate(() => 'axe' in window)) await target.addScriptTag({ content: axeSource })
-  const result = await target.evaluate(() => (window as unknown as { axe: { run: (context: Document) => Promise<AxeResult> } }).axe.run(document))
-  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${label}: ${violation.id} at ${node.target.join(' ')} — ${node.failureSummary ?? ''}`))
-}
 
 /** `answer 1`, `answer 2`, … with reasoning and a cited source, a few ms apart. */
 function numberedAgent(): AdapterFactory {

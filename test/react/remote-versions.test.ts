@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createRemoteChatBinding } from '../../renderers/react/remote-chat-binding.js'
 import { serverSideAgent } from '../../renderers/react/server-side-agent.js'
-import { sourceChunk, sourcesOf } from '../../src/controller/index.js'
-import type { AdapterFactory } from '../../src/contract/adapter.js'
-import type { StreamChunk } from '../../src/contract/stream.js'
+import { sourcesOf } from '../../src/controller/index.js'
 import { createChatHandler } from '../../src/server/index.js'
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
-import { eventually, listen, type Listening } from '../server/support/harness.js'
+import { eventually, listen, numberedAgent, type Listening } from '../server/support/harness.js'
 import { remoteDefinition } from './remote-page/remote-definition.js'
 
 /**
@@ -15,28 +13,11 @@ import { remoteDefinition } from './remote-page/remote-definition.js'
  * a switch shows the first answer again; the reasoning and sources of a reply survive it too.
  */
 
-/** `answer 1`, `answer 2`, …, each with reasoning and a source. */
-const numbered = (): AdapterFactory => {
-  let n = 0
-  return {
-    createSource: () => ({
-      abort: () => undefined,
-      async *stream(): AsyncIterableIterator<StreamChunk> {
-        n += 1
-        yield { type: 'reasoning', content: `thinking ${n}` }
-        yield { type: 'text', content: `answer ${n}` }
-        yield sourceChunk({ url: `https://example.com/${n}`, title: `Source ${n}` })
-        yield { type: 'done' }
-      },
-    }),
-  }
-}
-
 let store: ConversationStore
 let http: Listening
 beforeEach(async () => {
   store = memoryStore()
-  http = await listen(createChatHandler({ definition: remoteDefinition(numbered()), store, authenticate: 'none' }))
+  http = await listen(createChatHandler({ definition: remoteDefinition(numberedAgent()), store, authenticate: 'none' }))
 })
 afterEach(async () => {
   await http.close()

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { build } from 'vite'
 import { findChromium, launchChromium } from './chromium.js'
+import { audit } from './axe-audit.js'
 import { serveDirectory } from './static-server.js'
 
 // Issue #31 item 10 in a real browser: examples/react-support's scripted agent answers "refund" with
@@ -17,15 +17,6 @@ import { serveDirectory } from './static-server.js'
 const chromiumPath = findChromium()
 const exampleRoot = fileURLToPath(new URL('../../examples/react-support/', import.meta.url))
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url))
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-interface AxeResult { violations: Array<{ id: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }
-
-async function audit(target: Page, label: string): Promise<string[]> {
-  if (!await target.evaluate(() => 'axe' in window)) await target.addScriptTag({ content: axeSource })
-  const result = await target.evaluate(() => (window as unknown as { axe: { run: (context: Document) => Promise<AxeResult> } }).axe.run(document))
-  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${label}: ${violation.id} at ${node.target.join(' ')} — ${node.failureSummary ?? ''}`))
-}
 
 const title = chromiumPath === undefined
   ? 'tool cards in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'

@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -12,6 +11,7 @@ import { createChatHandler } from '../../src/server/index.js'
 import { memoryStore } from '../../src/store/index.js'
 import type { PageFiles } from '../../src/cli/serve/page-files.js'
 import { findChromium, launchChromium } from '../react/chromium.js'
+import { audit } from '../react/axe-audit.js'
 
 // Issue 17, `chatrail serve`'s page: the React example's chat (chatrail/react through
 // <RemoteChatSession>) in Debian's chromium against the handler on 127.0.0.1, served by the same
@@ -20,8 +20,6 @@ import { findChromium, launchChromium } from '../react/chromium.js'
 // its aborts) in this process. Skipped (with this reason) only where `chromium` is not on PATH.
 const chromiumPath = findChromium()
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url))
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-interface AxeResult { violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }
 const title = chromiumPath === undefined
   ? 'the chatrail serve page in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'
   : 'the chatrail serve page (chatrail/react, remote mode) in chromium'
@@ -29,12 +27,6 @@ const title = chromiumPath === undefined
 const START_ANSWER = 'Sure. What is your order number? (for example #12345)'
 
 /** axe-core's default rules (WCAG 2 A/AA and best practices) on the page; one line per violating node. */
-async function audit(target: Page, label: string): Promise<string[]> {
-  if (!await target.evaluate(() => 'axe' in window)) await target.addScriptTag({ content: axeSource })
-  const result = await target.evaluate(() => (window as unknown as { axe: { run: (context: Document) => Promise<AxeResult> } }).axe.run(document))
-  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${label}: ${violation.id} at ${node.target.join(' ')}`))
-}
-
 describe.skipIf(chromiumPath === undefined)(title, () => {
   let browser: Browser
   let context: BrowserContext

@@ -1,35 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { sourceChunk } from '../../src/contract/message-source.js'
-import type { StreamChunk } from '../../src/contract/stream.js'
 import { commandRoute, defineChat, patternRoute } from '../../src/index.js'
 import { createChatHandler, type ChatHandler } from '../../src/server/index.js'
 import { MAX_VERSIONS_PER_PLACE } from '../../src/server/message-versions.js'
 import type { ConversationStore } from '../../src/store/index.js'
 import { everyStore } from './support/every-store.js'
-import { countingAgent, deliveryDefinition, userMessage } from './support/harness.js'
+import { countingAgent, deliveryDefinition, numberedAgent, userMessage } from './support/harness.js'
 
 // Versions through the server (issue #31 item 9): an edit or a regenerate keeps what it replaced in
 // the store, GET tells chatrail's client where they stand, a switch shows another one in one fenced
 // write; plus an answer's reasoning and sources stored with it. On every store.
 
 const stores = everyStore('versions', 'versions through the server')
-
-/** An agent answering `answer 1`, `answer 2`, … with some reasoning and a cited source. */
-function numberedAgent(): { createSource: () => { abort: () => void; stream: () => AsyncIterableIterator<StreamChunk> } } {
-  let n = 0
-  return {
-    createSource: () => ({
-      abort: () => undefined,
-      async *stream(): AsyncIterableIterator<StreamChunk> {
-        n += 1
-        yield { type: 'reasoning', content: `thinking ${n}` }
-        yield { type: 'text', content: `answer ${n}` }
-        yield sourceChunk({ url: `https://example.com/${n}`, title: `Source ${n}` })
-        yield { type: 'done' }
-      },
-    }),
-  }
-}
 
 interface Restored {
   messages: Array<{ id: string; role: string; parts: Array<Record<string, unknown>>; metadata?: Record<string, unknown> }>

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
-import type { AdapterRequest } from '../../../src/contract/adapter.js'
+import type { AdapterFactory, AdapterRequest } from '../../../src/contract/adapter.js'
+import { sourceChunk } from '../../../src/contract/message-source.js'
 import type { StreamChunk } from '../../../src/contract/stream.js'
 import { commandRoute, defineChat, eventRoute, patternRoute, type ChatDefinition } from '../../../src/index.js'
 import { toNodeHandler, type ChatHandler } from '../../../src/server/index.js'
@@ -9,6 +10,23 @@ import { toNodeHandler, type ChatHandler } from '../../../src/server/index.js'
 // A real node:http server on 127.0.0.1 around a handler, and useChat's own transport as the client.
 
 export type Ctx = { deliveryDate?: string }
+
+/** An agent answering `answer 1`, `answer 2`, … each with reasoning (`thinking N`) and a cited source (versions, extras). */
+export function numberedAgent(): AdapterFactory {
+  let n = 0
+  return {
+    createSource: () => ({
+      abort: () => undefined,
+      async *stream(): AsyncIterableIterator<StreamChunk> {
+        n += 1
+        yield { type: 'reasoning', content: `thinking ${n}` }
+        yield { type: 'text', content: `answer ${n}` }
+        yield sourceChunk({ url: `https://example.com/${n}`, title: `Source ${n}` })
+        yield { type: 'done' }
+      },
+    }),
+  }
+}
 
 /** The agentic fallback: answers free text, counting its calls; `gate` holds a reply until opened. */
 export function countingAgent(reply = 'I am the agent.'): { adapter: { createSource: (request: AdapterRequest) => { stream: () => AsyncIterableIterator<StreamChunk>; abort: () => void } }; calls: () => number; hold: () => () => void } {
