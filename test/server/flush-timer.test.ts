@@ -63,4 +63,18 @@ describe('createFlushTimer', () => {
     expect(ran).toEqual([20])
     expect(timers.pending()).toBe(0)
   })
+  it('cancelling the last entry clears the timer: a timer armed by another turn (another file, real timers) never holds back the next', async () => {
+    const timers = countedTimers()
+    const timer = createFlushTimer(() => Date.now(), timers)
+    const gone: Due = { at: Date.now() + 5, run: () => undefined }
+    timer.schedule(gone)
+    timer.cancel(gone)
+    expect(timers.pending()).toBe(0)
+    // armed for 5 ms before; a later entry must get its own timer, not wait behind a stale one
+    const ran: number[] = []
+    const start = Date.now()
+    timer.schedule({ at: start + 20, run: () => void ran.push(Date.now() - start) })
+    await vi.advanceTimersByTimeAsync(20)
+    expect(ran).toEqual([20])
+  })
 })
