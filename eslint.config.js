@@ -83,6 +83,15 @@ export default tseslint.config(
     ]),
   },
   {
+    files: ['src/view/**'],
+    ...layer([
+      {
+        group: ['**/agents/**', '**/testing/**', '**/cli/**', '**/renderers/**', '**/server/**', '**/store/**', '**/devtools/**', 'node:*'],
+        message: 'src/view is the framework-neutral view model every renderer mounts: it sits on the contract, controller, conversation, components and client layers, and imports no framework, no Node module and nothing above it.',
+      },
+    ]),
+  },
+  {
     files: ['src/ai-sdk/**'],
     ...layer([{ group: ['**/controller/**', '**/agents/**', '**/testing/**', '**/cli/**', '**/renderers/**', '**/server/**', '**/store/**', '**/client/**'], message: 'src/ai-sdk is an adapter over the contract: the controller and the session use it, it uses neither.' }]),
   },

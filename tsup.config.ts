@@ -17,6 +17,7 @@ export const entry = {
   codex: 'src/agents/codex/index.ts',
   opencode: 'src/agents/opencode/index.ts',
   monitor: 'src/agents/monitor/index.ts',
+  view: 'src/view/index.ts',
   react: 'renderers/react/index.ts',
   'react-remote': 'renderers/react/remote.ts',
   'react-actions': 'renderers/react/actions.ts',

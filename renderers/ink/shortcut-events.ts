@@ -1,6 +1,6 @@
 import type { ChatDefinition, JsonObject } from '../../src/index.js'
 // The same eligibility rule and wording as the React buttons: one pure module, no React in it.
-import { eventButtonsOf, humanizeEvent } from '../react/event-routes.js'
+import { eventButtonsOf, humanizeEvent } from '../../src/view/event-routes.js'
 
 /** One event a key can send: the UI event an `eventRoute` answers, the machine event it fires, and what the key says. */
 export interface EventShortcut {

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { ReactNode } from 'react'
 import type { ActionConfirmation } from '../../src/contract/action-confirmation.js'
-import { approvalLabels } from './approval-labels.js'
+import { approvalLabels } from '../../src/view/approval-labels.js'
 import { useLabels } from './labels.js'
 
 /** What the card shows of a record: a coordinator's record, or the server's client view of one. */

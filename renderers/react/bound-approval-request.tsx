@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react'
 import type { ReactNode } from 'react'
 import { ActionApprovalCard, type ApprovalRecord } from './action-approval-card.js'
-import { approvalLabels } from './approval-labels.js'
+import { approvalLabels } from '../../src/view/approval-labels.js'
 import type { ApprovalSource } from './approval-source.js'
 import { ApprovalRequestView } from './component-choice-views.js'
 import type { ComponentView, ComponentViewProps } from './component-host.js'

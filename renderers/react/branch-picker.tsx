@@ -2,7 +2,7 @@ import { useContext, useLayoutEffect, useRef } from 'react'
 import type { ReactNode } from 'react'
 import type { BranchPosition } from '../../src/controller/index.js'
 import { MessageUIHost, useLabels } from './message-ui-context.js'
-import { messageLabels } from './message-labels.js'
+import { messageLabels } from '../../src/view/message-labels.js'
 
 /** A message's place among its versions, and how to show another (message UI chunk). */
 export interface MessageBranches extends BranchPosition {

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
-import { componentLabels } from './component-labels.js'
+import { componentLabels } from '../../src/view/component-labels.js'
 import type { StandardViewProps } from './component-props-check.js'
 import { useLabels } from './message-ui-context.js'
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { isSafeUrl } from '../../src/components/safe-url.js'
-import { componentLabels } from './component-labels.js'
+import { componentLabels } from '../../src/view/component-labels.js'
 import type { StandardViewProps } from './component-props-check.js'
 import { useLabels } from './message-ui-context.js'
 

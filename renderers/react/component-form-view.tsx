@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import type { FormEvent, ReactNode } from 'react'
-import { componentLabels } from './component-labels.js'
+import { componentLabels } from '../../src/view/component-labels.js'
 import type { StandardViewProps } from './component-props-check.js'
 import { useLabels } from './message-ui-context.js'
 

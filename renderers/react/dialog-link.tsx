@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { useLabels } from './message-ui-context.js'
-import { messageLabels } from './message-labels.js'
+import { messageLabels } from '../../src/view/message-labels.js'
 
 /**
  * The collapsed composer's note as a button that goes to the pending card ("Waiting for your

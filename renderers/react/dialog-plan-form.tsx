@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
 import type { DialogAnswerInput } from '../../src/contract/dialog.js'
-import type { DialogLabels } from './dialog-labels.js'
+import type { DialogLabels } from '../../src/view/dialog-labels.js'
 
 /**
  * The decision on a pending plan: Approve, or Reject with optional feedback (the "Other" row of a

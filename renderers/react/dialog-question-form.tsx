@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormEvent, ReactNode } from 'react'
 import type { Dialog, DialogAnswer, DialogAnswerInput, DialogOption, DialogQuestion } from '../../src/contract/dialog.js'
-import type { DialogLabels } from './dialog-labels.js'
+import type { DialogLabels } from '../../src/view/dialog-labels.js'
 
 /** The questions of a dialog: `questions` when it asks several, else the flat prompt/options. */
 export function questionsOf(dialog: Dialog): DialogQuestion[] {

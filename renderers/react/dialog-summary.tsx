@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react'
 import type { Dialog, DialogAnswer } from '../../src/contract/dialog.js'
-import type { DialogLabels } from './dialog-labels.js'
+import type { DialogLabels } from '../../src/view/dialog-labels.js'
 import { questionsOf } from './dialog-question-form.js'
 
 /** Pure: the display text of one recorded answer; null when the question went unanswered. */

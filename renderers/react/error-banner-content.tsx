@@ -1,11 +1,11 @@
 import { useState } from 'react'
 import type { ReactNode } from 'react'
 import type { JsonObject, TurnTrace } from '../../src/conversation/index.js'
-import type { agentFailedIn } from './agent-failure.js'
+import type { agentFailedIn } from '../../src/view/agent-failure.js'
 import { focusComposer } from './focus-composer.js'
 import { useLabels, useMessageUIKit } from './message-ui-context.js'
-import { messageLabels } from './message-labels.js'
-import type { MessageLabels } from './message-labels.js'
+import { messageLabels } from '../../src/view/message-labels.js'
+import type { MessageLabels } from '../../src/view/message-labels.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 /** A failure in plain words: what happened, its cause when known, and what to do. */

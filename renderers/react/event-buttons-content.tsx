@@ -1,9 +1,9 @@
 import type { MouseEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import type { EventButtonsProps } from './event-buttons.js'
-import { eventLabelOf } from './event-label.js'
+import { eventLabelOf } from '../../src/view/event-label.js'
 import { useLabels, useMessageUIKit } from './message-ui-context.js'
-import { messageLabels } from './message-labels.js'
+import { messageLabels } from '../../src/view/message-labels.js'
 import { SuggestionChips } from './suggestion-chips.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 

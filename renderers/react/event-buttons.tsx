@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
-import { eventButtonsOf, humanizeEvent } from './event-routes.js'
+import { eventButtonsOf, humanizeEvent } from '../../src/view/event-routes.js'
 import { MessageUIPart } from './message-ui-part.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useLayoutEffect, useRef } from './react-api.js'
 import type { RefObject } from 'react'
-import type { StreamItem } from './stream-layout.js'
+import type { StreamItem } from '../../src/view/stream-layout.js'
 
 /**
  * The chat list's follow scroll (seed 001): the list is the only scroll container; while the

@@ -3,7 +3,7 @@ import type { ReactNode, RefObject } from 'react'
 import type { ScrollMetrics } from './follow-scroll.js'
 import { ArrowDownIcon } from './icons.js'
 import { useLabels } from './message-ui-context.js'
-import { messageLabels } from './message-labels.js'
+import { messageLabels } from '../../src/view/message-labels.js'
 
 export interface JumpToLatestProps {
   /** The chat's scroll container (`<MessageList>`'s log). */

@@ -1,9 +1,9 @@
 import { createContext, useContext } from './react-api.js'
-import type { approvalLabels } from './approval-labels.js'
-import type { componentLabels } from './component-labels.js'
-import type { dialogLabels } from './dialog-labels.js'
-import type { extrasLabels } from './extras-labels.js'
-import type { messageLabels } from './message-labels.js'
+import type { approvalLabels } from '../../src/view/approval-labels.js'
+import type { componentLabels } from '../../src/view/component-labels.js'
+import type { dialogLabels } from '../../src/view/dialog-labels.js'
+import type { extrasLabels } from '../../src/view/extras-labels.js'
+import type { messageLabels } from '../../src/view/message-labels.js'
 
 /**
  * The English words of the entry's own parts (the status line, the composer, a dialog card's

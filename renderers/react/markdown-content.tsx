@@ -4,7 +4,7 @@ import { RuleType, astToJSX, parser } from 'markdown-to-jsx/react'
 import type { MarkdownToJSX } from 'markdown-to-jsx/react'
 import { CodeBlock } from './code-block.js'
 import { useLabels } from './message-ui-context.js'
-import { messageLabels } from './message-labels.js'
+import { messageLabels } from '../../src/view/message-labels.js'
 
 /**
  * Markdown rendered with markdown-to-jsx (part of the lazily loaded markdown chunk, markdown-ui.ts):

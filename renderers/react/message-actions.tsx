@@ -8,7 +8,7 @@ import { CopyButton } from './copy-button.js'
 import { failureOf } from './error-banner-content.js'
 import { focusComposer } from './focus-composer.js'
 import { EditIcon, RegenerateIcon } from './icons.js'
-import { messageLabels } from './message-labels.js'
+import { messageLabels } from '../../src/view/message-labels.js'
 
 /** Pure: may the last turn be asked again (an assistant reply to a user message, idle)? */
 export function canReplayLastTurn(messages: readonly Message[], streaming: boolean): boolean {

@@ -12,7 +12,7 @@ import { useBranches } from './branch-picker.js'
 import { sourcesOf } from '../../src/contract/message-source.js'
 import { MessageExtra, reasoningOf, ToolCallsExtra } from './message-extras.js'
 import { useLabels } from './message-ui-context.js'
-import { messageLabels } from './message-labels.js'
+import { messageLabels } from '../../src/view/message-labels.js'
 
 /** Enter saves, Shift+Enter breaks the line, Esc cancels; the box has the focus as it opens. */
 function EditForm({ message, onSave, onCancel }: {

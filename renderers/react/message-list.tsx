@@ -12,7 +12,7 @@ import { entryLabels, useLabels } from './labels.js'
 import { MessageItem } from './message-item.js'
 import { loadMessageUI } from './message-ui-loader.js'
 import { MessageUIPart } from './message-ui-part.js'
-import { layoutStream } from './stream-layout.js'
+import { layoutStream } from '../../src/view/stream-layout.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 export interface MessageListProps {

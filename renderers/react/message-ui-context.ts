@@ -1,8 +1,8 @@
 import { createContext, useContext } from 'react'
 import { ChatrailError } from '../../src/contract/errors.js'
-import type { agentFailedIn } from './agent-failure.js'
+import type { agentFailedIn } from '../../src/view/agent-failure.js'
 import type { ComponentHost } from './component-host.js'
-import type { eventButtonsOf, humanizeEvent } from './event-routes.js'
+import type { eventButtonsOf, humanizeEvent } from '../../src/view/event-routes.js'
 import type { lazyChunk } from './lazy-chunk.js'
 import type { ChatLabels } from './labels.js'
 

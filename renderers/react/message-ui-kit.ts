@@ -1,5 +1,5 @@
-import { agentFailedIn } from './agent-failure.js'
-import { eventButtonsOf, humanizeEvent } from './event-routes.js'
+import { agentFailedIn } from '../../src/view/agent-failure.js'
+import { eventButtonsOf, humanizeEvent } from '../../src/view/event-routes.js'
 import { lazyChunk } from './lazy-chunk.js'
 import type { MessageUIKit } from './message-ui-context.js'
 

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
-import { extrasLabels } from './extras-labels.js'
+import { extrasLabels } from '../../src/view/extras-labels.js'
 import { useLabels } from './extras-context.js'
 
 /**

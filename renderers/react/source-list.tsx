@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { extrasLabels } from './extras-labels.js'
+import { extrasLabels } from '../../src/view/extras-labels.js'
 import { useLabels } from './extras-context.js'
 import { isSafeUrl } from '../../src/components/safe-url.js'
 import type { MessageSource } from '../../src/contract/message-source.js'

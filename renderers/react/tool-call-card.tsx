@@ -1,7 +1,7 @@
 import { useId, useLayoutEffect, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
 import type { ToolCall } from '../../src/contract/message.js'
-import { extrasLabels } from './extras-labels.js'
+import { extrasLabels } from '../../src/view/extras-labels.js'
 import { useLabels } from './extras-context.js'
 import { TruncatedOutput } from './truncated-output.js'
 

@@ -3,9 +3,9 @@ import type { ChatState } from '../../src/contract/chat.js'
 import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../src/contract/dialog.js'
 import type { ChatrailController } from '../../src/controller/index.js'
 import type { ChatDefinition, ChatSession, JsonObject, SessionSnapshot, TurnTrace } from '../../src/conversation/index.js'
-import { bindingIdentity, createChatBinding } from './chat-binding.js'
-import type { ChatBinding, ChatBindingOptions } from './chat-binding.js'
-import type { DialogLog } from './dialog-log.js'
+import { bindingIdentity, createChatBinding } from '../../src/view/chat-binding.js'
+import type { ChatBinding, ChatBindingOptions } from '../../src/view/chat-binding.js'
+import type { DialogLog } from '../../src/view/dialog-log.js'
 
 /**
  * `useChatSession(definition, options?)`: one chatrail session and one controller per mount.

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import type { ChatDefinition, JsonObject } from '../../src/conversation/index.js'
-import type { ChatBinding } from './chat-binding.js'
-import { createRemoteChatBinding } from './remote-chat-binding.js'
-import type { RemoteChatOptions } from './remote-chat-binding.js'
+import type { ChatBinding } from '../../src/view/chat-binding.js'
+import { createRemoteChatBinding } from '../../src/view/remote-chat-binding.js'
+import type { RemoteChatOptions } from '../../src/view/remote-chat-binding.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 /**

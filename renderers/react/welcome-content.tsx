@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useLabels } from './message-ui-context.js'
-import { messageLabels } from './message-labels.js'
+import { messageLabels } from '../../src/view/message-labels.js'
 import { SuggestionChips } from './suggestion-chips.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 

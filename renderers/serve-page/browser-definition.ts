@@ -1,7 +1,7 @@
 import type { ServePageConfig } from '../../src/cli/serve/page-config.js'
 import { commandRoute, defineChat, eventRoute } from '../../src/conversation/index.js'
 import type { ChatDefinition, Route } from '../../src/conversation/index.js'
-import { serverSideAgent } from '../react/server-side-agent.js'
+import { serverSideAgent } from '../../src/view/server-side-agent.js'
 
 /**
  * The served definition as chatrail/react's remote mode needs it, rebuilt in the browser from the

@@ -5,7 +5,7 @@ import { createChatController } from '../../src/controller/index.js'
 import { defineChat, type ChatDefinition } from '../../src/index.js'
 import { createChatHandler, type ChatHandler } from '../../src/server/index.js'
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
-import { createRemoteChatBinding } from '../../renderers/react/remote-chat-binding.js'
+import { createRemoteChatBinding } from '../../src/view/remote-chat-binding.js'
 import { eventually } from '../server/support/harness.js'
 
 // chatrail's own client resumes too (read-turn.ts): a turn whose connection breaks mid-answer is

@@ -3,8 +3,8 @@ import { defineChat, eventRoute, isChatrailConfigError } from '../../src/index.j
 import type { ConversationDefinition } from '../../src/index.js'
 import { pageConfigOf } from '../../src/cli/serve/page-config.js'
 import { browserDefinitionOf } from '../../renderers/serve-page/browser-definition.js'
-import { eventLabelOf } from '../../renderers/react/event-label.js'
-import { humanizeEvent } from '../../renderers/react/event-routes.js'
+import { eventLabelOf } from '../../src/view/event-label.js'
+import { humanizeEvent } from '../../src/view/event-routes.js'
 
 /** `conversation.eventLabels` (issue 31 item 12): what event buttons and chips say, from the definition. */
 function labelled(eventLabels: Record<string, string>) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { markAnswering, observePending, outcomeOfAnswer, recordAnswer, recordAnswerFailed } from '../../renderers/react/dialog-log.js'
-import type { DialogLog } from '../../renderers/react/dialog-log.js'
+import { markAnswering, observePending, outcomeOfAnswer, recordAnswer, recordAnswerFailed } from '../../src/view/dialog-log.js'
+import type { DialogLog } from '../../src/view/dialog-log.js'
 import { questionDialog } from './dialogs.js'
 
 describe('dialog log', () => {

@@ -6,7 +6,7 @@ import { ChatLabelsContext } from '../../renderers/react/labels.js'
 import { preloadMessageUI } from '../../renderers/react/message-ui-loader.js'
 import { MessageUIPart } from '../../renderers/react/message-ui-part.js'
 import { useLabels, useMessageUIKit } from '../../renderers/react/message-ui-context.js'
-import { messageLabels } from '../../renderers/react/message-labels.js'
+import { messageLabels } from '../../src/view/message-labels.js'
 
 // What the entry hands the message UI chunk instead of sharing modules with it (message-ui-context.ts).
 

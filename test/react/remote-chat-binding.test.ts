@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createRemoteChatBinding } from '../../renderers/react/remote-chat-binding.js'
-import { serverSideAgent } from '../../renderers/react/server-side-agent.js'
+import { createRemoteChatBinding } from '../../src/view/remote-chat-binding.js'
+import { serverSideAgent } from '../../src/view/server-side-agent.js'
 import { createChatHandler } from '../../src/server/index.js'
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
 import { countingAgent, eventually, listen, type Listening } from '../server/support/harness.js'

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { preloadMessageUI } from '../../renderers/react/message-ui-loader.js'
 import { RemoteChatSession } from '../../renderers/react/remote-chat-session.js'
-import { serverSideAgent } from '../../renderers/react/server-side-agent.js'
+import { serverSideAgent } from '../../src/view/server-side-agent.js'
 import type { AdapterFactory } from '../../src/contract/adapter.js'
 import type { StreamChunk } from '../../src/contract/stream.js'
 import { createChatHandler } from '../../src/server/index.js'

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ChatSession, preloadMessageUI } from '../../renderers/react/index.js'
-import { restartEventOf } from '../../renderers/react/event-routes.js'
+import { restartEventOf } from '../../src/view/event-routes.js'
 import { createSupportBot, SUPPORT_EVENTS, supportBot } from '../../examples/support-bot/definition.js'
 import { createChatSession } from '../../src/index.js'
 import { countingAdapter, supportChat } from './support-chat.js'

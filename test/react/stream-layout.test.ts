@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { observePending, recordAnswer } from '../../renderers/react/dialog-log.js'
-import { layoutStream, pendingDialogOf } from '../../renderers/react/stream-layout.js'
-import type { StreamItem } from '../../renderers/react/stream-layout.js'
+import { observePending, recordAnswer } from '../../src/view/dialog-log.js'
+import { layoutStream, pendingDialogOf } from '../../src/view/stream-layout.js'
+import type { StreamItem } from '../../src/view/stream-layout.js'
 import { message, questionDialog } from './dialogs.js'
 
 const keys = (items: StreamItem[]): string[] => items.map((item) => item.key)

@@ -3,8 +3,8 @@ import { supportBot } from '../../examples/support-bot/definition.js'
 import { commandRoute, createChatSession, defineChat, eventRoute, patternRoute } from '../../src/index.js'
 import { pageConfigOf } from '../../src/cli/serve/page-config.js'
 import { browserDefinitionOf } from '../../renderers/serve-page/browser-definition.js'
-import { eventButtonsOf, restartEventOf } from '../../renderers/react/event-routes.js'
-import { suggestionsOf } from '../../renderers/react/suggestions.js'
+import { eventButtonsOf, restartEventOf } from '../../src/view/event-routes.js'
+import { suggestionsOf } from '../../src/view/suggestions.js'
 
 const SECRET = 'sk-live-do-not-ship'
 

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState, type FormEvent, type KeyboardEvent, type 
 import type { Dialog, DialogAnswerInput } from '../../../src/contract/dialog.js'
 import type { ChatrailPartData } from '../../../src/protocol/ui-parts.js'
 import type { ServePageConfig } from '../../../src/cli/serve/page-config.js'
-import { humanizeEvent } from '../../../renderers/react/event-routes.js'
+import { humanizeEvent } from '../../../src/view/event-routes.js'
 import { conversationIdOfPage, tokenOfPage } from '../../../renderers/serve-page/page-address.js'
 
 /**

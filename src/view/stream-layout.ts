@@ -1,5 +1,5 @@
-import type { Message } from '../../src/contract/message.js'
-import type { Dialog } from '../../src/contract/dialog.js'
+import type { Message } from '../contract/message.js'
+import type { Dialog } from '../contract/dialog.js'
 import type { DialogLog, DialogLogEntry } from './dialog-log.js'
 
 /**

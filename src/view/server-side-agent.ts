@@ -1,5 +1,5 @@
-import type { AdapterFactory } from '../../src/contract/adapter.js'
-import { ChatrailError } from '../../src/contract/errors.js'
+import type { AdapterFactory } from '../contract/adapter.js'
+import { ChatrailError } from '../contract/errors.js'
 
 /**
  * The agent of a definition whose turns run on a chatrail server: a page in remote mode needs

@@ -1,4 +1,4 @@
-import type { Route } from '../../src/conversation/index.js'
+import type { Route } from '../conversation/index.js'
 import type { eventButtonsOf } from './event-routes.js'
 
 /** What the user can say now: a command to send as text, or a UI event to fire. */

@@ -1,4 +1,4 @@
-import type { TurnTrace } from '../../src/conversation/index.js'
+import type { TurnTrace } from '../conversation/index.js'
 
 /**
  * Pure: the turn's agent failed and the definition's fallback answered instead (its trace carries

@@ -1,4 +1,4 @@
-import type { Route } from '../../src/conversation/index.js'
+import type { Route } from '../conversation/index.js'
 
 /** Pure: `TALK_TO_HUMAN` / `talk-to-human` / `talkToHuman` → "Talk to human". */
 export function humanizeEvent(event: string): string {

@@ -1,4 +1,4 @@
-import type { AdapterFactory } from '../../src/contract/adapter.js'
+import type { AdapterFactory } from '../contract/adapter.js'
 
 /**
  * The agent as the binding hands it to the session: the same adapter, except that a failure of

@@ -1,4 +1,4 @@
-import type { Dialog, DialogAnswerInput, DialogOutcome } from '../../src/contract/dialog.js'
+import type { Dialog, DialogAnswerInput, DialogOutcome } from '../contract/dialog.js'
 
 /**
  * The dialogs a mount has seen, in arrival order: the agent's pending dialog lives only in

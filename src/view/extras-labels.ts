@@ -1,4 +1,4 @@
-import type { ToolCallStatus } from '../../src/contract/message.js'
+import type { ToolCallStatus } from '../contract/message.js'
 
 /**
  * The English words of the message extras chunk (tool call cards, "Thinking", sources): part of
