@@ -116,7 +116,7 @@ async function cpuPerTurn(past: Message[], turns: number): Promise<number> {
 }
 
 describe('the cost of a streamed chunk', () => {
-  it('does not grow with the history: 20,000 messages vs 100, per chunk, well under 5× (it was O(history))', async () => {
+  it('does not grow with the history: 20,000 messages vs 100, per chunk, well under 10× (it was O(history))', async () => {
     // Ratios of CPU time measured back to back, median of 7 (ABAB…), so load on a shared machine
     // hits both sides alike; a 1,000-chunk reply makes the one per-turn copy (the request) negligible.
     const short = history(100)
@@ -130,6 +130,10 @@ describe('the cost of a streamed chunk', () => {
       ratios.push(b / a)
     }
     const median = [...ratios].sort((x, y) => x - y)[3] as number
-    expect(median).toBeLessThan(5)
+    // Quiet, the median is ≈1.0 (0.6–1.4 per pair); a per-chunk copy of the history grows with its
+    // 200× more messages.
+    // The bound leaves room for the old generation's marking, which grows with the 20,000 live
+    // messages: in the shared unit graph a median of 5.3 was seen once.
+    expect(median, `ratios ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}`).toBeLessThan(10)
   }, 120_000)
 })
