@@ -36,6 +36,7 @@ export const endToEndSuites = [
   'test/serve/serve-signals.test.ts',
   'test/serve/serve-operations.test.ts',
   'test/serve/favicon.test.ts',
+  'test/serve/serve-confirmations.test.ts',
   // the built package
   'test/package/**',
   'test/docs/doc-snippets.test.ts',

@@ -6,6 +6,7 @@ import { loadAgentAdapter } from './demo/agent-adapter.js'
 import { resolveDemoAgent } from './demo/resolve-demo-agent.js'
 import { loadDevtoolsPage, loadServePage } from './serve/page-assets.js'
 import { pageConfigOf } from './serve/page-config.js'
+import { servedConfirmations } from './serve/serve-confirmations.js'
 import { parseServeArgs, serveHelp, type ServeOptions } from './serve/serve-args.js'
 import { bindServeHttp, API_PATH, DEVTOOLS_API_PATH, DEVTOOLS_PATH } from './serve/serve-http.js'
 import { describeStore, openWarmStore } from './serve/open-store.js'
@@ -118,12 +119,14 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
   }
   const server = bound
   let handler: Awaited<ReturnType<typeof createChatHandler>>
+  // the definition's tools that wait for a person's approval: served as confirmation records, decided from the page's cards
+  const approvals = servedConfirmations(definition, store)
   let devtools: ReturnType<typeof createDevtoolsHandler> | undefined
   try {
     const authenticate = options.token === undefined ? 'none' : bearerTokenAuth(options.token)
     // The operator's terminal gets what a response never carries: the internal error's text.
     const onError = (error: unknown): void => io.stderr(`chatrail serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-    handler = createChatHandler({ definition, store, authenticate, onError })
+    handler = createChatHandler({ definition, store, authenticate, onError, ...(approvals.length > 0 ? { confirmations: {} } : {}) })
     const health = createHealthHandlers({ store, handler, onError })
     // The devtools read every conversation of the store: the operator holding the token (or, without
     // one, this machine: serve-http answers loopback names only) sees them all, as from the store itself.
@@ -137,7 +140,7 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
       exportModule: { module: moduleSpecifier(io.cwd, modulePath), ...(served.exportName === 'default' ? {} : { export: served.exportName }) },
       onError,
     })
-    server.serve({ handler, health, page: page.files, pageConfig, authenticate, devtools: { handler: devtools, page: devtoolsPage.files } })
+    server.serve({ handler, health, page: page.files, pageConfig: approvals.length > 0 ? { ...pageConfig, confirmations: true } : pageConfig, authenticate, devtools: { handler: devtools, page: devtoolsPage.files } })
     // before "listening on": the first request must not pay the store's first statement or the read path's first run
     await warmUp(server.url, options.token, onError)
   } catch (error) {
@@ -149,6 +152,7 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
   io.stdout(`chatrail serve · ${definition.id} (revision ${definition.revision})`)
   io.stdout(`store: ${describeStore(options.store)}`)
   io.stdout(`agent: ${agentLine}`)
+  if (approvals.length > 0) io.stdout(`approvals: ${approvals.join(', ')} (each call waits for Approve on the page or the approve-action endpoint; it runs once)`)
   io.stdout(`page: ${page.source === 'prebuilt' ? 'prebuilt (dist/serve-page)' : 'built from renderers/serve-page with esbuild (a checkout)'}`)
   io.stdout(
     options.token === undefined

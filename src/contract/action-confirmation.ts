@@ -27,11 +27,17 @@ export interface ConfirmationClaim {
   readonly until: number
 }
 
-/** How the action's `execute` ended (its result text is the tool's business, not the record's). */
+/** How the action's `execute` ended. */
 export interface ConfirmationOutcome {
   readonly status: 'complete' | 'error'
   /** A fixed-size description of the failure (at most 512 characters); never the input. */
   readonly error?: string
+  /**
+   * The result as the model reads it, when the executor gives one (at most 16,384 characters): a
+   * server's AI SDK tool approval keeps it here, so whichever door executed the call, the paused
+   * turn goes on with its result and never runs it again.
+   */
+  readonly result?: string
 }
 
 /** One confirmation record. Deep-frozen; every change is a new record with `revision + 1`. */
@@ -84,6 +90,12 @@ export type ConfirmationEvent =
   | { readonly type: 'withdrawn'; readonly claimId: string }
   /** A transient failure before `execute` (nothing ran): back to `pending`, the claim dropped. */
   | { readonly type: 'release'; readonly claimId: string }
+  /**
+   * The upstream failed mid-way (`execute` or the withdrawal threw): the record stays in its
+   * processing status and the holder gives up its claim, so a retry (approve or reject again,
+   * `reconcile`) takes it over at once and finishes it, `execute` again with the same key.
+   */
+  | { readonly type: 'failed'; readonly claimId: string }
   /** A processing status whose claim ran out is taken over by a new claim (crash recovery). */
   | { readonly type: 'reconcile'; readonly claim: ConfirmationClaim }
 

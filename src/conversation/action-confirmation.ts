@@ -63,8 +63,12 @@ export interface ConfirmationCaller {
 
 export interface ActionConfirmationCoordinator {
   readonly sessionId: string
-  /** Proposes `action`: checks the policy and the executor (a controller adds the tool call), then stores a `pending` record. */
-  propose: (action: ConfirmableAction, options?: { readonly toolCallId?: string }) => Promise<ActionConfirmation>
+  /**
+   * Proposes `action`: checks the policy and the executor (a controller adds the tool call), then
+   * stores a `pending` record. `idempotencyKey`: the key the action already has elsewhere (a
+   * server's tool approval keeps `<conversationId>:<approvalId>`); default a new random one.
+   */
+  propose: (action: ConfirmableAction, options?: { readonly toolCallId?: string; readonly idempotencyKey?: string }) => Promise<ActionConfirmation>
   /** Approves and executes once; a record not `pending` comes back as it is. A foreign or unknown token is `CONFIRMATION_NOT_FOUND`. */
   approve: (token: string, caller: string | ConfirmationCaller) => Promise<ActionConfirmation>
   reject: (token: string, caller: string | ConfirmationCaller, reason?: string) => Promise<ActionConfirmation>
@@ -158,6 +162,15 @@ export const actionConfirmationWith = (kit: ActionKit) => (options: ActionConfir
 
   const claim = () => ({ id: createId(), until: now() + claimMs })
 
+  /**
+   * The holder's upstream call failed: it gives up its claim so a retry can take the record over at
+   * once. Safe: this process has stopped its attempt. A store that refuses the write (a lost race, an
+   * outage) leaves the claim to run out instead.
+   */
+  const giveUp = async (record: ActionConfirmation, claimId: string): Promise<void> => {
+    await step(record, { type: 'failed', claimId }).catch(() => undefined)
+  }
+
   /** Once per token at a time in this process: a second caller shares the first one's attempt. */
   const singleFlight = (token: string, work: () => Promise<ActionConfirmation | undefined>): Promise<ActionConfirmation | undefined> => {
     const running = inFlight.get(token)
@@ -190,14 +203,23 @@ export const actionConfirmationWith = (kit: ActionKit) => (options: ActionConfir
         try {
           outcome = (await executor.execute(record, { idempotencyKey: record.idempotencyKey, token: record.token, toolCallId: record.toolCallId, sessionId, attempt: record.attempts })) ?? { status: 'complete' as const }
         } catch (thrown) {
-          outcome = { status: 'error' as const, error: describe(thrown) }
+          // The upstream failed (a lost connection, a controller that refused): it may or may not
+          // have acted, so nothing is recorded as its outcome. The record stays `executing`, the
+          // claim is given up and the caller hears why; a retry executes again, with the same key.
+          await giveUp(record, claimId)
+          throw thrown
         }
         return (await step(record, { type: 'executed', claimId, outcome })) ?? load(record.token)
       }
       case 'rejecting':
       case 'expiring':
-        // a failed withdrawal leaves the record here, with its claim: reconcile retries it
-        await executor.withdraw?.(record, record.reason ?? (record.status === 'expiring' ? 'confirmation expired' : 'rejected'))
+        try {
+          await executor.withdraw?.(record, record.reason ?? (record.status === 'expiring' ? 'confirmation expired' : 'rejected'))
+        } catch (thrown) {
+          // the decision stands; only the withdrawal is retried (reject or approve again, reconcile)
+          await giveUp(record, claimId)
+          throw thrown
+        }
         return (await step(record, { type: 'withdrawn', claimId })) ?? load(record.token)
       default:
         return record
@@ -274,9 +296,11 @@ export const actionConfirmationWith = (kit: ActionKit) => (options: ActionConfir
       }
       const toolCallId = proposeOptions?.toolCallId ?? `app-${createId()}`
       if (!isIdentifier(toolCallId)) throw kit.error({ code: 'ACTION_INVALID', message: `propose: the tool call id ${JSON.stringify(toolCallId)} is not an identifier.`, hint: 'Use 1–128 characters from A–Z, a–z, 0–9 and . _ : -.' })
+      const idempotencyKey = proposeOptions?.idempotencyKey ?? createId()
+      if (typeof idempotencyKey !== 'string' || idempotencyKey === '' || idempotencyKey.length > 256) throw kit.error({ code: 'ACTION_INVALID', message: 'propose: the idempotency key must be 1–256 characters.', hint: 'Omit it for a new random key, or pass the key the action already has.' })
       let record: ActionConfirmation
       try {
-        record = createConfirmationRecord({ token: createToken(), sessionId, ...(principal === undefined ? {} : { principal }), action, toolCallId, idempotencyKey: createId(), ttlMs }, now())
+        record = createConfirmationRecord({ token: createToken(), sessionId, ...(principal === undefined ? {} : { principal }), action, toolCallId, idempotencyKey, ttlMs }, now())
       } catch (error) {
         throw kit.error({ code: 'ACTION_INVALID', message: `propose("${action.name}"): ${describe(error)}`, hint: 'Pass the input as a plain JSON object.' })
       }

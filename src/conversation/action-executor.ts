@@ -26,9 +26,14 @@ export interface ActionExecutor {
    * calls, as AgentsKit's does: approving under the id it was passed would find no call).
    */
   propose?: (proposal: { readonly toolCallId: string; readonly name: string; readonly input: Record<string, unknown> }) => Promise<{ readonly toolCallId?: string } | void>
-  /** Runs the approved action. A throw is recorded as an `error` outcome (the action ran and failed). */
+  /**
+   * Runs the approved action. Return `{ status: 'error', error }` for an action that ran and failed.
+   * A throw says the upstream failed and may or may not have acted: the record stays `executing`
+   * with its claim given up, the approve rejects with the error, and a retry executes again with
+   * the same `idempotencyKey`.
+   */
   execute: (record: ActionConfirmation, context: ActionExecutionContext) => Promise<ConfirmationOutcome | void>
-  /** Withdraws the proposal (the tool call denied with `reason`). */
+  /** Withdraws the proposal (the tool call denied with `reason`). A throw leaves the record `rejecting`/`expiring`, its claim given up for a retry. */
   withdraw?: (record: ActionConfirmation, reason: string) => Promise<void>
 }
 

@@ -2,6 +2,7 @@ import { actionConfirmationWith, type ActionConfirmationCoordinator, type Action
 import type { ActionPolicy as Policy } from './capability-policy.js'
 import { capabilityPolicyWith, type CapabilityPolicyOptions } from './capability-policy.js'
 import { actionKit } from './action-kit.js'
+import { permissionConfirmationsWith, type PermissionConfirmationOptions, type PermissionConfirmations } from './permission-confirmations.js'
 
 /**
  * The `chatrail/actions` entry point: action confirmation and capability policy (docs/actions.md),
@@ -32,7 +33,16 @@ export function withActionPolicy<Config extends { authorizeToolCall?: Confirmati
 
 type ConfirmationChatAuthorizer = Policy['authorizeToolCall']
 
+/**
+ * A coding agent's permission requests as confirmation records (permission-confirmations.ts): the
+ * record's executor sends the allow, a rejection or expiry the deny. See docs/actions.md.
+ */
+export function permissionConfirmations(options: PermissionConfirmationOptions): PermissionConfirmations {
+  return permissionConfirmationsWith(actionKit)(options)
+}
+
 export type { ActionConfirmationCoordinator, ActionConfirmationOptions, ConfirmationCaller } from './action-confirmation.js'
+export type { AgentPermissionRequest, AgentPermissionVerdict, PermissionConfirmationOptions, PermissionConfirmations } from './permission-confirmations.js'
 export { chatExecutor } from './action-executor.js'
 export { choiceActionRoute, chosenAction } from './choice-action-route.js'
 export type { ApprovalRequestInput, ApprovalRequestRenderer, ChoiceActionRouteOptions, ChosenAction } from './choice-action-route.js'

@@ -52,8 +52,12 @@ export interface ChoiceActionRouteOptions<Ctx extends JsonObject = JsonObject, E
   readonly id?: string
   /** The actions a choice may propose (e.g. your confirmable tools' names); a choice naming another is refused. */
   readonly actions: readonly string[]
-  /** The running session's coordinator: `session.createConfirmation(…)`, or `createStoredConfirmation(…)` on a server. */
-  readonly confirmations: (ctx: RouteContext<Ctx>) => ActionConfirmationCoordinator
+  /**
+   * The running session's coordinator: `session.createConfirmation(…)`, or `createStoredConfirmation(…)`
+   * on a server. Default: the session's own (`ctx.confirmations`: a session made with
+   * `confirmations`, or chatrail/server's sessions when the handler serves confirmations).
+   */
+  readonly confirmations?: (ctx: RouteContext<Ctx>) => ActionConfirmationCoordinator
   /** The definition's registry (it draws the approval request). */
   readonly components: ApprovalRequestRenderer
   /** The text before the approval request. Default: `Please confirm: <choice label>.` */
@@ -136,7 +140,15 @@ export function choiceActionRoute<Ctx extends JsonObject = JsonObject, const E e
       }
       // one proposal per stood interaction: the user message id names the tool call it confirms
       const toolCallId = `choice-${ctx.messageId ?? ctx.turnId}`.replace(/[^A-Za-z0-9._:-]/g, '-').slice(0, 128)
-      const record = await options.confirmations(ctx).propose(chosen.action, { toolCallId })
+      const coordinator = options.confirmations ? options.confirmations(ctx) : ctx.confirmations
+      if (!coordinator) {
+        throw new ChatrailError({
+          code: 'CONFIRMATIONS_MISSING',
+          message: `The choice "${chosen.choiceId}" proposes "${chosen.action.name}", but this session has no confirmation coordinator.`,
+          hint: 'Make the session with createChatSession(definition, { confirmations: { tools } }), serve confirmations (createChatHandler({ confirmations })), or pass choiceActionRoute({ confirmations }).',
+        })
+      }
+      const record = await coordinator.propose(chosen.action, { toolCallId })
       const approval = options.components.render('approval-request', {
         token: record.token,
         title: chosen.label,
@@ -155,8 +167,8 @@ function checkOptions(options: ChoiceActionRouteOptions<never, string, string>):
   if (!Array.isArray(options.actions) || options.actions.length === 0 || options.actions.some((name) => typeof name !== 'string' || !isIdentifier(name))) {
     issues.push(configIssue('invalid_choice_action_route', at('actions'), 'actions must list the action names a choice may propose (identifiers).', 'e.g. actions: ["refund"], your confirmable tools\' names.'))
   }
-  if (typeof options.confirmations !== 'function') {
-    issues.push(configIssue('invalid_choice_action_route', at('confirmations'), 'confirmations must be a function returning the running session\'s coordinator.', 'e.g. confirmations: (ctx) => confirmationsFor(ctx.sessionId).'))
+  if (options.confirmations !== undefined && typeof options.confirmations !== 'function') {
+    issues.push(configIssue('invalid_choice_action_route', at('confirmations'), 'confirmations must be a function returning the running session\'s coordinator.', 'e.g. confirmations: (ctx) => confirmationsFor(ctx.sessionId), or leave it out to use the session\'s own (ctx.confirmations).'))
   }
   if (typeof options.components?.render !== 'function') {
     issues.push(configIssue('invalid_choice_action_route', at('components'), 'components must be the definition\'s registry (it draws the approval request).', 'Pass defineComponents([...standardCatalog]).'))

@@ -3,6 +3,7 @@ import type {
   ActionConfirmationStatus,
   ConfirmableAction,
   ConfirmationEvent,
+  ConfirmationOutcome,
 } from '../contract/action-confirmation.js'
 
 /**
@@ -17,7 +18,8 @@ import type {
  *    │  │                 └──deny──▶ rejecting ──withdrawn──▶ rejected
  *    │  └──reject──▶ rejecting
  *    └──expire / approve or reject after expiresAt──▶ expiring ──withdrawn──▶ expired
- * approving | executing | rejecting | expiring, claim past `until` ──reconcile──▶ same status, new claim
+ * approving | executing | rejecting | expiring ──failed──▶ same status, no claim
+ * approving | executing | rejecting | expiring, no claim or claim past `until` ──reconcile──▶ same status, new claim
  * ```
  *
  * Only the claim's holder moves a processing status on (`claimId`); a reconcile replaces the claim,
@@ -27,6 +29,8 @@ import type {
 
 /** The longest `reason` (and outcome error) a record keeps. */
 export const MAX_REASON_CHARS = 512
+/** The longest outcome `result` a record keeps (a longer one is cut). */
+export const MAX_RESULT_CHARS = 16 * 1024
 /** The largest action input, as JSON text (UTF-16 units), a record accepts. */
 export const MAX_INPUT_JSON_CHARS = 16 * 1024
 
@@ -122,6 +126,13 @@ function next(record: ActionConfirmation, changes: Partial<ActionConfirmation>, 
 
 const holds = (record: ActionConfirmation, claimId: string): boolean => record.claim?.id === claimId
 
+/** The outcome as a record keeps it: the known fields only, each bounded. */
+const outcomeOf = (outcome: ConfirmationOutcome): ConfirmationOutcome => ({
+  status: outcome.status,
+  ...(outcome.error === undefined ? {} : { error: bounded(outcome.error) }),
+  ...(typeof outcome.result === 'string' ? { result: outcome.result.slice(0, MAX_RESULT_CHARS) } : {}),
+})
+
 /**
  * Applies `event` to `record` at `now` (milliseconds). Pure: same arguments, same result; an event
  * that does not apply returns `record` itself.
@@ -141,7 +152,7 @@ export function reduceConfirmation(record: ActionConfirmation, event: Confirmati
       return record.status === 'approving' && holds(record, event.claimId) ? next(record, { status: 'executing' }) : record
     case 'executed':
       if (record.status !== 'executing' || !holds(record, event.claimId)) return record
-      return next(record, { status: 'approved', outcome: event.outcome.error === undefined ? { status: event.outcome.status } : { status: event.outcome.status, error: bounded(event.outcome.error) } }, ['claim'])
+      return next(record, { status: 'approved', outcome: outcomeOf(event.outcome) }, ['claim'])
     case 'deny':
       if (record.status !== 'approving' || !holds(record, event.claimId)) return record
       return next(record, { status: 'rejecting', decidedAt: now, decidedBy: event.by, reason: bounded(event.reason) })
@@ -153,6 +164,10 @@ export function reduceConfirmation(record: ActionConfirmation, event: Confirmati
     case 'release':
       if (record.status !== 'approving' || !holds(record, event.claimId)) return record
       return next(record, { status: 'pending' }, ['claim', 'decidedAt', 'decidedBy'])
+    case 'failed':
+      // the holder's upstream call failed: nothing is decided anew, the claim is given up for a retry
+      if (!PROCESSING_STATUSES.has(record.status) || !holds(record, event.claimId)) return record
+      return next(record, {}, ['claim'])
     case 'reconcile':
       if (!PROCESSING_STATUSES.has(record.status) || (record.claim !== undefined && record.claim.until > now)) return record
       return next(record, { claim: event.claim, attempts: record.attempts + 1 })

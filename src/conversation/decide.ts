@@ -1,5 +1,6 @@
 import type { AdapterRequest } from '../contract/adapter.js'
 import type { Message } from '../contract/message.js'
+import type { ActionConfirmationCoordinator } from './action-confirmation.js'
 import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
 import type { ConversationDefinition } from './definition.js'
@@ -60,6 +61,7 @@ class RouteCtx<Ctx extends JsonObject> implements RouteContext<Ctx> {
   declare readonly match?: RouteMatch
   readonly #source: SignalSource
   readonly #history: HistorySource
+  readonly #confirmations: ActionConfirmationCoordinator | undefined
 
   constructor(
     input: string,
@@ -72,6 +74,7 @@ class RouteCtx<Ctx extends JsonObject> implements RouteContext<Ctx> {
     turnId: string,
     source: SignalSource,
     match?: RouteMatch,
+    confirmations?: ActionConfirmationCoordinator,
   ) {
     const self = this as { -readonly [K in keyof RouteContext<Ctx>]: RouteContext<Ctx>[K] } & { [REQUEST]?: Pick<AdapterRequest, 'messages'> }
     self.input = input
@@ -89,17 +92,23 @@ class RouteCtx<Ctx extends JsonObject> implements RouteContext<Ctx> {
     self.match = match
     this.#source = source
     this.#history = history
+    this.#confirmations = confirmations
   }
 
   get signal(): AbortSignal {
     return this.#source.signal()
   }
 
+  /** On the prototype, like `signal`: not an own key (a plain context's keys stay as they were). */
+  get confirmations(): ActionConfirmationCoordinator | undefined {
+    return this.#confirmations
+  }
+
   /** The same turn, with a pattern's match. */
   static withMatch<Ctx extends JsonObject>(ctx: TurnContext<Ctx>, match: RouteMatch): RouteContext<Ctx> {
     if (!(ctx instanceof RouteCtx)) return { ...ctx, signal: ctx.signal, match }
     const c = ctx as RouteCtx<Ctx>
-    return new RouteCtx(c.input, c.uiEvent, c.state, c.context, c.#history, c.sessionId, c.messageId, c.turnId, c.#source, match)
+    return new RouteCtx(c.input, c.uiEvent, c.state, c.context, c.#history, c.sessionId, c.messageId, c.turnId, c.#source, match, c.#confirmations)
   }
 }
 
@@ -118,8 +127,9 @@ export function turnContext<Ctx extends JsonObject>(
   sessionId: string,
   turnId: string,
   source: SignalSource,
+  confirmations?: ActionConfirmationCoordinator,
 ): TurnContext<Ctx> {
-  return new RouteCtx(message?.content ?? '', message && uiEventOf(message), before.state, before.context, history, sessionId, message?.id, turnId, source)
+  return new RouteCtx(message?.content ?? '', message && uiEventOf(message), before.state, before.context, history, sessionId, message?.id, turnId, source, undefined, confirmations)
 }
 
 export const MISS = Object.freeze({ type: 'miss' as const })

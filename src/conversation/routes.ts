@@ -1,6 +1,7 @@
 import type { ComponentPart } from '../contract/component-part.js'
 import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
+import type { ActionConfirmationCoordinator } from './action-confirmation.js'
 import { ChatrailConfigError, configIssue } from './config-error.js'
 import { identifierHint, isIdentifier } from './identifier.js'
 import type { JsonObject } from './json.js'
@@ -41,6 +42,12 @@ export interface RouteContext<Ctx extends JsonObject = JsonObject> {
    * and other async work so a stopped turn stops its work too. Never aborted during a rebuild.
    */
   readonly signal: AbortSignal
+  /**
+   * The session's confirmation coordinator, when it has one (`createChatSession(definition, {
+   * confirmations })`; chatrail/server's sessions when the handler serves confirmations): propose
+   * here, and the record lives where the server's endpoints and the approval cards decide it.
+   */
+  readonly confirmations?: ActionConfirmationCoordinator
 }
 
 /** A piece of a route's answer, in order: text, or a component (made by a `chatrail/components` registry). */

@@ -1,4 +1,5 @@
 import type { AdapterFactory } from '../contract/adapter.js'
+import type { ActionConfirmationCoordinator } from './action-confirmation.js'
 import type { StreamSource } from '../contract/stream.js'
 import type { Timeline } from './decisions.js'
 import type { ChatDefinition } from './definition.js'
@@ -26,6 +27,8 @@ export interface SessionCore<Ctx extends JsonObject> {
   /** The timeline changed: recompute the snapshot and notify subscribers. */
   changed: () => void
   disposed: () => boolean
+  /** The session's confirmation coordinator (its option `confirmations`), handed to route callbacks. */
+  readonly confirmations?: ActionConfirmationCoordinator | undefined
 }
 
 /** Mutable per-turn state shared with `abort()` (A6: abort never throws, whenever it is called). */

@@ -76,6 +76,14 @@ export interface ChatSessionOptions<Ctx extends JsonObject = JsonObject, N exten
   signal?: AbortSignal
   /** A background save (after a turn) failed, e.g. `SessionConflictError`. Default: printed with `console.error`. */
   onPersistError?: (error: unknown) => void
+  /**
+   * The session's own confirmation coordinator (`session.confirmations`), handed to every route
+   * callback as `ctx.confirmations`: a route proposes there and the record lives where approval
+   * cards and the server decide it. With `storage` (and no `ledger`), its records are saved with the
+   * session's snapshot. chatrail/server's sessions get one over the handler's store when it serves
+   * confirmations. See docs/actions.md.
+   */
+  confirmations?: SessionConfirmationOptions
 }
 
 /** `N`: the definition's names (`ChatNames`), so `getSnapshot().state` is the union of its states. */
@@ -113,6 +121,8 @@ export interface ChatSession<Ctx extends JsonObject = JsonObject, N extends Chat
   withPolicy: (requirements: CapabilityRequirements, getContext: ContextReader, options?: PolicyOptions) => ActionPolicy
   /** A confirmation coordinator for this session's id (AgentsKit Chat's `session.createConfirmation`). See docs/actions.md. */
   createConfirmation: (options: SessionConfirmationOptions) => ActionConfirmationCoordinator
+  /** The coordinator made from the option `confirmations` (routes get it as `ctx.confirmations`); undefined without it. */
+  readonly confirmations: ActionConfirmationCoordinator | undefined
   /**
    * Saves the session's snapshot to its `storage` now (after any save in flight). Rejects with
    * `SessionConflictError` when another writer saved it first, `ChatrailConfigError` without storage.
@@ -229,6 +239,8 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
   let original: AdapterFactory | undefined
   let chat: ChatConfig
   let disposed = false
+  // set once persistence exists (its ledger keeps the records); the core reads it from then on
+  let confirmations: ActionConfirmationCoordinator | undefined = undefined
   let unsubscribeAgent: (() => void) | undefined
   let snapshot: SessionSnapshot<Ctx> | undefined
 
@@ -286,6 +298,9 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
     },
     changed,
     disposed: () => disposed,
+    get confirmations() {
+      return confirmations
+    },
   }
 
   function adopt(config: ChatConfig | ChatConfigInput): ChatConfig {
@@ -324,6 +339,8 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
     { core: core as unknown as SessionCore<JsonObject>, storage, clock: clock ?? (() => new Date()), signal: options.signal, sync: (messages) => session.sync(messages, { trusted: true }) },
     options.onPersistError ?? reportPersistError(sessionId),
   )
+  const createConfirmation = persistence ? (confirmationOptions: SessionConfirmationOptions) => actions.createConfirmation({ ledger: persistence.ledger, ...confirmationOptions }) : actions.createConfirmation
+  confirmations = options.confirmations && createConfirmation(options.confirmations)
 
   const session: ChatSession<Ctx, N> = {
     sessionId,
@@ -360,11 +377,13 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
     },
     withPolicy: actions.withPolicy,
     // with storage, the session's confirmation records are saved with its snapshot
-    createConfirmation: persistence ? (confirmationOptions) => actions.createConfirmation({ ledger: persistence.ledger, ...confirmationOptions }) : actions.createConfirmation,
+    createConfirmation,
+    confirmations,
     persist: persistence ? persistence.persist : () => Promise.reject(missingStorage(sessionId)),
     getCursor: () => persistence?.cursor() ?? 0,
     dispose() {
       disposed = true
+      confirmations?.dispose()
       unsubscribeAgent?.()
       unsubscribeAgent = undefined
       listeners.clear()

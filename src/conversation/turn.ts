@@ -190,7 +190,7 @@ function routedTurn<Ctx extends JsonObject>(
   const message = last.message
   const candidates = core.index.candidates(input, uiEvent)
   if (plainMiss(core.machine, candidates, uiEvent, before.state)) return fromResolution(core, request, control, recorder, last, before, inputKey, MISS)
-  const ctx = turnContext(message, before, request, core.sessionId, recorder.turnId, control)
+  const ctx = turnContext(message, before, request, core.sessionId, recorder.turnId, control, core.confirmations)
   // Looked up once: reused when the context reads the same text (always, unless content is not a string).
   const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, control, ctx.input === input ? candidates : undefined)
   if (!isPromise<Resolution<Ctx>>(resolving)) return fromResolution(core, request, control, recorder, last, before, inputKey, resolving)

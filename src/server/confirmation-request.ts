@@ -6,10 +6,15 @@ import type { ToolDefinition } from '../contract/tool.js'
 import type { ActionConfirmationCoordinator } from '../conversation/action-confirmation.js'
 import { createActionConfirmation } from '../conversation/actions.js'
 import type { ActionPolicy } from '../conversation/capability-policy.js'
+import type { SessionConfirmationOptions } from '../conversation/session-actions.js'
 import { isIdentifier } from '../conversation/identifier.js'
+import { toolsExecutor, type ActionExecutor } from '../conversation/action-executor.js'
+import { actionKit } from '../conversation/action-kit.js'
 import type { ConversationStore } from '../store/conversation-store.js'
 import { confirmationLedgerOf } from '../store/confirmation-ledger-of.js'
 import { badRequest, HttpError, jsonResponse } from './http-responses.js'
+import type { ServerTools } from './server-tools.js'
+import { approvedTools, toolCallExecutor } from './tool-confirmations.js'
 
 /**
  * The confirmation endpoints: POST bodies told apart by their `action`, like stop and dialog answers.
@@ -22,8 +27,12 @@ import { badRequest, HttpError, jsonResponse } from './http-responses.js'
  */
 
 export interface ConfirmationEndpointOptions {
-  /** The actions a client may approve: tools with `requiresConfirmation: true` and `execute`, run on the server. */
-  readonly tools: readonly ToolDefinition[]
+  /**
+   * The app's actions a client may approve: tools with `requiresConfirmation: true` and `execute`,
+   * run on the server. The definition's own tools that require confirmation need not be listed: the
+   * calls a model makes to them are records too (tool-confirmations.ts). Default none.
+   */
+  readonly tools?: readonly ToolDefinition[]
   /** How long a proposal waits (`createStoredConfirmation(...).propose`). Default 5 minutes. */
   readonly ttlMs?: number
   /** How long an approval's claim lasts before another instance may reconcile it. Default 30 s. */
@@ -70,18 +79,42 @@ export const confirmationView = (record: ActionConfirmation): ConfirmationView =
  * bound to one conversation and principal, its records in the store.
  */
 export function createStoredConfirmation(options: StoredConfirmationOptions): ActionConfirmationCoordinator {
+  return storedCoordinator(options, { tools: options.tools ?? [] })
+}
+
+function storedCoordinator(options: StoredConfirmationOptions, run: { readonly tools: readonly ToolDefinition[] } | { readonly executor: ActionExecutor }): ActionConfirmationCoordinator {
   const ledger = confirmationLedgerOf(options.store)
   const policy = options.policy?.(options.conversationId, options.principal)
   return createActionConfirmation({
     sessionId: options.conversationId,
     ...(options.principal === undefined ? {} : { principal: options.principal }),
-    tools: options.tools,
+    ...run,
     ledger,
     ...(policy === undefined ? {} : { policy }),
     ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
     ...(options.claimMs === undefined ? {} : { claimMs: options.claimMs }),
     ...(options.clock === undefined ? {} : { now: options.clock }),
   })
+}
+
+/**
+ * What a turn's session is given as its `confirmations` (routes' `ctx.confirmations`): the same
+ * coordinator the endpoints build (the store's records, the principal, the policy, the executor),
+ * so a route's proposal is decided by the endpoints and the approval cards like any other.
+ */
+export function sessionConfirmations(context: Pick<ConfirmationRequestContext, 'store' | 'options' | 'clock' | 'tools'>, conversationId: string, owner: string | undefined): SessionConfirmationOptions | undefined {
+  const { store, options } = context
+  if (!options || !store.saveConfirmation || !store.loadConfirmation || !store.listConfirmations) return undefined
+  const policy = options.policy?.(conversationId, owner)
+  return {
+    ...endpointExecutor(options.tools ?? [], context.tools),
+    ledger: confirmationLedgerOf(store),
+    ...(owner === undefined ? {} : { principal: owner }),
+    ...(policy === undefined ? {} : { policy }),
+    ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
+    ...(options.claimMs === undefined ? {} : { claimMs: options.claimMs }),
+    now: context.clock,
+  }
 }
 
 const ACTIONS = ['approve-action', 'reject-action', 'list-actions'] as const
@@ -101,6 +134,24 @@ export interface ConfirmationRequestContext {
   readonly clock: () => number
   /** The handler's owner check: 404 for another principal's conversation. */
   readonly checkOwner: (conversationId: string) => Promise<unknown>
+  /** The definition's tools: an approved model call to one that requires confirmation runs as the turn's loop would run it. */
+  readonly tools?: ServerTools | undefined
+}
+
+/**
+ * What runs an approved record: a model's call to a definition tool that requires confirmation
+ * runs as the turn's loop runs it (tool-confirmations.ts); any other action is the app's (`tools`).
+ */
+function endpointExecutor(appTools: readonly ToolDefinition[], tools: ServerTools | undefined): { readonly tools: readonly ToolDefinition[] } | { readonly executor: ActionExecutor } {
+  const served = approvedTools(tools)
+  if (!tools || served.size === 0) return { tools: appTools }
+  const forModel = toolCallExecutor(tools)
+  const app = toolsExecutor(appTools, actionKit)
+  return {
+    executor: {
+      execute: (record, execution) => (served.has(record.action.name) ? forModel.execute(record, execution) : app.execute(record, execution)),
+    },
+  }
 }
 
 export async function answerConfirmation(context: ConfirmationRequestContext, body: unknown, owner: string | undefined): Promise<Response> {
@@ -116,7 +167,7 @@ export async function answerConfirmation(context: ConfirmationRequestContext, bo
   const { store } = context
   if (!store.saveConfirmation || !store.loadConfirmation || !store.listConfirmations) throw new HttpError(501, 'confirmations_unsupported', 'The conversation store keeps no confirmation records.')
   await context.checkOwner(request.id)
-  const coordinator = createStoredConfirmation({ ...context.options, store, conversationId: request.id, ...(owner === undefined ? {} : { principal: owner }), clock: context.clock })
+  const coordinator = storedCoordinator({ ...context.options, store, conversationId: request.id, ...(owner === undefined ? {} : { principal: owner }), clock: context.clock }, endpointExecutor(context.options.tools ?? [], context.tools))
   try {
     if (request.action === 'list-actions') return jsonResponse(200, { confirmations: (await coordinator.list()).filter((r) => r.principal === owner).map(confirmationView) })
     const token = request.token
@@ -127,6 +178,14 @@ export async function answerConfirmation(context: ConfirmationRequestContext, bo
     return jsonResponse(200, { confirmation: confirmationView(record) })
   } catch (error) {
     if (ChatrailError.isInstance(error) && error.code === 'CONFIRMATION_NOT_FOUND') throw notFound()
+    // An action this server does not run (a coding agent's permission, waiting in the process that
+    // drives the agent): the approval stands, the claim is given up, and that process takes the
+    // record over and carries it out (permission-confirmations.ts). 202: decided, not yet done.
+    const token = request.token
+    if (ChatrailError.isInstance(error) && error.code === 'ACTION_UNKNOWN' && token !== undefined) {
+      const record = await coordinator.get(token)
+      if (record) return jsonResponse(202, { confirmation: confirmationView(record) })
+    }
     throw error
   } finally {
     coordinator.dispose()

@@ -13,7 +13,7 @@ import { reportAgentFailures } from './agent-failures.js'
 import { checkBeforeTurn, type BeforeTurn } from './before-turn.js'
 import { createBusyRetry } from './busy-retry.js'
 import { isControlBody, readControlRequest, type ControlRequest } from './control-request.js'
-import { answerConfirmation, isConfirmationBody, type ConfirmationEndpointOptions } from './confirmation-request.js'
+import { answerConfirmation, isConfirmationBody, sessionConfirmations, type ConfirmationEndpointOptions } from './confirmation-request.js'
 import { createCorsPolicy, type CorsOptions } from './cors.js'
 import { createHistoryCache } from './history-cache.js'
 import { badRequest, errorResponse, HttpError, jsonResponse, streamResponse } from './http-responses.js'
@@ -34,6 +34,7 @@ import { meterStore } from './store-meter.js'
 import { createHandlerTelemetry, type ChatTelemetryOptions } from './telemetry/handler-telemetry.js'
 import { serverTools, type ServerToolOptions } from './server-tools.js'
 import { planApproval, readToolApproval, storeApprovalAnswers, type ToolApprovalRequest } from './tool-approval.js'
+import { approvedTools, proposeToolApprovals, recordsForApproval, settleThroughRecords, type ToolConfirmationContext } from './tool-confirmations.js'
 import { isVersionSwitchBody, readVersionSwitch, switchVersion, type VersionSwitchContext } from './version-switch.js'
 
 /**
@@ -191,15 +192,22 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
   const drain = createTurnDrain(store, onError)
   const busyRetry = createBusyRetry()
   const tools = serverTools(definition.chat, options.tools)
+  // with confirmations served, a model's calls that need approval are confirmation records too (tool-confirmations.ts)
+  const toolConfirmations: ToolConfirmationContext | undefined =
+    options.confirmations && tools && approvedTools(tools).size > 0 && store.saveConfirmation && store.loadConfirmation && store.listConfirmations
+      ? { store, tools, ttlMs: options.confirmations.ttlMs, claimMs: options.confirmations.claimMs, policy: options.confirmations.policy, clock }
+      : undefined
 
   /**
    * A session on a stored history. A turn's session names its turn after the answer it writes
    * (`<conversationId>:<assistantId>`): each request builds a new session, whose own count would
    * make every turn of a conversation `<id>:1`. An app's own `session.ids` wins.
    */
-  const openSession = (conversationId: string, messages: readonly Message[], turnId?: string): ChatSession<Ctx> => {
+  const openSession = (conversationId: string, messages: readonly Message[], turnId?: string, owner?: string): ChatSession<Ctx> => {
     const turnIds = turnId === undefined || sessionOptions.ids !== undefined ? {} : { ids: () => turnId }
-    const session = createChatSession(served, { ...sessionOptions, ...turnIds, sessionId: conversationId })
+    // a turn's routes propose through the conversation's coordinator over the store (ctx.confirmations)
+    const confirmations = turnId === undefined ? undefined : sessionConfirmations({ store, options: options.confirmations, clock, tools }, conversationId, owner)
+    const session = createChatSession(served, { ...sessionOptions, ...turnIds, ...(confirmations ? { confirmations } : {}), sessionId: conversationId })
     session.sync(messages, { trusted: true })
     return session
   }
@@ -317,7 +325,7 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
   const post = async (request: Request, owner: string | undefined): Promise<Response> => {
     const body = await readJsonBody(request, maxBodyBytes)
     if (isVersionSwitchBody(body)) return switchVersion(switchContext, readVersionSwitch(body), owner)
-    if (isConfirmationBody(body)) return answerConfirmation({ store, options: options.confirmations, clock, checkOwner: (id) => open(id, owner, false) }, body, owner)
+    if (isConfirmationBody(body)) return answerConfirmation({ store, options: options.confirmations, clock, checkOwner: (id) => open(id, owner, false), tools }, body, owner)
     if (isControlBody(body)) return control(readControlRequest(body), owner)
     // a turn is admitted until the handler closes (shutdown.ts); the ticket ends with the turn, or with this request when none runs
     const ticket = drain.admit()
@@ -357,6 +365,7 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     let messages: readonly Message[]
     let version: number
     let plan: TurnPlan
+    let approvalRecords: Awaited<ReturnType<typeof recordsForApproval>> | undefined
     try {
       // A turn may have finished between the first read and the claim: read again under the lease,
       // unless the claim saw the conversation exactly as the first read did (nothing wrote in
@@ -369,6 +378,8 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
         version = (await metered.store.append(conversationId, { expectedVersion: version, truncateAfter: null, messages, definition: ref, lease, ...(owner === undefined ? {} : { owner }) })).version
       }
       plan = planOf(messages)
+      // the calls' records decide with the other door (approve-action): a contrary answer is 409 before anything is stored
+      if (plan.kind === 'resume' && toolConfirmations && 'answers' in turn) approvalRecords = await recordsForApproval(toolConfirmations, plan.resume.paused, turn.answers)
       // an approval's answers are stored before anything runs: what at most once rests on (tool-approval.ts)
       if (plan.kind === 'resume') version = await storeApprovalAnswers(metered.store, conversationId, { expectedVersion: version, user: plan.user, answer: plan.resume.answer, definition: ref, lease, owner })
     } catch (error) {
@@ -385,7 +396,7 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     let session: ChatSession<Ctx>
     let storedReplay: ReturnType<typeof replayableAnswer>
     try {
-      session = openSession(conversationId, messages, turnId)
+      session = openSession(conversationId, messages, turnId, owner)
       storedReplay = plan.kind === 'regenerate' ? replayableAnswer(session, messages, plan.history.length) : undefined
     } catch (error) {
       await store.release(lease, 'failed').catch(() => false)
@@ -399,7 +410,10 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     // the turn's parts also go to the store in batches, so a client that reconnects is served them by any instance
     const sink = recordTurnParts({ store: metered.store, conversationId, lease, owner, header: () => runningTurnHeader(plan.history, plan.user), flushMs: partFlushMs, sink: traced.sink(response), onError })
     // one literal for both kinds of turn (spreading a shared part into each cost more than the rest of the setup)
-    const input: TurnInput<Ctx> = { store: metered.store, storeSpentMs: metered.spentMs, session, conversationId, definition: ref, owner, lease, expectedVersion: version, user: plan.user, assistantId, now, sink, onError, leaseMs, turnTimeoutMs, signalPollMs, liveAgent, history: plan.history, write: plan.write, halt: halt.signal, tools, resume: plan.resume }
+    const input: TurnInput<Ctx> = { store: metered.store, storeSpentMs: metered.spentMs, session, conversationId, definition: ref, owner, lease, expectedVersion: version, user: plan.user, assistantId, now, sink, onError, leaseMs, turnTimeoutMs, signalPollMs, liveAgent, history: plan.history, write: plan.write, halt: halt.signal, tools, resume: plan.resume, approvals: toolConfirmations && {
+      propose: (paused) => proposeToolApprovals(toolConfirmations, conversationId, owner, paused),
+      ...(approvalRecords && approvalRecords.size > 0 ? { settle: settleThroughRecords(toolConfirmations, conversationId, owner, approvalRecords) } : {}),
+    } }
     // the turn runs on its own: it completes and is stored whether or not the client keeps reading
     const running = traced.run(() => (storedReplay ? replayStoredAnswer(input, storedReplay) : runTurn(input)))
     void running.catch(onError).finally(() => {

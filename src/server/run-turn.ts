@@ -16,7 +16,7 @@ import { createToolLedger } from './tool-ledger.js'
 import type { WirePart } from './tool-parts.js'
 import { watchSignals } from './turn-signals.js'
 import type { ServerTools } from './server-tools.js'
-import { toolLoopSource, type ToolLoopSource } from './tool-loop.js'
+import { toolLoopSource, type PausedLoop, type ResumeInput, type ToolLoopSource } from './tool-loop.js'
 import { answerSoFar, resumedLoop, type ResumedAnswer } from './tool-approval.js'
 import { storedToolsOf } from './tool-ledger.js'
 import { versionPositions, versionsOf, withVersions } from './message-versions.js'
@@ -76,6 +76,16 @@ export interface TurnInput<Ctx extends JsonObject> {
   readonly tools?: ServerTools | undefined
   /** The stored answer a paused tool loop goes on from, its approvals answered (tool-approval.ts); `assistantId` is its id. */
   readonly resume?: ResumedAnswer | undefined
+  /** The handler serves confirmations: calls awaiting approval are records (tool-confirmations.ts). */
+  readonly approvals?: TurnApprovals | undefined
+}
+
+/** A turn's confirmation records for the calls it pauses on, and for the answered calls it resumes. */
+export interface TurnApprovals {
+  /** Proposes a record per call awaiting approval, before the answer is stored; the loop comes back with their tokens. */
+  readonly propose: (paused: PausedLoop) => Promise<PausedLoop>
+  /** Decides a resumed answer's calls through their records. */
+  readonly settle?: ResumeInput['settle']
 }
 
 /** What an error part says: a code, never an internal message. */
@@ -161,7 +171,7 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     const messages = [...input.history, user]
     // a resumed answer whose definition lost its tools still goes on: its approved calls then find no tool
     const toolSet = input.tools ?? (input.resume ? { tools: [], validateArgs: undefined, maxSteps: input.resume.paused.step + 1, timeoutMs: 1 } : undefined)
-    if (toolSet) loop = toolLoopSource({ ...toolSet, adapter: session.chat.adapter, messages, now: input.now, stepId: (step) => `${input.assistantId}.step${step}`, resume: input.resume && resumedLoop(input.resume, input.conversationId) })
+    if (toolSet) loop = toolLoopSource({ ...toolSet, adapter: session.chat.adapter, messages, now: input.now, stepId: (step) => `${input.assistantId}.step${step}`, resume: input.resume && { ...resumedLoop(input.resume, input.conversationId), settle: input.approvals?.settle } })
     const source = loop ?? session.chat.adapter.createSource({ messages })
     const iterator = source.stream()
     while (!ending) {
@@ -203,7 +213,9 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
   // a stream that ended without `done` is an answer cut short: kept as it is, like a stop
   const end: Ending = ending ?? { kind: 'stopped' }
   // a loop paused on approvals asks for them (the calls stay pending, stored with what the loop goes on from)
-  const paused = end.kind === 'done' ? loop?.paused() : undefined
+  const pausedLoop = end.kind === 'done' ? loop?.paused() : undefined
+  // each call awaiting approval gets its confirmation record before the answer is stored (a reader then finds it)
+  const paused = pausedLoop && input.approvals ? await input.approvals.propose(pausedLoop).catch((error: unknown) => (input.onError(error), pausedLoop)) : pausedLoop
   const asking = paused ? paused.calls.flatMap((call) => (call.approvalId === undefined ? [] : tools.requestApproval(call.id, call.approvalId))) : []
   if (asking.length > 0) sink.write([...encoder.encode({ type: 'done' }), ...asking])
   // no tool part is left `input-available`: a call without its result says why it has none

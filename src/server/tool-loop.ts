@@ -19,7 +19,8 @@ import { serializeToolResult } from '../controller/tool-execution.js'
  * A call to a tool marked `requiresConfirmation` is not run: once the step's other calls ran, the
  * loop pauses (`paused()`: what the stored answer keeps to go on from) and its stream ends; the
  * user's approval resumes it (`resume`, tool-approval.ts), running approved calls and telling the
- * model of denied ones, then going on as before.
+ * model of denied ones, then going on as before. A call with a confirmation record is decided
+ * through the record instead (`settle`, tool-confirmations.ts), whichever door decided it first.
  */
 export interface ServerToolOptions {
   /** The most model calls one turn makes (the first one included; a resumed turn counts on). Default 5. */
@@ -42,8 +43,23 @@ export interface ToolLoopInput {
   /** Ids of the request-only messages between steps (never stored), and of approvals. */
   readonly stepId: (step: number) => string
   /** A paused loop and the user's answers to its approvals: go on from there. */
-  readonly resume?: { readonly paused: PausedLoop; readonly idempotencyKey: (approvalId: string) => string } | undefined
+  readonly resume?: ResumeInput | undefined
 }
+
+/** What a resumed loop goes on from. */
+export interface ResumeInput {
+  readonly paused: PausedLoop
+  readonly idempotencyKey: (approvalId: string) => string
+  /**
+   * Settles an answered call through its confirmation record (tool-confirmations.ts): `run` runs it
+   * (under the turn's abort, with the key given). Undefined: the call has no record, the stored
+   * answer decides as before.
+   */
+  readonly settle?: ((call: PausedCall, run: (idempotencyKey: string) => Promise<CallOutcome>) => Promise<CallOutcome | undefined>) | undefined
+}
+
+/** What running one call needs: the tools, their check, the timeout and what `execute` is told of the conversation. */
+export type CallRunner = Pick<ToolLoopInput, 'tools' | 'validateArgs' | 'timeoutMs' | 'messages'>
 
 /** A call's outcome: its result text, or the error the model reads. */
 export interface CallOutcome {
@@ -68,6 +84,8 @@ export interface PausedCall {
   readonly approvalId?: string
   /** Set on resume from the stored answer: the user's answer. */
   readonly answer?: { readonly approved: boolean; readonly reason?: string }
+  /** The call's confirmation record, when the server keeps one (tool-confirmations.ts). */
+  readonly token?: string
 }
 
 /** What a paused loop keeps (`metadata.toolLoop` of the stored answer): JSON only. */
@@ -123,20 +141,16 @@ async function* steps(input: ToolLoopInput, signal: AbortSignal, open: (messages
   let record: unknown
   let first = 1
   if (input.resume) {
-    const { paused, idempotencyKey } = input.resume
+    const { paused, idempotencyKey, settle } = input.resume
     done.push(...paused.steps)
     record = paused.record
     const calls: Array<LoopStep['calls'][number]> = []
     for (const call of paused.calls) {
       let outcome = call.outcome
       if (!outcome) {
-        const answer = call.answer
-        if (!answer?.approved) {
-          const why = answer?.reason ? ` (${answer.reason})` : ''
-          outcome = { error: true, denied: true, text: `The user denied this call${why}; it was not run.` }
-        } else {
-          outcome = await runCall(input, call, signal, call.approvalId === undefined ? undefined : idempotencyKey(call.approvalId))
-        }
+        // a call with a confirmation record is decided through it (either door may have decided already)
+        const settled = settle && call.approvalId !== undefined ? await settle(call, (key) => runToolCall(input, call, signal, key)) : undefined
+        outcome = settled ?? (await answeredCall(input, call, signal, idempotencyKey))
         if (signal.aborted) return
         yield resultChunk(call, outcome)
       }
@@ -183,7 +197,7 @@ async function* steps(input: ToolLoopInput, signal: AbortSignal, open: (messages
       }
       const outcome = last
         ? { error: true, text: `Not run: the turn reached its limit of ${input.maxSteps} model steps.` }
-        : await runCall(input, call, signal, undefined)
+        : await runToolCall(input, call, signal, undefined)
       if (signal.aborted) return
       settled.push({ id: call.id, name: call.name, args: call.args, outcome })
       yield resultChunk(call, outcome)
@@ -201,6 +215,16 @@ async function* steps(input: ToolLoopInput, signal: AbortSignal, open: (messages
     }
     done.push({ text, calls: settled })
   }
+}
+
+/** A paused call as the user's stored answer decides it: denied (never run), or run under its key. */
+async function answeredCall(input: ToolLoopInput, call: PausedCall, signal: AbortSignal, idempotencyKey: (approvalId: string) => string): Promise<CallOutcome> {
+  const answer = call.answer
+  if (!answer?.approved) {
+    const why = answer?.reason ? ` (${answer.reason})` : ''
+    return { error: true, denied: true, text: `The user denied this call${why}; it was not run.` }
+  }
+  return runToolCall(input, call, signal, call.approvalId === undefined ? undefined : idempotencyKey(call.approvalId))
 }
 
 /** A declared tool with `execute` marked `requiresConfirmation`: the user approves each call first. */
@@ -226,7 +250,7 @@ function withRecord(done: StreamChunk, record: unknown): StreamChunk {
 }
 
 /** One call to its outcome; never rejects. Only a declared tool with `execute` runs, on a valid input. */
-async function runCall(input: ToolLoopInput, call: Pick<ToolCall, 'id' | 'name' | 'args'>, turn: AbortSignal, idempotencyKey: string | undefined): Promise<CallOutcome> {
+export async function runToolCall(input: CallRunner, call: Pick<ToolCall, 'id' | 'name' | 'args'>, turn: AbortSignal, idempotencyKey: string | undefined): Promise<CallOutcome> {
   const tool = input.tools.find((candidate) => candidate.name === call.name)
   if (!tool?.execute) return { error: true, text: `Tool "${call.name}" is not available on this server; the tools are: ${input.tools.filter((t) => t.execute).map((t) => t.name).join(', ') || 'none'}.` }
   // only a call the user approved runs a tool that requires confirmation (it comes with its key)

@@ -310,3 +310,94 @@ describe('through a chat controller (AgentsKit’s proposeToolCall / approve / d
     expect(await confirmations.list()).toEqual([])
   })
 })
+
+describe('an upstream failure leaves the record in progress and gives up its claim (a retry decides it, once)', () => {
+  /** A controller whose `approve` and `deny` fail the first `failures` times each. */
+  function flakyChat(failures: number) {
+    const approved: Array<{ id: string; key: string | undefined }> = []
+    let approveFailures = failures
+    let denyFailures = failures
+    const denied: string[] = []
+    return {
+      approved,
+      denied,
+      chat: {
+        proposeToolCall: async (proposal: { id: string; name: string; args: Record<string, unknown> }) => ({ ...proposal, status: 'requires_confirmation' as const }),
+        approve: async (id: string, options?: { idempotencyKey?: string }) => {
+          if (approveFailures-- > 0) throw new Error('connection lost')
+          approved.push({ id, key: options?.idempotencyKey })
+        },
+        deny: async (id: string) => {
+          if (denyFailures-- > 0) throw new Error('connection lost')
+          denied.push(id)
+        },
+      },
+    }
+  }
+
+  it('a throwing execute: approve rejects with its error, the record stays executing without a claim, approving again executes with the same key', async () => {
+    const h = harness()
+    const upstream = flakyChat(1)
+    const confirmations = h.make({ tools: undefined, chat: upstream.chat })
+    const { token, idempotencyKey } = await confirmations.propose({ name: 'refund', input: {} })
+    await expect(confirmations.approve(token, 's1')).rejects.toThrow('connection lost')
+    const left = await h.ledger.loadConfirmation(token)
+    expect(left).toMatchObject({ status: 'executing', decidedBy: 'alice' })
+    expect(left?.claim).toBeUndefined()
+    expect(left?.outcome).toBeUndefined()
+    // no waiting for claimMs: the failed holder gave the record up
+    expect(await confirmations.approve(token, 's1')).toMatchObject({ status: 'approved', attempts: 1, outcome: { status: 'complete' } })
+    expect(upstream.approved).toEqual([{ id: expect.any(String), key: idempotencyKey }])
+  })
+
+  it('a retry is no new decision: a reject after a failed execute leaves it executing, and only an approve or reconcile finishes it', async () => {
+    const h = harness()
+    const upstream = flakyChat(1)
+    const confirmations = h.make({ tools: undefined, chat: upstream.chat })
+    const { token } = await confirmations.propose({ name: 'refund', input: {} })
+    await expect(confirmations.approve(token, 's1')).rejects.toThrow('connection lost')
+    // the reject finds a decision already taken and finishes that one (never a second decision)
+    expect(await confirmations.reject(token, 's1', 'changed my mind')).toMatchObject({ status: 'approved' })
+    expect(upstream.denied).toEqual([])
+    expect(upstream.approved).toHaveLength(1)
+  })
+
+  it('a throwing withdrawal: reject rejects with its error, stays rejecting without a claim, rejecting again withdraws; never executes', async () => {
+    const h = harness()
+    const upstream = flakyChat(1)
+    const confirmations = h.make({ tools: undefined, chat: upstream.chat })
+    const { token } = await confirmations.propose({ name: 'refund', input: {} })
+    await expect(confirmations.reject(token, 's1', 'no')).rejects.toThrow('connection lost')
+    const left = await h.ledger.loadConfirmation(token)
+    expect(left).toMatchObject({ status: 'rejecting', reason: 'no' })
+    expect(left?.claim).toBeUndefined()
+    // an approve now finishes the rejection it finds
+    expect(await confirmations.approve(token, 's1')).toMatchObject({ status: 'rejected', reason: 'no' })
+    expect(upstream.denied).toHaveLength(1)
+    expect(upstream.approved).toEqual([])
+  })
+
+  it('a throwing expiry withdrawal: the approve after expiresAt rejects, the next one finishes the expiry', async () => {
+    const h = harness()
+    const upstream = flakyChat(1)
+    const confirmations = h.make({ tools: undefined, chat: upstream.chat })
+    const { token } = await confirmations.propose({ name: 'refund', input: {} })
+    h.advance(60_000)
+    await expect(confirmations.approve(token, 's1')).rejects.toThrow('connection lost')
+    expect((await h.ledger.loadConfirmation(token))?.status).toBe('expiring')
+    expect(await confirmations.approve(token, 's1')).toMatchObject({ status: 'expired', decidedBy: 'expiry' })
+    expect(upstream.denied).toHaveLength(1)
+    expect(upstream.approved).toEqual([])
+  })
+
+  it('a tool that throws still ran: its error is the outcome (the tools executor), and nothing runs again', async () => {
+    const h = harness()
+    let runs = 0
+    const failing: ToolDefinition = { name: 'refund', requiresConfirmation: true, execute: () => { runs++; throw new Error('card declined') } }
+    const confirmations = h.make({ tools: [failing] })
+    const { token } = await confirmations.propose({ name: 'refund', input: {} })
+    expect(await confirmations.approve(token, 's1')).toMatchObject({ status: 'approved', outcome: { status: 'error', error: 'Error: card declined' } })
+    await confirmations.approve(token, 's1')
+    expect(runs).toBe(1)
+  })
+})

@@ -134,12 +134,64 @@ describe('choiceActionRoute options', () => {
   it('options that cannot work are a ChatrailConfigError naming every field, when the route is made', () => {
     let thrown: unknown
     try {
-      choiceActionRoute({ actions: [], components: {} as never, confirmations: undefined as never })
+      choiceActionRoute({ actions: [], components: {} as never, confirmations: 'the coordinator' as never })
     } catch (error) {
       thrown = error
     }
     expect(thrown).toMatchObject({ name: 'ChatrailConfigError', code: 'CONFIG_INVALID', path: ['choiceActionRoute', 'choice-action', 'actions'] })
     const issues = (thrown as { issues: { code: string; path: unknown[] }[] }).issues
     expect(issues.map((issue) => [issue.code, issue.path.at(-1)])).toEqual([['invalid_choice_action_route', 'actions'], ['invalid_choice_action_route', 'confirmations'], ['invalid_choice_action_route', 'components']])
+  })
+})
+
+describe('the session hands routes its coordinator (ctx.confirmations)', () => {
+  function sessionWith(confirmations: boolean) {
+    const executed: string[] = []
+    const deploy: ToolDefinition = { name: 'deploy', requiresConfirmation: true, execute: (input) => void executed.push(String(input.env)) }
+    const definition = defineChat({
+      id: 'ops-own',
+      chat: {},
+      components,
+      conversation: {
+        initial: 'idle',
+        states: { idle: {} },
+        routes: [
+          commandRoute({ id: 'ask', command: '/ops', response: () => ['Pick one.', components.render('choice-list', { choices: [{ id: 'ship', label: 'Deploy', action: { name: 'deploy', input: { env: 'prod' } } }] }, { instanceId: 'ops' })] }),
+          // no `confirmations`: the route proposes through the session's own coordinator
+          choiceActionRoute({ actions: ['deploy'], components }),
+        ],
+        fallback: { response: 'Say /ops.' },
+      },
+    })
+    const session = createChatSession(definition, { lint: false, sessionId: 'ops-2', ...(confirmations ? { confirmations: { tools: [deploy] } } : {}) })
+    const controller = createChatController(session.chat)
+    controller.subscribe(() => session.sync(controller.getState().messages))
+    const component = (): { messageId: string; part: ComponentPart } => {
+      const message = controller.getState().messages.findLast((candidate) => candidate.role === 'assistant')
+      const part = message?.parts?.find((candidate): candidate is ComponentPart => candidate.type === 'component')
+      if (!message || !part) throw new Error('no component')
+      return { messageId: message.id, part }
+    }
+    return { session, controller, component, executed }
+  }
+
+  it('a session made with confirmations: the route proposes on session.confirmations, which approves once', async () => {
+    const c = sessionWith(true)
+    await c.controller.send('/ops')
+    await sendInteraction(c.controller, { ...c.component(), event: 'select', value: 'ship' })
+    const { token } = c.component().part.props as { token: string }
+    const coordinator = c.session.confirmations as ActionConfirmationCoordinator
+    expect((await coordinator.get(token))?.status).toBe('pending')
+    await Promise.all([coordinator.approve(token, 'ops-2'), coordinator.approve(token, 'ops-2')])
+    expect(c.executed).toEqual(['prod'])
+  })
+
+  it('without one, the route fails (CONFIRMATIONS_MISSING) and changes nothing', async () => {
+    const c = sessionWith(false)
+    expect(c.session.confirmations).toBeUndefined()
+    await c.controller.send('/ops')
+    await sendInteraction(c.controller, { ...c.component(), event: 'select', value: 'ship' })
+    expect(c.session.traces().at(-1)).toMatchObject({ routeId: 'choice-action', outcome: 'error', reason: 'response-threw', errorClass: 'ChatrailError' })
+    expect(c.executed).toEqual([])
   })
 })

@@ -89,6 +89,21 @@ describe('reduceConfirmation: each transition', () => {
     expect(['claim', 'decidedAt', 'decidedBy'].filter((key) => key in released)).toEqual([])
   })
 
+  it('failed: the holder gives up its claim, the status (the decision) stays, and a reconcile takes it over at once', () => {
+    const executing = run(pending(), [[{ type: 'approve', by: 'a', claim: claim('c1', T0 + 100) }, T0], [{ type: 'execute', claimId: 'c1' }, T0]])
+    // only the holder gives it up
+    expect(reduceConfirmation(executing, { type: 'failed', claimId: 'c2' }, T0 + 1)).toBe(executing)
+    const failed = reduceConfirmation(executing, { type: 'failed', claimId: 'c1' }, T0 + 1)
+    expect(failed).toMatchObject({ status: 'executing', decidedBy: 'a', attempts: 0, revision: executing.revision + 1 })
+    expect('claim' in failed || 'outcome' in failed).toBe(false)
+    // no claim left to run out: taken over before the old claim's `until`
+    expect(reduceConfirmation(failed, { type: 'reconcile', claim: claim('c2') }, T0 + 2)).toMatchObject({ status: 'executing', claim: { id: 'c2' }, attempts: 1 })
+    // a failed withdrawal keeps its decision too; a pending record has nothing to give up
+    const rejecting = reduceConfirmation(pending(), { type: 'reject', by: 'a', reason: 'no', claim: claim() }, T0)
+    expect(reduceConfirmation(rejecting, { type: 'failed', claimId: 'c1' }, T0)).toMatchObject({ status: 'rejecting', reason: 'no' })
+    expect(reduceConfirmation(pending(), { type: 'failed', claimId: 'c1' }, T0)).toMatchObject({ status: 'pending', revision: 1 })
+  })
+
   it('reconcile: a processing record whose claim ran out gets a new claim; a live claim is kept', () => {
     const executing = run(pending(), [[{ type: 'approve', by: 'a', claim: claim('c1', T0 + 100) }, T0], [{ type: 'execute', claimId: 'c1' }, T0]])
     expect(reduceConfirmation(executing, { type: 'reconcile', claim: claim('c2') }, T0 + 99)).toBe(executing)
@@ -103,7 +118,7 @@ describe('reduceConfirmation: each transition', () => {
     const approved = run(pending(), [[{ type: 'approve', by: 'a', claim: claim() }, T0], [{ type: 'execute', claimId: 'c1' }, T0], [{ type: 'executed', claimId: 'c1', outcome: { status: 'complete' } }, T0]])
     const events: ConfirmationEvent[] = [
       { type: 'approve', by: 'a', claim: claim('c9') }, { type: 'reject', by: 'a', claim: claim('c9') }, { type: 'expire', claim: claim('c9') },
-      { type: 'execute', claimId: 'c1' }, { type: 'reconcile', claim: claim('c9') }, { type: 'withdrawn', claimId: 'c1' }, { type: 'release', claimId: 'c1' },
+      { type: 'execute', claimId: 'c1' }, { type: 'reconcile', claim: claim('c9') }, { type: 'withdrawn', claimId: 'c1' }, { type: 'release', claimId: 'c1' }, { type: 'failed', claimId: 'c1' },
     ]
     for (const event of events) expect(reduceConfirmation(approved, event, T0 + 10 ** 9)).toBe(approved)
   })

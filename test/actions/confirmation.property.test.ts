@@ -1,16 +1,17 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { ActionConfirmation, ConfirmationLedger, TrustedActionContext } from '../../src/contract/action-confirmation.js'
-import type { ToolDefinition } from '../../src/contract/tool.js'
 import type { ActionConfirmationCoordinator } from '../../src/conversation/action-confirmation.js'
+import type { ActionExecutor } from '../../src/conversation/action-executor.js'
 import { createActionConfirmation, createCapabilityPolicy } from '../../src/conversation/actions.js'
 import { memoryConfirmationLedger } from '../../src/conversation/confirmation-ledger.js'
 
 /**
  * Invariant 11 under any interleaving: two instances (coordinators on one ledger) and their
  * restarts propose, approve, reject, expire, sweep, crash and reconcile; a capability is revoked
- * and granted; approvals come from this session and from a foreign one. Every ledger read and
- * write and every execute is a point where fast-check's scheduler may switch tasks.
+ * and granted; approvals come from this session and from a foreign one; the upstream fails
+ * transiently (before acting, or after acting without saying so) in execute and in a withdrawal.
+ * Every ledger read and write and every execute is a point where fast-check's scheduler may switch tasks.
  */
 
 type Op =
@@ -22,6 +23,8 @@ type Op =
   /** The process dies inside its next execute, after the action ran (the record stays `executing`). */
   | { kind: 'crash-in-execute'; who: 0 | 1 }
   | { kind: 'reconcile'; who: 0 | 1; token: 0 | 1 }
+  /** The process's next execute or withdrawal throws once: before acting, or after acting (the caller cannot tell). */
+  | { kind: 'upstream-fails'; who: 0 | 1; when: 'before' | 'after' }
   | { kind: 'revoke' }
   | { kind: 'grant' }
 
@@ -35,6 +38,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('crash' as const), who }),
   fc.record({ kind: fc.constant('crash-in-execute' as const), who }),
   fc.record({ kind: fc.constant('reconcile' as const), who, token }),
+  fc.record({ kind: fc.constant('upstream-fails' as const), who, when: fc.constantFrom<'before' | 'after'>('before', 'after') }),
   fc.constant({ kind: 'revoke' as const }),
   fc.constant({ kind: 'grant' as const }),
 )
@@ -52,9 +56,16 @@ describe('action confirmation: no interleaving executes twice, or executes what 
         const executeChecks: Array<{ toolCallId: string | undefined; allowed: boolean }> = []
 
         /** One process: its ledger calls go through the scheduler; after a crash they all fail. */
-        const instance = (): { coordinator: ActionConfirmationCoordinator; kill: () => void; dieInExecute: () => void } => {
+        const instance = (): { coordinator: ActionConfirmationCoordinator; kill: () => void; dieInExecute: () => void; failUpstream: (when: 'before' | 'after') => void } => {
           let dead = false
           let dying = false
+          let failing: 'before' | 'after' | undefined
+          /** The armed upstream failure, once. */
+          const takeFailure = (): 'before' | 'after' | undefined => {
+            const armed = failing
+            failing = undefined
+            return armed
+          }
           const guard = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
             await s.schedule(Promise.resolve(), label)
             if (dead) throw new Error('process died')
@@ -65,29 +76,34 @@ describe('action confirmation: no interleaving executes twice, or executes what 
             loadConfirmation: (t) => guard('load', () => shared.loadConfirmation(t)),
             listConfirmations: (sid, o) => guard('list', () => shared.listConfirmations(sid, o)),
           }
-          const tool: ToolDefinition = {
-            name: 'pay',
-            requiresConfirmation: true,
-            execute: async (_input, execution) => {
+          // an executor's throw is an upstream failure (a tool's own throw would be its outcome)
+          const executor: ActionExecutor = {
+            execute: async (record, execution) => {
               if (dead) throw new Error('process died')
-              calls.push({ token: execution.call.id, key: execution.idempotencyKey, attempt: 0 })
+              const failure = takeFailure()
+              if (failure === 'before') throw new Error('upstream unavailable')
+              calls.push({ token: record.toolCallId, key: execution.idempotencyKey, attempt: execution.attempt })
               await s.schedule(Promise.resolve(), 'execute')
               if (dying) {
                 dead = true
                 throw new Error('process died')
               }
-              return 'paid'
+              if (failure === 'after') throw new Error('upstream timed out')
+            },
+            withdraw: async () => {
+              if (dead) throw new Error('process died')
+              if (takeFailure() !== undefined) throw new Error('upstream unavailable')
             },
           }
           const coordinator = createActionConfirmation({
-            sessionId: 's1', tools: [tool], ledger, now: () => time, createId: () => `id${++ids}`, ttlMs: 30_000, claimMs: 10_000,
+            sessionId: 's1', executor, ledger, now: () => time, createId: () => `id${++ids}`, ttlMs: 30_000, claimMs: 10_000,
             ...(policy ? { policy: { ...policy, check: async (action, phase, toolCallId) => {
               const decision = await policy.check(action, phase, toolCallId)
               if (phase === 'execute') executeChecks.push({ toolCallId, allowed: decision.allowed })
               return decision
             } } } : {}),
           })
-          return { coordinator, kill: () => void (dead = true), dieInExecute: () => void (dying = true) }
+          return { coordinator, kill: () => void (dead = true), dieInExecute: () => void (dying = true), failUpstream: (when) => void (failing = when) }
         }
 
         const processes = [instance(), instance()]
@@ -132,6 +148,9 @@ describe('action confirmation: no interleaving executes twice, or executes what 
                 return
               case 'reconcile':
                 return p!.coordinator.reconcile(t)
+              case 'upstream-fails':
+                p!.failUpstream(o.when)
+                return
               case 'revoke':
                 revokedAt ??= at
                 context = { sessionId: 's1', capabilities: [] }
@@ -153,14 +172,17 @@ describe('action confirmation: no interleaving executes twice, or executes what 
           await s.waitFor(done)
         }
 
-        const crashed = ops.some((o) => o.kind === 'crash' || o.kind === 'crash-in-execute')
+        // a crash or an upstream failure after acting may leave an execution the record does not know of: it is retried with the same key
+        const crashed = ops.some((o) => o.kind === 'crash' || o.kind === 'crash-in-execute' || (o.kind === 'upstream-fails' && o.when === 'after'))
         for (const record of proposed) {
           const final = await shared.loadConfirmation(record.token)
           const mine = calls.filter((c) => c.token === record.toolCallId)
           // never twice with a different key: every attempt carries the record's one key
           expect(new Set(mine.map((c) => c.key))).toEqual(new Set(mine.length === 0 ? [] : [record.idempotencyKey]))
-          // without a crash, at most one execute call at all
+          // without a crash (or an upstream that acted and failed), at most one execute call at all
           if (!crashed) expect(mine.length).toBeLessThanOrEqual(1)
+          // attempts count up: a retry is a takeover, never a second first attempt
+          expect(mine.map((c) => c.attempt)).toEqual([...new Set(mine.map((c) => c.attempt))])
           // rejected, expired (and revoked: rejected by policy) records never executed
           if (final?.status === 'rejected' || final?.status === 'expired') expect(mine).toEqual([])
           // an approved record executed; after recovery nothing is left mid-way

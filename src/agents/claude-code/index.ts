@@ -27,6 +27,7 @@ export type { AgentChat, AgentMessage, NormalizedStatus, RunState } from '../../
 export type { Dialog, DialogAnswerInput, DialogAnswerResult, DialogOutcome } from '../../contract/dialog.js'
 // The agentic backend (issue 7): Claude Code driven headless, with its live run state.
 export { claudeCodeAdapter } from './adapter/claude-code-adapter.js'
+export { permissionRequestsThrough } from './adapter/permission-records.js'
 export type { ClaudeCodeAdapter } from './adapter/claude-code-adapter.js'
 export type { ClaudeCodeAdapterOptions, ClaudePermissionMode, ClaudePermissionRequest } from './adapter/claude-code-options.js'
 export type { PermissionDecision } from './adapter/claude-control-request.js'

@@ -27,7 +27,8 @@ export interface ServePageConfig {
   /**
    * Set when the server serves the confirmation endpoints (`createChatHandler({ confirmations })`):
    * the page then binds approval requests to their records and lists the records no message shows.
-   * `chatrail serve` does not serve them yet, so it never sets it.
+   * `chatrail serve` sets it when the definition has tools that require confirmation
+   * (serve-confirmations.ts).
    */
   readonly confirmations?: true
 }

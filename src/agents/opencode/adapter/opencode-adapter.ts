@@ -148,7 +148,10 @@ export function opencodeAdapter(options: OpencodeAdapterOptions): OpencodeAdapte
         const mapper = createTurnMapper(id)
         // Subscribe first, then resync, then prompt: no event of this turn can fall in between.
         const { ended } = await client.subscribe((event) => {
-          if (applyEvent(model, event)) publish()
+          if (applyEvent(model, event)) {
+            publish()
+            if (event.type === 'permission.asked') void askThroughRecord(client, event.properties)
+          }
           for (const chunk of mapper.map(event)) push(chunk)
           if (mapper.finished()) endTurn()
         }, subscription.signal)
@@ -198,6 +201,20 @@ export function opencodeAdapter(options: OpencodeAdapterOptions): OpencodeAdapte
     }
   }
 
+  /**
+   * A permission request decided through its confirmation record (`options.permissions`): the reply
+   * goes out once the record is decided, whoever decided it (a card, the server, `answerDialog`).
+   */
+  async function askThroughRecord(client: OpencodeClient, request: Record<string, unknown>): Promise<void> {
+    const gate = options.permissions
+    const id = stringField(request, 'id')
+    if (!gate || id === undefined) return
+    const patterns = (arrayField(request, 'patterns') ?? []).filter((item): item is string => typeof item === 'string')
+    const verdict = await gate.ask({ requestId: id, toolName: stringField(request, 'permission') ?? 'tool', input: { patterns } })
+    // a reply to a request OpenCode no longer holds (answered in its own UI, the turn aborted) is refused there: nothing to undo
+    await client.post(`/permission/${encodeURIComponent(id)}/reply`, verdict.allowed ? { reply: 'once' } : { reply: 'reject', message: verdict.reason }).catch(() => undefined)
+  }
+
   async function answerDialog(toolId: string, answer: DialogAnswerInput): Promise<DialogAnswerResult> {
     const permission = model.permissions.get(toolId)
     const question = [...model.questions.values()].find((request) => stringField(recordField(request, 'tool'), 'callID') === toolId || stringField(request, 'id') === toolId)
@@ -210,6 +227,16 @@ export function opencodeAdapter(options: OpencodeAdapterOptions): OpencodeAdapte
       })
     }
     const { client } = await connect()
+    const gate = options.permissions
+    if (permission && gate) {
+      // the dialog's answer decides the request's record; its executor (askThroughRecord) replies, once
+      const body = permissionReplyBody(toolId, answer)
+      const deciding = gate.answer(toolId, body.reply !== 'reject', gate.confirmations.sessionId, body.message)
+      if (deciding) {
+        await deciding
+        return { delivered: 'live' }
+      }
+    }
     if (permission) {
       await client.post(`/permission/${encodeURIComponent(toolId)}/reply`, permissionReplyBody(toolId, answer))
     } else if (question) {

@@ -1,4 +1,5 @@
 import { ChatrailError } from '../../../contract/errors.js'
+import type { AgentPermissionRequest, AgentPermissionVerdict } from '../../../conversation/permission-confirmations.js'
 import type { OpencodeAuth } from '../http-client.js'
 
 /** The options of `opencodeAdapter`. `cwd` is required when the adapter starts its own server. */
@@ -27,6 +28,21 @@ export interface OpencodeAdapterOptions {
   graceMs?: number
   /** Per HTTP request (default 10 s). */
   requestTimeoutMs?: number
+  /**
+   * Decide every permission request (`permission.asked`) through a confirmation record: pass
+   * chatrail/actions' `permissionConfirmations(...)`. Approving the record replies `once`, a
+   * rejection or expiry `reject` with the reason; `answerDialog` on the permission decides the same
+   * record, so OpenCode gets one reply whichever way the person answers. Default: answered through
+   * `answerDialog` alone.
+   */
+  permissions?: OpencodePermissionGate
+}
+
+/** What `permissions` needs of chatrail/actions' `permissionConfirmations` (structural). */
+export interface OpencodePermissionGate {
+  readonly confirmations: { readonly sessionId: string }
+  readonly ask: (request: AgentPermissionRequest) => Promise<AgentPermissionVerdict>
+  readonly answer: (requestId: string, allowed: boolean, caller: string, reason?: string) => Promise<unknown> | undefined
 }
 
 export const SESSION_ID_PATTERN = /^ses[A-Za-z0-9_-]{1,128}$/
