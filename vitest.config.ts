@@ -27,6 +27,7 @@ export const endToEndSuites = [
   'test/server/many-instances.test.ts',
   'test/server/resume-latency.test.ts',
   'test/server/confirmations-postgres.test.ts',
+  'test/server/approval-continuation-postgres.test.ts',
   'test/server/signal-latency.test.ts',
   'test/store/postgres-wakes.test.ts',
   'test/store/crash.test.ts',
@@ -37,6 +38,7 @@ export const endToEndSuites = [
   'test/serve/serve-operations.test.ts',
   'test/serve/favicon.test.ts',
   'test/serve/serve-confirmations.test.ts',
+  'test/serve/serve-agent-permissions.test.ts',
   // the built package
   'test/package/**',
   'test/docs/doc-snippets.test.ts',

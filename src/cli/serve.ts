@@ -11,7 +11,8 @@ import { parseServeArgs, serveHelp, type ServeOptions } from './serve/serve-args
 import { bindServeHttp, API_PATH, DEVTOOLS_API_PATH, DEVTOOLS_PATH } from './serve/serve-http.js'
 import { describeStore, openWarmStore } from './serve/open-store.js'
 import type { ConversationStore } from '../store/index.js'
-import { bearerTokenAuth } from './serve/token-auth.js'
+import { bearerTokenAuth, TOKEN_PRINCIPAL } from './serve/token-auth.js'
+import { servePermissions, type ServePermissions } from './serve/serve-permissions.js'
 import { readTokenFile } from './serve/token-file.js'
 import { watchParent } from './serve/parent-watch.js'
 import { warmUp } from './serve/warm-up.js'
@@ -98,9 +99,16 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
   const served = await loadServedDefinitionExport(modulePath)
   let definition = served.definition
   let agentLine = definition.chat.adapter === undefined ? 'none: unmatched input gets the definition\'s fallback answer' : 'the definition\'s own adapter'
+  // a coding agent's permission prompts: confirmation records of the conversation whose turn asks (serve-permissions.ts)
+  const opened: { store?: ConversationStore } = {}
+  let permissions: ServePermissions | undefined
   if (options.agent !== undefined) {
     const choice = await resolveDemoAgent({ requested: options.agent, env: io.env, cwd: io.cwd, timeoutMs: 8000 })
-    const adapter = await loadAgentAdapter(choice, definition.conversation.routes, io.cwd)
+    if (choice.agent === 'claude-code' || choice.agent === 'opencode') {
+      // a turn (and so a permission request) runs only once the store below is open
+      permissions = servePermissions({ store: () => opened.store as ConversationStore, principal: options.token === undefined ? undefined : TOKEN_PRINCIPAL })
+    }
+    const adapter = await loadAgentAdapter(choice, definition.conversation.routes, io.cwd, permissions)
     definition = withAdapter(definition, adapter)
     agentLine = choice.reason
   }
@@ -113,6 +121,7 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
   let store: ConversationStore
   try {
     store = await openWarmStore(options.store)
+    opened.store = store
   } catch (error) {
     await bound.close()
     throw error
@@ -121,12 +130,14 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
   let handler: Awaited<ReturnType<typeof createChatHandler>>
   // the definition's tools that wait for a person's approval: served as confirmation records, decided from the page's cards
   const approvals = servedConfirmations(definition, store)
+  // the endpoints and the page's cards for the records: the tools' calls, the agent's permission requests
+  const confirming = approvals.length > 0 || permissions !== undefined
   let devtools: ReturnType<typeof createDevtoolsHandler> | undefined
   try {
     const authenticate = options.token === undefined ? 'none' : bearerTokenAuth(options.token)
     // The operator's terminal gets what a response never carries: the internal error's text.
     const onError = (error: unknown): void => io.stderr(`chatrail serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-    handler = createChatHandler({ definition, store, authenticate, onError, ...(approvals.length > 0 ? { confirmations: {} } : {}) })
+    handler = createChatHandler({ definition, store, authenticate, onError, ...(confirming ? { confirmations: {} } : {}) })
     const health = createHealthHandlers({ store, handler, onError })
     // The devtools read every conversation of the store: the operator holding the token (or, without
     // one, this machine: serve-http answers loopback names only) sees them all, as from the store itself.
@@ -140,7 +151,7 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
       exportModule: { module: moduleSpecifier(io.cwd, modulePath), ...(served.exportName === 'default' ? {} : { export: served.exportName }) },
       onError,
     })
-    server.serve({ handler, health, page: page.files, pageConfig: approvals.length > 0 ? { ...pageConfig, confirmations: true } : pageConfig, authenticate, devtools: { handler: devtools, page: devtoolsPage.files } })
+    server.serve({ handler, health, page: page.files, pageConfig: confirming ? { ...pageConfig, confirmations: true } : pageConfig, authenticate, devtools: { handler: devtools, page: devtoolsPage.files } })
     // before "listening on": the first request must not pay the store's first statement or the read path's first run
     await warmUp(server.url, options.token, onError)
   } catch (error) {
@@ -153,6 +164,7 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
   io.stdout(`store: ${describeStore(options.store)}`)
   io.stdout(`agent: ${agentLine}`)
   if (approvals.length > 0) io.stdout(`approvals: ${approvals.join(', ')} (each call waits for Approve on the page or the approve-action endpoint; it runs once)`)
+  if (permissions) io.stdout('approvals: the agent\'s permission requests (each waits as a record of its conversation for Approve on the page or the approve-action endpoint)')
   io.stdout(`page: ${page.source === 'prebuilt' ? 'prebuilt (dist/serve-page)' : 'built from renderers/serve-page with esbuild (a checkout)'}`)
   io.stdout(
     options.token === undefined
@@ -171,6 +183,8 @@ export async function startServe(options: ServeOptions, io: ServeIo): Promise<St
       devtoolsHandler.close()
       // no new turns; running ones finish, or end stored as failed at the deadline with their leases released
       await draining.close({ deadlineMs: SHUTDOWN_DEADLINE_MS })
+      // an agent still waiting on a permission hears the deny
+      permissions?.dispose()
       await running.close()
       await store.close()
     },

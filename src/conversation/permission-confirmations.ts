@@ -22,6 +22,12 @@ export interface AgentPermissionRequest {
   readonly toolName: string
   /** What the tool would do (a command, a path): the record's action input. */
   readonly input: Readonly<Record<string, unknown>>
+  /**
+   * The conversation whose turn asks, when the agent's adapter knows it (chatrail/server names it
+   * for a live agent's turns): a gate shared by many conversations files the record under it
+   * (`chatrail serve --agent`); a gate made for one conversation keeps its own `sessionId`.
+   */
+  readonly conversationId?: string
 }
 
 /** What the agent is told. `reason` says why it was denied (the rejection's reason, or expiry). */

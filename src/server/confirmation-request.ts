@@ -20,6 +20,8 @@ import { approvedTools, toolCallExecutor } from './tool-confirmations.js'
  * The confirmation endpoints: POST bodies told apart by their `action`, like stop and dialog answers.
  * - `{ id, action: 'approve-action', token }` approves and executes the action once;
  * - `{ id, action: 'reject-action', token, reason? }` rejects it;
+ *   either, when the record is a paused tool call's, resumes its answer once its calls are all
+ *   decided (`continuing: true` in the answer: approval-continuation.ts);
  * - `{ id, action: 'list-actions' }` lists the conversation's records (for an approval card).
  * Each request builds the conversation's coordinator over the store, so whichever instance gets the
  * request, the store's compare-and-swap decides: of two approvals of one token, one executes.
@@ -136,6 +138,11 @@ export interface ConfirmationRequestContext {
   readonly checkOwner: (conversationId: string) => Promise<unknown>
   /** The definition's tools: an approved model call to one that requires confirmation runs as the turn's loop would run it. */
   readonly tools?: ServerTools | undefined
+  /**
+   * After a decision: resumes the conversation's answer paused on the calls the records stand for,
+   * once every one is decided (approval-continuation.ts). True when that answer is being continued.
+   */
+  readonly afterDecision?: (conversationId: string) => Promise<boolean>
 }
 
 /**
@@ -175,7 +182,9 @@ export async function answerConfirmation(context: ConfirmationRequestContext, bo
     if (request.reason !== undefined && request.reason.length > 512) throw badRequest('reason', 'A reason is at most 512 characters.')
     const caller = { sessionId: request.id, ...(owner === undefined ? {} : { principal: owner }) }
     const record = request.action === 'approve-action' ? await coordinator.approve(token, caller) : await coordinator.reject(token, caller, request.reason)
-    return jsonResponse(200, { confirmation: confirmationView(record) })
+    // `continuing`: the paused answer goes on now; a client follows it at `<api>/<id>/stream`
+    const continuing = (await context.afterDecision?.(request.id)) === true
+    return jsonResponse(200, { confirmation: confirmationView(record), ...(continuing ? { continuing } : {}) })
   } catch (error) {
     if (ChatrailError.isInstance(error) && error.code === 'CONFIRMATION_NOT_FOUND') throw notFound()
     // An action this server does not run (a coding agent's permission, waiting in the process that

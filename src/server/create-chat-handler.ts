@@ -34,6 +34,7 @@ import { meterStore } from './store-meter.js'
 import { createHandlerTelemetry, type ChatTelemetryOptions } from './telemetry/handler-telemetry.js'
 import { serverTools, type ServerToolOptions } from './server-tools.js'
 import { planApproval, readToolApproval, storeApprovalAnswers, type ToolApprovalRequest } from './tool-approval.js'
+import { decidedApprovals } from './approval-continuation.js'
 import { approvedTools, proposeToolApprovals, recordsForApproval, settleThroughRecords, type ToolConfirmationContext } from './tool-confirmations.js'
 import { isVersionSwitchBody, readVersionSwitch, switchVersion, type VersionSwitchContext } from './version-switch.js'
 
@@ -325,7 +326,10 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
   const post = async (request: Request, owner: string | undefined): Promise<Response> => {
     const body = await readJsonBody(request, maxBodyBytes)
     if (isVersionSwitchBody(body)) return switchVersion(switchContext, readVersionSwitch(body), owner)
-    if (isConfirmationBody(body)) return answerConfirmation({ store, options: options.confirmations, clock, checkOwner: (id) => open(id, owner, false), tools }, body, owner)
+    if (isConfirmationBody(body)) {
+      const afterDecision = toolConfirmations && ((conversationId: string) => continueDecided(request, conversationId, owner))
+      return answerConfirmation({ store, options: options.confirmations, clock, checkOwner: (id) => open(id, owner, false), tools, ...(afterDecision ? { afterDecision } : {}) }, body, owner)
+    }
     if (isControlBody(body)) return control(readControlRequest(body), owner)
     // a turn is admitted until the handler closes (shutdown.ts); the ticket ends with the turn, or with this request when none runs
     const ticket = drain.admit()
@@ -335,6 +339,39 @@ export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOp
     } catch (error) {
       ticket.end()
       throw error
+    }
+  }
+
+  /**
+   * An endpoint decision's continuation (approval-continuation.ts): once every call the stored
+   * answer waits on is decided through its records, the turn resumes as a chat approval would resume
+   * it, streamed to the store's resumable record only (a client follows it at `<api>/<id>/stream`).
+   * True when the answer is being continued: by this request, or by another door or instance that
+   * holds the conversation right now or has just stored it (the client then follows or reads that).
+   * Never throws: the decision stands whatever happens here, and a later decision or the chat door
+   * resumes the answer.
+   */
+  const continueDecided = async (request: Request, conversationId: string, owner: string | undefined): Promise<boolean> => {
+    try {
+      const { messages } = await open(conversationId, owner, false)
+      const approval = await decidedApprovals(store, conversationId, messages)
+      if (!approval || drain.closing) return false
+      const ticket = drain.admit()
+      try {
+        const response = await startTurn(request, approval, owner, ticket)
+        // nobody reads this body: the turn runs to its end and is stored, its parts recorded for followers
+        void response.body?.cancel().catch(() => undefined)
+      } catch (error) {
+        ticket.end()
+        throw error
+      }
+      return true
+    } catch (error) {
+      // busy: another door or instance is continuing it this moment
+      if (error instanceof HttpError && error.code === 'conversation_busy') return true
+      // an answer of the HTTP kind (stale, refused by beforeTurn) leaves the answer to the next decision or the chat door
+      if (!(error instanceof HttpError)) onError(error)
+      return false
     }
   }
 

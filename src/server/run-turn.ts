@@ -144,12 +144,18 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     onError: input.onError,
   })
   // A live agent's pending dialog reaches the client while the turn runs (the client answers it
-  // with POST { action: 'answer-dialog' }): a data-chatrail part whenever the dialog changes.
+  // with POST { action: 'answer-dialog' }): a data-chatrail part whenever the dialog changes, and
+  // whenever the agent starts or stops waiting for a permission (a confirmation record the page's
+  // approval cards then read: docs/actions.md § Coding agents' permission requests).
   // Only a live agent has dialogs: other turns skip the subscription (a snapshot per change).
-  let dialogShown = input.liveAgent ? session.getSnapshot().agent?.pendingDialog?.toolId : undefined
+  const waitingOf = (): string | undefined => {
+    const agent = session.getSnapshot().agent
+    return `${agent?.pendingDialog?.toolId ?? ''}|${agent?.status === 'waiting_for_approval' ? (agent.detail ?? 'permission') : ''}`
+  }
+  let dialogShown = input.liveAgent ? waitingOf() : undefined
   const unsubscribe = input.liveAgent
     ? session.subscribe(() => {
-      const pending = session.getSnapshot().agent?.pendingDialog?.toolId
+      const pending = waitingOf()
       if (pending === dialogShown) return
       dialogShown = pending
       sink.write([{ type: 'data-chatrail', data: snapshotData(session) }])
@@ -172,7 +178,8 @@ export async function runTurn<Ctx extends JsonObject>(input: TurnInput<Ctx>): Pr
     // a resumed answer whose definition lost its tools still goes on: its approved calls then find no tool
     const toolSet = input.tools ?? (input.resume ? { tools: [], validateArgs: undefined, maxSteps: input.resume.paused.step + 1, timeoutMs: 1 } : undefined)
     if (toolSet) loop = toolLoopSource({ ...toolSet, adapter: session.chat.adapter, messages, now: input.now, stepId: (step) => `${input.assistantId}.step${step}`, resume: input.resume && { ...resumedLoop(input.resume, input.conversationId), settle: input.approvals?.settle } })
-    const source = loop ?? session.chat.adapter.createSource({ messages })
+    // a live agent is told whose turn it runs (`metadata.conversationId`): its permission requests are that conversation's records (docs/actions.md)
+    const source = loop ?? session.chat.adapter.createSource(input.liveAgent ? { messages, context: { metadata: { conversationId: input.conversationId } } } : { messages })
     const iterator = source.stream()
     while (!ending) {
       // a hung agent must not hold the conversation forever: the lease is renewed only until the deadline

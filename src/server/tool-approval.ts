@@ -83,7 +83,8 @@ export function pausedLoopOf(message: Message): PausedLoop | undefined {
 
 /**
  * What an approval asks of the stored conversation (pure): `answered` when the answer it names
- * awaits no approval any more (carried out already: its stored answer), else `resume` with the
+ * awaits no approval any more (carried out already: its stored answer; `409 approval_conflict`
+ * when it answers a call the other way than it was decided), else `resume` with the
  * answers written into the stored calls. An approval for anything but the conversation's last
  * answer, or one that leaves a pending call unanswered, is refused.
  */
@@ -97,7 +98,12 @@ export function planApproval(messages: readonly Message[], request: ToolApproval
   const paused = pausedLoopOf(answer)
   const tools = storedToolsOf(answer.metadata)
   const pending = tools.filter((tool) => tool.state === 'approval-requested')
-  if (!paused || pending.length === 0) return { kind: 'answered', position: userAt }
+  if (!paused || pending.length === 0) {
+    // carried out already (through this door or an approval card's): the same answers get the stored answer, contrary ones are told so
+    const contrary = tools.find((tool) => tool.approval?.approved !== undefined && request.answers.has(tool.approval.id) && request.answers.get(tool.approval.id)?.approved !== tool.approval.approved)
+    if (contrary) throw new HttpError(409, 'approval_conflict', `The call "${contrary.toolName}" was ${contrary.approval?.approved ? 'approved' : 'denied'} already and the answer went on; this answer cannot change that. Reload the conversation.`)
+    return { kind: 'answered', position: userAt }
+  }
   if (position !== messages.length - 1) throw new HttpError(409, 'approval_stale', 'The conversation went on after this answer; its approvals no longer apply.')
   const answered = tools.map((tool): StoredTool => {
     if (tool.state !== 'approval-requested' || tool.approval === undefined || tool.approval.approved !== undefined) return tool

@@ -27,7 +27,8 @@ describe('chatrail serve: confirmations', () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
     const effectsFile = join(dir, 'effects.txt')
     writeFileSync(effectsFile, '')
-    const model = await startAnthropicServer({ turns: [{ content: [{ type: 'tool_use', id: 'toolu_pay', name: 'pay', input: { amount: 5 } }] }] })
+    // the second turn is the answer's continuation, once the call is decided
+    const model = await startAnthropicServer({ turns: [{ content: [{ type: 'tool_use', id: 'toolu_pay', name: 'pay', input: { amount: 5 } }] }, { content: [{ type: 'text', text: 'Paid five.' }] }] })
     cleanups.push(model.close)
     const server = await startServeProcess([fixture, '--port', '0', '--store', 'memory'], { CHATRAIL_TEST_ANTHROPIC_URL: model.url, CHATRAIL_TEST_EFFECTS: effectsFile })
     cleanups.push(async () => void (await server.stop('SIGTERM')))
@@ -59,6 +60,9 @@ describe('chatrail serve: confirmations', () => {
     // and a third approval later runs nothing either
     await post(server, { id: 'c1', action: 'approve-action', token })
     expect(effects()).toHaveLength(1)
+    // the server continued the answer with the result: stored once, the model called once more
+    for (let tries = 0; tries < 100 && !JSON.stringify(await (await fetch(`${server.url}/api/chat?id=c1`)).json()).includes('Paid five.'); tries++) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(JSON.stringify(await (await fetch(`${server.url}/api/chat?id=c1`)).json())).toContain('Paid five.')
   }, 90_000)
 
   it.skipIf(chromiumPath === undefined)('the page shows the waiting call as an approval card; Approve in two tabs runs it once', async () => {
@@ -81,6 +85,8 @@ describe('chatrail serve: confirmations', () => {
     await Promise.all([card.locator('[data-chatrail-approve]').click(), otherCard.locator('[data-chatrail-approve]').click()])
     await tab.locator('section[data-chatrail-approval][data-chatrail-approval-state="approved"]').waitFor({ timeout: 30_000 })
     await other.locator('section[data-chatrail-approval][data-chatrail-approval-state="approved"]').waitFor({ timeout: 30_000 })
+    // the server continued the answer with the call's result: the page shows it without a new message
+    await Promise.any([tab, other].map((page) => page.getByText('Paid five.').first().waitFor({ timeout: 30_000 })))
     expect(effects()).toHaveLength(1)
   }, 120_000)
 })

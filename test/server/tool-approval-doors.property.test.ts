@@ -12,8 +12,9 @@ import { scriptedModel, textParts, toolCallParts } from '../ai-sdk/mock-model.js
  * Invariant 11 across the two doors of one AI SDK tool approval (tool-confirmations.ts): the
  * server's approve/reject endpoints and the chat's `addToolApprovalResponse`, in any order, any
  * number of times, at once or one after another, before or after the record expires. The call runs
- * at most once; never when the record ends rejected or expired; always when it ends approved; and
- * the model reads what the record says.
+ * at most once; never when the record ends rejected or expired; always when it ends approved; the
+ * answer goes on exactly once when the record is decided, whichever door decided it; and the model
+ * reads what the record says.
  */
 
 type Op = { kind: 'endpoint'; approve: boolean } | { kind: 'chat'; approve: boolean } | { kind: 'expire' }
@@ -73,6 +74,15 @@ describe('AI SDK tool approvals: the two doors never run a call twice, or after 
             expect(runs).toEqual([`c:${approvalId}`])
             expect(record.decidedAt).toBeLessThan(record.expiresAt)
           } else expect(runs).toEqual([])
+          // the answer went on exactly once once the record was decided, through either door (an endpoint
+          // decision continues it on the server: approval-continuation.ts), and never while it waits
+          const stored = (await store.load('c'))?.messages
+          if (record?.status === 'pending') expect(model.calls).toHaveLength(1)
+          else {
+            expect(model.calls).toHaveLength(2)
+            expect(stored?.[1]?.metadata?.toolLoop).toBeUndefined()
+          }
+          expect(stored).toHaveLength(2)
           // a resumed turn told the model what the record says
           const second = model.calls[1]
           if (second) {

@@ -1,6 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Authenticate } from '../../server/index.js'
 
+/** The principal a request holding the token is: one operator, whose conversations are all of them. */
+export const TOKEN_PRINCIPAL = 'token'
+
 /**
  * `authenticate` for `chatrail serve --token`: a request is let in when it carries
  * `Authorization: Bearer <secret>`. Both sides are hashed first, so the comparison is constant-time
@@ -14,6 +17,6 @@ export function bearerTokenAuth(secret: string): Authenticate {
     const match = /^Bearer\s+(.+)$/i.exec(header)
     if (match === null) return null
     const given = createHash('sha256').update(match[1] as string).digest()
-    return timingSafeEqual(given, expected) ? 'token' : null
+    return timingSafeEqual(given, expected) ? TOKEN_PRINCIPAL : null
   }
 }

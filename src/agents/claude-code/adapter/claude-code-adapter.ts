@@ -14,11 +14,12 @@ import { createLiveRunState, outcomeOfChunk, turnOutcomeOf } from '../../process
 import { createProcessStreamSource } from '../../process/process-stream-source.js'
 import { staticStreamSource } from '../../process/static-stream-source.js'
 import { turnPrompt } from '../../process/turn-prompt.js'
+import { conversationOf } from '../../process/request-conversation.js'
 import { isAgentId } from '../../runstate/agent-id.js'
 import { projectSlug } from '../locate.js'
 import { createChatReader } from '../read-chat.js'
 import { buildClaudeArgs, claudeUserMessageLine } from './claude-args.js'
-import type { ClaudeCodeAdapterOptions } from './claude-code-options.js'
+import type { ClaudeCodeAdapterOptions, ClaudePermissionRequest } from './claude-code-options.js'
 import { validateClaudeCodeOptions } from './claude-code-options.js'
 import { controlErrorLine, parseCanUseToolRequest } from './claude-control-request.js'
 import { createClaudeLiveDialogs } from './claude-live-dialogs.js'
@@ -61,8 +62,11 @@ export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): ClaudeCode
   let resumeId = options.sessionId
   let previousTurn: Promise<void> = Promise.resolve()
 
+  // the conversation of the turn running now (turns of one adapter run one at a time): its permission requests are that conversation's
+  let turnConversation: string | undefined
+  const onPermissionRequest = options.onPermissionRequest
   const dialogs = createClaudeLiveDialogs({
-    ...(options.onPermissionRequest ? { onPermissionRequest: options.onPermissionRequest } : {}),
+    ...(onPermissionRequest ? { onPermissionRequest: (request: ClaudePermissionRequest) => onPermissionRequest(turnConversation === undefined ? request : { ...request, conversationId: turnConversation }) } : {}),
     onChange: () => live.changed(),
   })
   const live = createLiveRunState({
@@ -98,6 +102,7 @@ export function claudeCodeAdapter(options: ClaudeCodeAdapterOptions): ClaudeCode
         const before = previousTurn
         previousTurn = new Promise((resolve) => (finishTurn = resolve))
         await before
+        turnConversation = conversationOf(request)
         live.turnStarted()
       },
       command: () => ({

@@ -42,6 +42,12 @@ export interface ClaudePermissionRequest {
   toolName: string
   toolUseId: string
   input: JsonRecord
+  /**
+   * The conversation whose turn asks, when the request that started the turn named it
+   * (`context.metadata.conversationId`: chatrail/server names it for a live agent's turns), so one
+   * adapter shared by many conversations keeps each one's permission records apart.
+   */
+  conversationId?: string
 }
 
 /** Claude session ids are UUIDs; checking keeps a configured id from ever reading as a flag. */

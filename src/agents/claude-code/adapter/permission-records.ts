@@ -11,7 +11,7 @@ import type { ClaudePermissionRequest } from './claude-code-options.js'
  */
 export function permissionRequestsThrough(gate: { readonly ask: (request: AgentPermissionRequest) => Promise<AgentPermissionVerdict> }): (request: ClaudePermissionRequest) => Promise<PermissionDecision> {
   return async (request) => {
-    const verdict = await gate.ask({ requestId: request.toolUseId, toolName: request.toolName, input: request.input })
+    const verdict = await gate.ask({ requestId: request.toolUseId, toolName: request.toolName, input: request.input, ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }) })
     return verdict.allowed ? { behavior: 'allow', updatedInput: request.input } : { behavior: 'deny', message: verdict.reason }
   }
 }

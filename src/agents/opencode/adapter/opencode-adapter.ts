@@ -11,6 +11,7 @@ import { arrayField, recordField, stringField } from '../../process/json-value.j
 import { createRunStateStore } from '../../process/run-state-store.js'
 import { staticStreamSource } from '../../process/static-stream-source.js'
 import { turnPrompt } from '../../process/turn-prompt.js'
+import { conversationOf } from '../../process/request-conversation.js'
 import { composeChat } from '../compose-chat.js'
 import { authFromEnv, createOpencodeClient } from '../http-client.js'
 import type { OpencodeClient } from '../http-client.js'
@@ -150,7 +151,7 @@ export function opencodeAdapter(options: OpencodeAdapterOptions): OpencodeAdapte
         const { ended } = await client.subscribe((event) => {
           if (applyEvent(model, event)) {
             publish()
-            if (event.type === 'permission.asked') void askThroughRecord(client, event.properties)
+            if (event.type === 'permission.asked') void askThroughRecord(client, event.properties, conversationOf(request))
           }
           for (const chunk of mapper.map(event)) push(chunk)
           if (mapper.finished()) endTurn()
@@ -205,12 +206,12 @@ export function opencodeAdapter(options: OpencodeAdapterOptions): OpencodeAdapte
    * A permission request decided through its confirmation record (`options.permissions`): the reply
    * goes out once the record is decided, whoever decided it (a card, the server, `answerDialog`).
    */
-  async function askThroughRecord(client: OpencodeClient, request: Record<string, unknown>): Promise<void> {
+  async function askThroughRecord(client: OpencodeClient, request: Record<string, unknown>, conversationId: string | undefined): Promise<void> {
     const gate = options.permissions
     const id = stringField(request, 'id')
     if (!gate || id === undefined) return
     const patterns = (arrayField(request, 'patterns') ?? []).filter((item): item is string => typeof item === 'string')
-    const verdict = await gate.ask({ requestId: id, toolName: stringField(request, 'permission') ?? 'tool', input: { patterns } })
+    const verdict = await gate.ask({ requestId: id, toolName: stringField(request, 'permission') ?? 'tool', input: { patterns }, ...(conversationId === undefined ? {} : { conversationId }) })
     // a reply to a request OpenCode no longer holds (answered in its own UI, the turn aborted) is refused there: nothing to undo
     await client.post(`/permission/${encodeURIComponent(id)}/reply`, verdict.allowed ? { reply: 'once' } : { reply: 'reject', message: verdict.reason }).catch(() => undefined)
   }

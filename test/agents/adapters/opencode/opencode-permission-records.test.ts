@@ -4,6 +4,8 @@ import type { OpencodeAdapter } from '../../../../src/agents/opencode/adapter/op
 import type { AdapterRequest } from '../../../../src/contract/adapter.js'
 import type { StreamChunk } from '../../../../src/contract/stream.js'
 import { permissionConfirmations, type PermissionConfirmations } from '../../../../src/conversation/actions.js'
+import { servePermissions } from '../../../../src/cli/serve/serve-permissions.js'
+import { memoryStore } from '../../../../src/store/index.js'
 import { startAnthropicServer } from '../../../support/anthropic-server.js'
 import type { AnthropicServer } from '../../../support/anthropic-server.js'
 import { makeOpencodeHome, OPENCODE_BIN } from '../../../support/opencode-cli.js'
@@ -90,5 +92,31 @@ describe('opencodeAdapter permission requests as confirmation records (real open
     const all = await chunks
     expect(ranMarker(all)).toBe(false)
     expect(all.at(-1)?.type).toBe('done')
+  }, 120_000)
+
+  it('one adapter for many conversations (chatrail serve --agent opencode): the request is a record of the conversation its turn names, decided through the dialog there', async () => {
+    const store = memoryStore()
+    const shared = servePermissions({ store: () => store, principal: undefined, pollMs: 50 })
+    const many = opencodeAdapter({ cwd: home.cwd, bin: OPENCODE_BIN, env: home.env, startTimeoutMs: 60_000, graceMs: 2000, permissions: shared })
+    try {
+      // chatrail/server names the conversation on a live agent's request
+      const named: AdapterRequest = { ...request(`${TAGS.bash} Run the marker command once more.`), context: { metadata: { conversationId: 'conv-9' } } }
+      const chunks = drain(many.createSource(named).stream())
+      let records: Awaited<ReturnType<NonNullable<typeof store.listConfirmations>>> = []
+      for (let tries = 0; records.length === 0 && tries < 1200; tries++) {
+        records = (await store.listConfirmations?.('conv-9')) ?? []
+        if (records.length === 0) await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(records).toEqual([expect.objectContaining({ sessionId: 'conv-9', status: 'pending', action: { name: 'bash', input: { patterns: [`echo ${BASH_MARKER}`] } } })])
+      const dialog = many.agentRunState.getSnapshot()?.pendingDialog
+      expect(await many.agentRunState.answerDialog?.(records[0]?.toolCallId as string, { kind: 'question', answers: [{ question: dialog?.prompt ?? '', chosen: ['Allow once'] }] })).toEqual({ delivered: 'live' })
+      const all = await chunks
+      expect(ranMarker(all)).toBe(true)
+      expect(await store.loadConfirmation?.(records[0]?.token as string)).toMatchObject({ status: 'approved' })
+    } finally {
+      shared.dispose()
+      await many.dispose()
+      await store.close()
+    }
   }, 120_000)
 })
