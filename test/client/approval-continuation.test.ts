@@ -1,14 +1,10 @@
-import { createAnthropic } from '@ai-sdk/anthropic'
 import { afterEach, describe, expect, it } from 'vitest'
-import { aiSdkAdapter } from '../../src/ai-sdk/index.js'
-import type { ToolDefinition } from '../../src/contract/tool.js'
-import { defineChat } from '../../src/index.js'
 import { createChatHandler } from '../../src/server/index.js'
 import { memoryStore } from '../../src/store/index.js'
 import { serverApprovals } from '../../src/view/approval-source.js'
 import { createRemoteChatBinding } from '../../src/view/remote-chat-binding.js'
-import { startAnthropicServer } from '../support/anthropic-server.js'
 import { eventually, listen } from '../server/support/harness.js'
+import { payingDefinition, startPayingModel, type PayRun } from '../server/support/paying-chat.js'
 
 /**
  * chatrail's own client (the remote binding under `useRemoteChatSession` and the serve page) when
@@ -24,20 +20,10 @@ afterEach(async () => {
 })
 
 async function setup() {
-  const model = await startAnthropicServer({
-    turns: [
-      { content: [{ type: 'text', text: 'Paying.' }, { type: 'tool_use', id: 'toolu_pay', name: 'pay', input: { amount: 5 } }] },
-      { content: [{ type: 'text', text: ' Done.' }] },
-    ],
-  })
+  const model = await startPayingModel()
   closers.push(model.close)
-  let runs = 0
-  const pay: ToolDefinition = { name: 'pay', requiresConfirmation: true, schema: { type: 'object', properties: { amount: { type: 'number' } } }, execute: (args) => (runs++, { paid: args.amount }) }
-  const definition = defineChat({
-    id: 'payments',
-    chat: { adapter: aiSdkAdapter({ model: createAnthropic({ baseURL: `${model.url}/v1`, apiKey: 'scripted-key' })('claude-sonnet-4-5'), maxRetries: 0 }), tools: [pay] },
-    conversation: { initial: 'open', context: {}, states: { open: {} }, routes: [] },
-  })
+  const runs: PayRun[] = []
+  const definition = payingDefinition(model, runs)
   const store = memoryStore()
   const handler = createChatHandler({ definition, store, authenticate: 'none', confirmations: {} })
   const http = await listen(handler)
@@ -46,7 +32,7 @@ async function setup() {
     await handler.close({ deadlineMs: 1 })
     await store.close()
   })
-  return { definition, http, runs: () => runs, model }
+  return { definition, http, runs, model }
 }
 
 describe('the remote binding shows an answer an approval card continued', () => {
@@ -69,7 +55,7 @@ describe('the remote binding shows an answer an approval card continued', () => 
     expect(shown.map((message) => message.role)).toEqual(['user', 'assistant'])
     expect(shown[1]?.toolCalls).toEqual([expect.objectContaining({ id: 'toolu_pay', status: 'complete', result: '{"paid":5}' })])
     expect(binding.getState().chat.status).toBe('idle')
-    expect(runs()).toBe(1)
+    expect(runs).toHaveLength(1)
     expect(model.requests.filter((request) => !request.side)).toHaveLength(2)
     off()
   })

@@ -1,13 +1,9 @@
-import { createAnthropic } from '@ai-sdk/anthropic'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { aiSdkAdapter } from '../../src/ai-sdk/index.js'
-import type { ToolDefinition } from '../../src/contract/tool.js'
-import { defineChat } from '../../src/index.js'
 import { createChatHandler, type ChatHandler } from '../../src/server/index.js'
 import { postgresStore, type ConversationStore } from '../../src/store/index.js'
-import { startAnthropicServer } from '../support/anthropic-server.js'
 import { freshSchema, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
 import { eventually, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
+import { payingDefinition, startPayingModel, type PayRun } from './support/paying-chat.js'
 
 // An endpoint decision continues the paused answer (approval-continuation.ts) on real Postgres: two
 // handler instances, each with its own postgresStore on one schema, each asked to approve the same
@@ -30,19 +26,9 @@ describe.skipIf(!POSTGRES_URL)('two instances on one Postgres: an approval conti
 
   it(`one run and one continuation per approval, over ${ROUNDS} rounds of two simultaneous approvals`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const model = await startAnthropicServer({
-        turns: [
-          { content: [{ type: 'text', text: 'Paying.' }, { type: 'tool_use', id: 'toolu_pay', name: 'pay', input: { amount: round } }] },
-          { content: [{ type: 'text', text: ' Done.' }] },
-        ],
-      })
-      let runs = 0
-      const pay: ToolDefinition = { name: 'pay', requiresConfirmation: true, schema: { type: 'object', properties: { amount: { type: 'number' } } }, execute: () => ++runs }
-      const definition = defineChat({
-        id: 'payments',
-        chat: { adapter: aiSdkAdapter({ model: createAnthropic({ baseURL: `${model.url}/v1`, apiKey: 'scripted-key' })('claude-sonnet-4-5'), maxRetries: 0 }), tools: [pay] },
-        conversation: { initial: 'open', context: {}, states: { open: {} }, routes: [] },
-      })
+      const model = await startPayingModel({ amount: round })
+      const runs: PayRun[] = []
+      const definition = payingDefinition(model, runs)
       const handlers: ChatHandler[] = stores.map((store) => createChatHandler({ definition, store, authenticate: 'none', confirmations: {} }))
       const servers: Listening[] = await Promise.all(handlers.map((handler) => listen(handler)))
       try {
@@ -55,7 +41,7 @@ describe.skipIf(!POSTGRES_URL)('two instances on one Postgres: an approval conti
         await Promise.all([approve(a), approve(b)])
         await eventually(async () => (await stores[1]?.load(id))?.messages[1]?.content === 'Paying. Done.')
         await Promise.all(handlers.map((handler) => handler.close({ deadlineMs: 5_000 })))
-        expect(runs).toBe(1)
+        expect(runs).toHaveLength(1)
         expect(model.requests.filter((request) => !request.side)).toHaveLength(2)
         expect((await stores[0]?.load(id))?.messages).toHaveLength(2)
       } finally {

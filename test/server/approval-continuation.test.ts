@@ -1,13 +1,10 @@
-import { createAnthropic } from '@ai-sdk/anthropic'
 import type { UIMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
-import { aiSdkAdapter } from '../../src/ai-sdk/index.js'
-import type { ToolDefinition } from '../../src/contract/tool.js'
-import { defineChat } from '../../src/index.js'
 import { createChatHandler, type ChatHandler, type ChatHandlerOptions } from '../../src/server/index.js'
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
-import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.js'
+import type { AnthropicServer } from '../support/anthropic-server.js'
 import { eventually, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
+import { payingDefinition, startPayingModel, type PayRun } from './support/paying-chat.js'
 
 /**
  * An approval through the endpoint door (`approve-action` / `reject-action`) continues the answer
@@ -30,33 +27,15 @@ interface Setup {
   readonly urls: readonly string[]
   readonly store: ConversationStore
   readonly model: AnthropicServer
-  readonly runs: Array<{ key: string | undefined; callId: string }>
+  readonly runs: readonly PayRun[]
   readonly errors: unknown[]
 }
 
 async function setup(options: { instances?: number; extra?: Partial<ChatHandlerOptions>; continuationDelayMs?: number } = {}): Promise<Setup> {
-  const model = await startAnthropicServer({
-    turns: [
-      { content: [{ type: 'text', text: 'Paying.' }, { type: 'tool_use', id: 'toolu_pay', name: 'pay', input: { amount: 5 } }] },
-      { content: [{ type: 'text', text: ' Done.' }], ...(options.continuationDelayMs === undefined ? {} : { delayMs: options.continuationDelayMs }) },
-    ],
-  })
+  const model = await startPayingModel({ continuationDelayMs: options.continuationDelayMs })
   closers.push(model.close)
-  const runs: Setup['runs'] = []
-  const pay: ToolDefinition = {
-    name: 'pay',
-    requiresConfirmation: true,
-    schema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-    execute: (args, context) => {
-      runs.push({ key: context.idempotencyKey, callId: context.call.id })
-      return { paid: args.amount }
-    },
-  }
-  const definition = defineChat({
-    id: 'payments',
-    chat: { adapter: aiSdkAdapter({ model: createAnthropic({ baseURL: `${model.url}/v1`, apiKey: 'scripted-key' })('claude-sonnet-4-5'), maxRetries: 0 }), tools: [pay] },
-    conversation: { initial: 'open', context: {}, states: { open: {} }, routes: [] },
-  })
+  const runs: PayRun[] = []
+  const definition = payingDefinition(model, runs)
   const store = memoryStore()
   const errors: unknown[] = []
   const handlers: ChatHandler[] = []
@@ -179,20 +158,10 @@ describe('an endpoint decision continues the paused answer', () => {
   })
 
   it('a decision that leaves another call of the answer pending does not continue it yet', async () => {
-    const model = await startAnthropicServer({
-      turns: [
-        { content: [{ type: 'tool_use', id: 'toolu_a', name: 'pay', input: { amount: 1 } }, { type: 'tool_use', id: 'toolu_b', name: 'pay', input: { amount: 2 } }] },
-        { content: [{ type: 'text', text: 'Both settled.' }] },
-      ],
-    })
+    const model = await startPayingModel({ firstAnswer: [{ type: 'tool_use', id: 'toolu_a', name: 'pay', input: { amount: 1 } }, { type: 'tool_use', id: 'toolu_b', name: 'pay', input: { amount: 2 } }], continuation: 'Both settled.' })
     closers.push(model.close)
-    let runs = 0
-    const pay: ToolDefinition = { name: 'pay', requiresConfirmation: true, schema: { type: 'object', properties: { amount: { type: 'number' } } }, execute: () => ++runs }
-    const definition = defineChat({
-      id: 'payments',
-      chat: { adapter: aiSdkAdapter({ model: createAnthropic({ baseURL: `${model.url}/v1`, apiKey: 'scripted-key' })('claude-sonnet-4-5'), maxRetries: 0 }), tools: [pay] },
-      conversation: { initial: 'open', context: {}, states: { open: {} }, routes: [] },
-    })
+    const runs: PayRun[] = []
+    const definition = payingDefinition(model, runs)
     const store = memoryStore()
     const handler = createChatHandler({ definition, store, authenticate: 'none', confirmations: {} })
     const http = await listen(handler)
@@ -209,6 +178,6 @@ describe('an endpoint decision continues the paused answer', () => {
     expect(model.requests.filter((request) => !request.side)).toHaveLength(1)
     expect(await (await post(http.url, { id: 'c5', action: 'reject-action', token: second.token })).json()).toMatchObject({ continuing: true })
     await eventually(async () => (await store.load('c5'))?.messages[1]?.content === 'Both settled.')
-    expect(runs).toBe(1)
+    expect(runs).toHaveLength(1)
   })
 })

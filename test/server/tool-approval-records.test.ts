@@ -1,14 +1,11 @@
-import { createAnthropic } from '@ai-sdk/anthropic'
 import type { UIMessage } from 'ai'
 import { afterEach, describe, expect, it } from 'vitest'
-import { aiSdkAdapter } from '../../src/ai-sdk/index.js'
-import type { ToolDefinition } from '../../src/contract/tool.js'
 import { createCapabilityPolicy } from '../../src/conversation/actions.js'
-import { defineChat } from '../../src/index.js'
 import { createChatHandler, type ChatHandlerOptions } from '../../src/server/index.js'
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
-import { startAnthropicServer, type AnthropicServer } from '../support/anthropic-server.js'
+import type { AnthropicServer } from '../support/anthropic-server.js'
 import { eventually, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
+import { payingDefinition, startPayingModel, type PayRun } from './support/paying-chat.js'
 
 /**
  * One confirmation surface: a model's call to a tool that requires confirmation is a confirmation
@@ -31,33 +28,15 @@ interface Setup {
   readonly store: ConversationStore
   readonly model: AnthropicServer
   /** Every execute of the tool: its idempotency key and call id. */
-  readonly runs: Array<{ key: string | undefined; callId: string }>
+  readonly runs: readonly PayRun[]
   readonly advance: (ms: number) => void
 }
 
 async function setup(extra: Partial<ChatHandlerOptions> = {}): Promise<Setup> {
-  const model = await startAnthropicServer({
-    turns: [
-      { content: [{ type: 'text', text: 'Paying.' }, { type: 'tool_use', id: 'toolu_pay', name: 'pay', input: { amount: 5 } }] },
-      { content: [{ type: 'text', text: ' Done.' }] },
-    ],
-  })
+  const model = await startPayingModel()
   closers.push(model.close)
-  const runs: Setup['runs'] = []
-  const pay: ToolDefinition = {
-    name: 'pay',
-    requiresConfirmation: true,
-    schema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-    execute: (args, context) => {
-      runs.push({ key: context.idempotencyKey, callId: context.call.id })
-      return { paid: args.amount }
-    },
-  }
-  const definition = defineChat({
-    id: 'payments',
-    chat: { adapter: aiSdkAdapter({ model: createAnthropic({ baseURL: `${model.url}/v1`, apiKey: 'scripted-key' })('claude-sonnet-4-5'), maxRetries: 0 }), tools: [pay] },
-    conversation: { initial: 'open', context: {}, states: { open: {} }, routes: [] },
-  })
+  const runs: PayRun[] = []
+  const definition = payingDefinition(model, runs)
   const store = memoryStore()
   let time = Date.UTC(2031, 0, 1)
   const handler = createChatHandler({ definition, store, authenticate: 'none', clock: () => time, confirmations: {}, ...extra })
