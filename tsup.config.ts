@@ -21,6 +21,17 @@ export const entry = {
   react: 'renderers/react/index.ts',
   'react-remote': 'renderers/react/remote.ts',
   'react-actions': 'renderers/react/actions.ts',
+  vue: 'renderers/vue/index.ts',
+  // chatrail/svelte: its `.svelte` files stay external (scripts/build.ts copies them beside these
+  // into dist/svelte/, the app's Svelte plugin compiles them); store.js is what plain Node loads.
+  'svelte/index': 'renderers/svelte/index.ts',
+  'svelte/store': 'renderers/svelte/store.ts',
+  'svelte/actions': 'renderers/svelte/actions.ts',
+  'svelte/approvals': 'renderers/svelte/approvals.ts',
+  'svelte/kit': 'renderers/svelte/kit.ts',
+  'svelte/parts-kit': 'renderers/svelte/parts-kit.ts',
+  'svelte/message-ui': 'renderers/svelte/message-ui.ts',
+  'svelte/markdown-kit': 'renderers/svelte/markdown-kit.ts',
   ink: 'renderers/ink/index.ts',
   devtools: 'renderers/devtools/index.ts',
   'devtools-server': 'src/devtools/index.ts',
@@ -44,5 +55,5 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   splitting: true,
-  external: ['react', 'react-dom', 'ink', 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'better-sqlite3', 'markdown-to-jsx', 'ai', '@dagrejs/dagre', '@opentelemetry/api'],
+  external: ['react', 'react-dom', 'ink', 'vue', 'svelte', /^svelte\//, /\.svelte$/, 'vitest', 'react/jsx-runtime', 'pg', '@electric-sql/pglite', 'better-sqlite3', 'markdown-to-jsx', 'ai', '@dagrejs/dagre', '@opentelemetry/api'],
 })

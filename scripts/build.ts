@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,6 +13,8 @@ import { buildDevtoolsPage, buildServePage } from '../src/cli/serve/build-page.j
 //   3. the `chatrail serve` page is prebuilt into <out>/serve-page next to <out>/cli.js, and its
 //      devtools page (/devtools) into <out>/devtools-page, so the published CLI serves files and
 //      never needs esbuild (src/cli/serve/page-assets.ts).
+//   4. chatrail/svelte's `.svelte` files are copied into <out>/svelte/, beside the modules tsup
+//      built from renderers/svelte/*.ts, which import them (the app's Svelte plugin compiles them).
 // Usage: tsx scripts/build.ts [out dir, default dist]
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -32,6 +34,14 @@ try {
   run('tsup', [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js'), '--out-dir', outDir, '--silent'], { ...process.env, CHATRAIL_DECLARATIONS_DIR: declarations })
 } finally {
   rmSync(declarations, { recursive: true, force: true })
+}
+
+// chatrail/svelte ships its components as `.svelte` sources beside the modules tsup built from
+// renderers/svelte/*.ts (dist/svelte/), which import them by relative path: the app's Svelte
+// plugin compiles them with the app's own Svelte (docs/svelte.md § Packaging).
+const svelteSources = join(root, 'renderers', 'svelte')
+for (const file of readdirSync(svelteSources).filter((name) => name.endsWith('.svelte'))) {
+  copyFileSync(join(svelteSources, file), join(outDir, 'svelte', file))
 }
 
 function writePage(folder: string, files: Awaited<ReturnType<typeof buildServePage>>): void {

@@ -2,24 +2,19 @@ import { Box, Text } from 'ink'
 import { useRef, useState } from 'react'
 import type { MutableRefObject } from 'react'
 import { terminalText } from '../../src/contract/terminal-text.js'
-import type { ApprovalRecord } from '../react/action-approval-card.js'
+import { approvalOutcomeOf, approvalStateOf } from '../../src/view/approval-card.js'
+import type { ApprovalCardProps } from '../../src/view/approval-card.js'
 import type { KeyHandler } from './dialog-picker.js'
 import { useKeys } from './use-keys.js'
 
-interface Props {
-  record: ApprovalRecord
-  /** Approve (a coordinator's `approve`, or the server's `approve-action`); called once per prompt. */
-  onApprove: (token: string) => Promise<unknown>
-  onReject: (token: string, reason?: string) => Promise<unknown>
-  /** Milliseconds since the epoch, to offer no keys on an expired proposal. Default `Date.now`. */
-  now?: () => number
+/** chatrail/view's `ApprovalCardProps` (approve and reject called once per prompt; no keys on an expired proposal), and: */
+interface Props extends ApprovalCardProps {
   /** As `<DialogPicker keysRef>`: the owner forwards keys, so none typed at once is lost. */
   keysRef?: MutableRefObject<KeyHandler | undefined>
 }
 
 /** How many lines of the action's input the prompt shows (the rest is counted, not printed). */
 const INPUT_LINES = 8
-const FINAL_WORDS: Partial<Record<ApprovalRecord['status'], string>> = { approved: 'Approved', rejected: 'Rejected', expired: 'Expired' }
 
 /**
  * A proposed action waiting for the user, in the terminal (the Ink counterpart of React's
@@ -33,8 +28,7 @@ export function ActionApprovalPrompt({ record, onApprove, onReject, now = Date.n
   const [busy, setBusy] = useState(false)
   const busyRef = useRef(false)
   const [failure, setFailure] = useState<string | undefined>()
-  const expired = record.status === 'expired' || (record.status === 'pending' && now() >= record.expiresAt)
-  const state = expired ? 'expired' : record.status
+  const state = approvalStateOf(record, now())
   const decide = (run: () => Promise<unknown>): void => {
     if (busyRef.current) return
     busyRef.current = true
@@ -55,7 +49,8 @@ export function ActionApprovalPrompt({ record, onApprove, onReject, now = Date.n
   useKeys(onKey, { isActive: keysRef === undefined })
   if (keysRef !== undefined) keysRef.current = onKey
   const lines = terminalText(JSON.stringify(record.action.input, null, 2) ?? 'undefined').split('\n')
-  const final = FINAL_WORDS[state]
+  // the outcome's words are the view's; the reason is the app's or the model's text, so shown as symbols-safe text
+  const outcome = approvalOutcomeOf({ ...record, ...(record.reason === undefined ? {} : { reason: terminalText(record.reason, { singleLine: true }) }) }, state)
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={state === 'pending' ? 'yellow' : 'gray'} paddingX={1}>
       <Text bold>Confirm {terminalText(record.action.name, { singleLine: true })}</Text>
@@ -64,10 +59,8 @@ export function ActionApprovalPrompt({ record, onApprove, onReject, now = Date.n
       {state === 'pending' ? (
         <Text {...(busy ? { dimColor: true } : { color: 'yellow' })}>{busy ? 'Sending your answer…' : 'y / Enter approve · n reject'}</Text>
       ) : (
-        <Text color={state === 'approved' && record.outcome?.status !== 'error' ? 'green' : final === undefined ? 'yellow' : 'red'}>
-          {final ?? 'Working…'}
-          {state === 'rejected' && record.reason !== undefined ? `: ${terminalText(record.reason, { singleLine: true })}` : ''}
-          {state === 'approved' && record.outcome?.status === 'error' ? ' (the action failed)' : ''}
+        <Text color={state === 'approved' && record.outcome?.status !== 'error' ? 'green' : state === 'approved' || state === 'rejected' || state === 'expired' ? 'red' : 'yellow'}>
+          {outcome}
         </Text>
       )}
       {failure === undefined ? null : <Text color="red">✗ {terminalText(failure, { singleLine: true })}</Text>}

@@ -1,11 +1,12 @@
 import { Box, Text } from 'ink'
 import { useEffect, useRef, useState } from 'react'
 import type { MutableRefObject } from 'react'
-import { isComponentPart } from '../../src/contract/component-chunk.js'
-import type { Message } from '../../src/contract/message.js'
 import { terminalText } from '../../src/contract/terminal-text.js'
-import type { ApprovalRecord } from '../react/action-approval-card.js'
-import type { ApprovalSource } from '../react/approval-source.js'
+import { approvalStateOf } from '../../src/view/approval-card.js'
+import { approvalLabels } from '../../src/view/approval-labels.js'
+import type { ApprovalRecord, ApprovalSource } from '../../src/view/approval-source.js'
+import { pendingApprovalOf, watchApproval } from '../../src/view/bound-approval.js'
+import type { PendingApproval } from '../../src/view/bound-approval.js'
 import { ActionApprovalPrompt } from './action-approval-prompt.js'
 import type { KeyHandler } from './dialog-picker.js'
 import { useKeys } from './use-keys.js'
@@ -19,24 +20,8 @@ import { useKeys } from './use-keys.js'
  * (another terminal, a restart) shows the decision, and a second approval executes nothing.
  */
 
-/** The approval request of the last answer, while it is the last message. */
-export interface PendingApproval {
-  /** `<messageId>:<instanceId>`. */
-  readonly key: string
-  readonly token: string
-  readonly title: string
-}
-
-export function pendingApprovalOf(messages: readonly Message[]): PendingApproval | undefined {
-  const last = messages.at(-1)
-  if (last === undefined || last.role !== 'assistant' || last.status !== 'complete') return undefined
-  for (const part of last.parts ?? []) {
-    if (!isComponentPart(part) || part.componentKey !== 'approval-request') continue
-    const props = part.props as { token?: unknown; title?: unknown } | null
-    if (typeof props?.token === 'string') return { key: `${last.id}:${part.instanceId}`, token: props.token, title: typeof props.title === 'string' ? props.title : 'Approval' }
-  }
-  return undefined
-}
+export { pendingApprovalOf }
+export type { PendingApproval }
 
 interface Props {
   source: ApprovalSource
@@ -56,23 +41,13 @@ export function BoundApprovalPrompt({ source, token, title, onDismiss, onWaiting
   const [record, setRecord] = useState<ApprovalRecord | undefined>()
   const [failure, setFailure] = useState<string | undefined>()
   const inner = useRef<KeyHandler | undefined>(undefined)
-  useEffect(() => {
-    let live = true
-    source.read(token).then(
-      (found) => {
-        if (!live) return
-        if (found === undefined) setFailure('This proposal is not known here.')
-        else setRecord(found)
-      },
-      (error: unknown) => { if (live) setFailure(error instanceof Error ? error.message : String(error)) },
-    )
-    const stop = source.subscribe?.((changed) => { if (live && changed.token === token) setRecord(changed) })
-    return () => {
-      live = false
-      stop?.()
-    }
-  }, [source, token])
-  const waiting = record?.status === 'pending' && now() < record.expiresAt
+  // the record as the source knows it (chatrail/view `watchApproval`)
+  useEffect(() => watchApproval(source, token, (bound) => {
+    if (bound.state === 'ready') setRecord(bound.record)
+    else if (bound.state === 'missing') setFailure(approvalLabels.unknownProposal)
+    else if (bound.state === 'failed') setFailure(bound.message)
+  }), [source, token])
+  const waiting = record !== undefined && approvalStateOf(record, now()) === 'pending'
   useEffect(() => onWaiting?.(waiting), [onWaiting, waiting])
   const onKey: KeyHandler = (input, key, paste) => {
     if (!paste && key.escape) return onDismiss?.()
@@ -84,7 +59,7 @@ export function BoundApprovalPrompt({ source, token, title, onDismiss, onWaiting
     <Box flexDirection="column">
       <Text bold>{terminalText(title, { singleLine: true })}</Text>
       {record === undefined ? (
-        <Text {...(failure === undefined ? { dimColor: true } : { color: 'red' })}>{failure ?? 'Loading the proposal…'}</Text>
+        <Text {...(failure === undefined ? { dimColor: true } : { color: 'red' })}>{failure ?? approvalLabels.loadingProposal}</Text>
       ) : (
         <ActionApprovalPrompt
           record={record}

@@ -3,7 +3,7 @@ import { useRef, useState } from 'react'
 import type { MutableRefObject } from 'react'
 import { terminalText } from '../../src/contract/terminal-text.js'
 import type { KeyHandler } from './dialog-picker.js'
-import type { ComponentChoice, PendingComponent } from './pending-component.js'
+import type { ComponentChoice, PendingComponent } from '../../src/view/pending-component.js'
 import { useKeys } from './use-keys.js'
 
 interface Props {

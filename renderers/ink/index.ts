@@ -45,6 +45,6 @@ export type { PickerInput, PickerOutcome, PickerRow, PickerState } from './dialo
 export { appendSettled } from './printed-log.js'
 export type { DescribeFailure, DescribeReply, PrintedDialog, PrintedEntry, PrintedMessage, SeenDialog } from './printed-log.js'
 export { replyLabel } from './reply-label.js'
-export { humanizeEventName, shortcutEvents, withStartOver } from './shortcut-events.js'
+export { humanizeEventName, shortcutEvents, shortcutsOfBar, withStartOver } from './shortcut-events.js'
 export type { EventShortcut } from './shortcut-events.js'
 export { SessionsTable, SessionsWatch, noticeText, renderSessionsWatch } from './sessions-table.js'

@@ -2,7 +2,6 @@ import { Box, Text, useApp } from 'ink'
 import { useRef, useState } from 'react'
 import type { DialogAnswerInput } from '../../src/contract/dialog.js'
 import type { ChatDefinition, JsonObject } from '../../src/index.js'
-import { sendInteraction } from '../../src/conversation/index.js'
 import type { Message } from '../../src/contract/message.js'
 import { agentFailedIn } from '../../src/view/agent-failure.js'
 import { useChatSession } from '../react/use-chat-session.js'
@@ -12,15 +11,13 @@ import type { ChatKeyAction } from './chat-keys.js'
 import { Composer } from './composer.js'
 import { BoundApprovalPrompt, pendingApprovalOf } from './bound-approval-prompt.js'
 import { ComponentPicker } from './component-picker.js'
-import type { ApprovalSource } from '../react/approval-source.js'
+import type { ApprovalSource } from '../../src/view/approval-source.js'
 import { DialogPicker } from './dialog-picker.js'
-import { pendingComponentOf } from './pending-component.js'
 import type { KeyHandler } from './dialog-picker.js'
 import { EventShortcuts } from './event-shortcuts.js'
 import { failureLine, fallbackFailureLine } from './failure-line.js'
 import { editLine, linesOf } from './line-editor.js'
 import type { LineState } from './line-editor.js'
-import { latestVersions } from './latest-versions.js'
 import { appendSettled, reprintBranch } from './printed-log.js'
 import type { PrintedEntry } from './printed-log.js'
 import {
@@ -28,7 +25,8 @@ import {
 } from './prompt-history.js'
 import type { HistoryBrowse, HistorySearch, PromptHistory } from './prompt-history.js'
 import { replyLabel, replyTrace } from './reply-label.js'
-import { shortcutEvents, withStartOver } from './shortcut-events.js'
+import { shortcutsOfBar } from './shortcut-events.js'
+import { eventBarOf } from '../../src/view/event-bar.js'
 import type { EventShortcut } from './shortcut-events.js'
 import { StatusLine } from './status-line.js'
 import { Transcript } from './transcript.js'
@@ -95,7 +93,8 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
   const dialogOpen = pending !== undefined && pending.toolId !== closedDialog
   // A choice list or button group in the last answer gets a picker (an agent dialog comes first).
   const [closedComponent, setClosedComponent] = useState<string | undefined>(undefined)
-  const component = pending === undefined && chat.status !== 'streaming' ? pendingComponentOf(chat.messages, chat.session.definition.components) : undefined
+  // which component is answerable now is the view's (chatrail/view `pendingComponent`: answered ones, in history or in flight, never)
+  const component = pending === undefined && chat.status !== 'streaming' ? chat.ui.pendingComponent : undefined
   const componentOpen = component !== undefined && component.key !== closedComponent
   // an approval request bound to its record, when the app says where records are decided
   const approval = approvals !== undefined && pending === undefined && component === undefined && chat.status !== 'streaming' ? pendingApprovalOf(chat.messages) : undefined
@@ -109,8 +108,9 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
   const live = chat.messages.find((message) => message.status === 'streaming')
   // While a dialog waits, an event key would stop the agent's turn (and lose the dialog): none is offered.
   // After a final state, Start over (the snapshot's restart UI event) is the first key.
+  // What the keys offer and say is chatrail/view's event bar, with this chat's own labels before the definition's.
   const shortcuts = pending === undefined
-    ? withStartOver(shortcutEvents(definition, chat.snapshot.state, chat.snapshot.events, eventLabels), chat.snapshot.final ? chat.snapshot.restart : undefined, eventLabels)
+    ? shortcutsOfBar(eventBarOf({ definition, snapshot: chat.snapshot, traces: chat.traces, disabled: false, eventLabels }))
     : []
   const lineNow = (input: string): LineState => (line.current.text === input ? line.current : { text: input, cursor: [...input].length })
 
@@ -200,10 +200,10 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
       case 'regenerate':
         return attempt(chatNow.regenerate())
       case 'version': {
-        const place = latestVersions(messages, chatNow.controller.branchesOf)
+        const place = chatNow.view.getSnapshot().latestVersions
         const target = place === undefined ? -1 : place.index + action.step
         if (place === undefined || target < 0 || target >= place.count) return
-        if (!chatNow.controller.switchBranch(place.messageId, target)) return
+        if (!chatNow.view.switchVersion(place.messageId, target)) return
         // the switched-to version is printed again below: a terminal cannot take the old lines back
         printed.current = reprintBranch(printed.current, chatNow.controller.getState().messages, place.at, `version ${target + 1}/${place.count}`)
         return
@@ -247,7 +247,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
       paste,
       escArmed: escArmedRef.current,
       canEditLast: state.messages.some((message) => message.role === 'user'),
-      versions: latestVersions(state.messages, now.chat.controller.branchesOf) !== undefined,
+      versions: now.chat.view.getSnapshot().latestVersions !== undefined,
       ...(searching === undefined ? {} : { searchQuery: searching.query }),
     })
     // Esc Esc is two keys in a row: any other key in between disarms it (no timer)
@@ -284,7 +284,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
           onDismiss={() => setClosedComponent(component.key)}
           onChoose={(choice) => {
             setClosedComponent(component.key)
-            attempt(sendInteraction(chat.controller, { messageId: component.messageId, part: component.part, event: component.event, value: choice.value, label: choice.label }))
+            attempt(chat.view.interact(component.messageId, component.part, component.event, choice.value, choice.label))
           }}
         />
       ) : null}
@@ -326,7 +326,7 @@ export function InkChat<Ctx extends JsonObject>({ definition, options, backend, 
           editing={editing !== undefined}
           dialogClosed={pickerClosed}
           escArmed={escArmed}
-          versions={!streaming && latestVersions(chat.messages, chat.controller.branchesOf) !== undefined}
+          versions={!streaming && chat.ui.latestVersions !== undefined}
           {...(search === undefined ? {} : {
             search: {
               query: search.query,

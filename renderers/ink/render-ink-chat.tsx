@@ -3,7 +3,7 @@ import type { Instance, RenderOptions } from 'ink'
 import type { ChatDefinition, JsonObject } from '../../src/index.js'
 import { InkChat } from './ink-chat.js'
 import type { InkChatSessionOptions } from './ink-chat.js'
-import type { ApprovalSource } from '../react/approval-source.js'
+import type { ApprovalSource } from '../../src/view/approval-source.js'
 
 export interface RenderInkChatOptions<Ctx extends JsonObject = JsonObject> {
   /** Passed to `useChatSession`. */

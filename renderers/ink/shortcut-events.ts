@@ -1,5 +1,7 @@
 import type { ChatDefinition, JsonObject } from '../../src/index.js'
-// The same eligibility rule and wording as the React buttons: one pure module, no React in it.
+// The same eligibility rule and wording as every renderer's buttons: chatrail/view's, no React in it.
+import type { EventBar } from '../../src/view/event-bar.js'
+import { eventLabelOf } from '../../src/view/event-label.js'
 import { eventButtonsOf, humanizeEvent } from '../../src/view/event-routes.js'
 
 /** One event a key can send: the UI event an `eventRoute` answers, the machine event it fires, and what the key says. */
@@ -19,7 +21,7 @@ export const humanizeEventName = humanizeEvent
  * (`standard` for `chooseDelivery`) gets its key too. A machine event that no UI event fires gets
  * no key: it would arrive as plain text, match no route and go to the agent; it is reached by
  * typing what its route matches. Labels come from `labels` (by UI event, then machine event),
- * else the UI event humanized. Pure.
+ * else the definition's `conversation.eventLabels` (the same order), else the UI event humanized. Pure.
  */
 export function shortcutEvents<Ctx extends JsonObject>(
   definition: ChatDefinition<Ctx>,
@@ -30,8 +32,22 @@ export function shortcutEvents<Ctx extends JsonObject>(
   return eventButtonsOf(definition.conversation.routes, state, events).map(({ uiEvent, event }) => ({
     uiEvent,
     event,
-    label: labels[uiEvent] ?? labels[event] ?? humanizeEvent(uiEvent),
+    label: eventLabelOf(uiEvent, event, labels, definition.conversation.eventLabels, humanizeEvent(uiEvent)),
   }))
+}
+
+/**
+ * Pure: the keys for what the bar under the messages offers (chatrail/view's `eventBarOf`, the
+ * rule and the labels every renderer's buttons follow): at the end of a conversation Start over
+ * first (always Alt+1), then the other events; right after a restart, the events among the chips;
+ * else the state's event buttons.
+ */
+export function shortcutsOfBar(bar: EventBar): EventShortcut[] {
+  if (bar.mode === 'restarted') {
+    return bar.suggestions.flatMap((chip) => (chip.kind === 'event' ? [{ uiEvent: chip.uiEvent, event: chip.event, label: chip.label }] : []))
+  }
+  const buttons = bar.buttons.map(({ uiEvent, event, label }) => ({ uiEvent, event, label }))
+  return bar.restart === undefined ? buttons : [{ ...bar.restart }, ...buttons]
 }
 
 /**

@@ -1,20 +1,16 @@
 import { useState } from 'react'
 import type { ReactNode } from 'react'
-import type { ActionConfirmation } from '../../src/contract/action-confirmation.js'
 import { approvalLabels } from '../../src/view/approval-labels.js'
+import { approvalOutcomeOf, approvalStateOf } from '../../src/view/approval-card.js'
+import type { ApprovalCardProps } from '../../src/view/approval-card.js'
+import type { ApprovalRecord } from '../../src/view/approval-source.js'
 import { useLabels } from './labels.js'
 
-/** What the card shows of a record: a coordinator's record, or the server's client view of one. */
-export type ApprovalRecord = Pick<ActionConfirmation, 'token' | 'status' | 'action' | 'expiresAt'> & Partial<Pick<ActionConfirmation, 'decidedBy' | 'reason' | 'outcome'>>
+/** What the card shows of a record (defined in chatrail/view, re-exported here for chatrail/react/actions' users). */
+export type { ApprovalRecord }
 
-export interface ActionApprovalCardProps {
-  record: ApprovalRecord
-  /** Approve (a coordinator's `approve`, or a POST `{ id, action: 'approve-action', token }`); a rejection is shown in the card. */
-  onApprove: (token: string) => Promise<unknown>
-  onReject: (token: string, reason?: string) => Promise<unknown>
-  /** Milliseconds since the epoch, to hide the buttons of an expired proposal. Default `Date.now`. */
-  now?: () => number
-}
+/** What the card takes (chatrail/view's `ApprovalCardProps`, the same in every binding). */
+export type ActionApprovalCardProps = ApprovalCardProps
 
 /**
  * A proposed action waiting for the user (docs/actions.md): its name and input, Approve and Reject
@@ -26,8 +22,7 @@ export function ActionApprovalCard({ record, onApprove, onReject, now = Date.now
   const words = useLabels(approvalLabels)
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<string | undefined>()
-  const expired = record.status === 'expired' || (record.status === 'pending' && now() >= record.expiresAt)
-  const state = expired ? 'expired' : record.status
+  const state = approvalStateOf(record, now())
   const decide = (run: () => Promise<unknown>): void => {
     if (busy) return
     setBusy(true)
@@ -40,7 +35,6 @@ export function ActionApprovalCard({ record, onApprove, onReject, now = Date.now
       },
     )
   }
-  const final = state === 'approved' ? words.approved : state === 'rejected' ? words.rejected : state === 'expired' ? words.expiredApproval : undefined
   return (
     <section data-chatrail-approval="" data-chatrail-approval-state={state} aria-label={words.confirmAction(record.action.name)}>
       <p data-chatrail-approval-name="">{record.action.name}</p>
@@ -52,9 +46,7 @@ export function ActionApprovalCard({ record, onApprove, onReject, now = Date.now
         </div>
       ) : (
         <p data-chatrail-approval-outcome="" role="status">
-          {final ?? words.deciding}
-          {state === 'rejected' && record.reason !== undefined ? `: ${record.reason}` : ''}
-          {state === 'approved' && record.outcome?.status === 'error' ? words.actionFailed : ''}
+          {approvalOutcomeOf(record, state, words)}
         </p>
       )}
       {failure !== undefined ? <p role="alert" data-chatrail-approval-error="">{failure}</p> : null}

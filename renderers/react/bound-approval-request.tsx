@@ -1,11 +1,13 @@
 import { useEffect, useId, useState } from 'react'
 import type { ReactNode } from 'react'
-import { ActionApprovalCard, type ApprovalRecord } from './action-approval-card.js'
+import { ActionApprovalCard } from './action-approval-card.js'
 import { approvalLabels } from '../../src/view/approval-labels.js'
-import type { ApprovalSource } from './approval-source.js'
+import type { ApprovalRecord, ApprovalSource } from '../../src/view/approval-source.js'
+import { watchApproval } from '../../src/view/bound-approval.js'
+import type { BoundApproval } from '../../src/view/bound-approval.js'
 import { ApprovalRequestView } from './component-choice-views.js'
 import type { ComponentView, ComponentViewProps } from './component-host.js'
-import type { StandardViewProps } from './component-props-check.js'
+import type { StandardViewProps } from '../../src/view/component-props.js'
 import { useLabels } from './labels.js'
 
 /**
@@ -23,7 +25,7 @@ interface ApprovalProps {
   readonly action: { readonly name: string; readonly input: Readonly<Record<string, unknown>> }
 }
 
-type Loaded = { readonly state: 'loading' } | { readonly state: 'missing' } | { readonly state: 'failed'; readonly message: string } | { readonly state: 'ready'; readonly record: ApprovalRecord }
+type Loaded = BoundApproval
 
 export interface BoundApprovalRequestProps {
   readonly source: ApprovalSource
@@ -39,18 +41,8 @@ export function BoundApprovalRequest({ source, props, now, unbound }: BoundAppro
   const base = useId()
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
   const { token } = props
-  useEffect(() => {
-    let live = true
-    source.read(token).then(
-      (record) => { if (live) setLoaded(record === undefined ? { state: 'missing' } : { state: 'ready', record }) },
-      (error: unknown) => { if (live) setLoaded({ state: 'failed', message: error instanceof Error ? error.message : String(error) }) },
-    )
-    const stop = source.subscribe?.((record) => { if (live && record.token === token) setLoaded({ state: 'ready', record }) })
-    return () => {
-      live = false
-      stop?.()
-    }
-  }, [source, token])
+  // the record as the source knows it (chatrail/view `watchApproval`): the card shows it, never a click
+  useEffect(() => watchApproval(source, token, setLoaded), [source, token])
   if (loaded.state === 'missing' && unbound !== undefined) return unbound
   const show = (record: ApprovalRecord): ApprovalRecord => {
     setLoaded({ state: 'ready', record })

@@ -20,21 +20,20 @@ let handover: { messageId: string; side: Side } | undefined
 
 /**
  * The versions of the message `messageId` of the surrounding `<MessageList>`'s chat, when it has
- * more than one (an edit or a regenerate kept the one it replaced: `controller.branchesOf`), else
+ * more than one (the view's `versions`: an edit or a regenerate kept the one it replaced), else
  * undefined. `part`: the first part of a reply split around a dialog has no actions.
  */
 export function useBranches(messageId: string, part: string | undefined): MessageBranches | undefined {
   const chat = useContext(MessageUIHost)?.chat
   if (chat === undefined || part === 'before') return undefined
-  const { controller } = chat
-  const position = controller.branchesOf(messageId)
-  if (position.count < 2) return undefined
+  const position = chat.ui.versions.get(messageId)
+  if (position === undefined) return undefined
   return {
     ...position,
     switchTo: (index) => {
-      const at = controller.getState().messages.findIndex((message) => message.id === messageId)
-      if (!controller.switchBranch(messageId, index)) return
-      const head = controller.getState().messages[at]
+      const at = chat.view.getSnapshot().messages.findIndex((message) => message.id === messageId)
+      if (!chat.view.switchVersion(messageId, index)) return
+      const head = chat.view.binding.controller.getState().messages[at]
       if (head !== undefined) handover = { messageId: head.id, side: index < position.index ? 'previous' : 'next' }
     },
   }

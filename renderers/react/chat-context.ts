@@ -1,5 +1,5 @@
 import { createContext, useContext } from './react-api.js'
-import { ChatrailError } from '../../src/contract/errors.js'
+import { noChatError } from '../../src/view/no-chat-error.js'
 import type { JsonObject } from '../../src/conversation/index.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
@@ -18,11 +18,7 @@ export function useChatFrom<Ctx extends JsonObject>(
   const fromContext = useContext(ChatSessionContext) as UseChatSessionReturn<Ctx> | null
   const resolved = chat ?? fromContext
   if (resolved === null && !optional) {
-    throw new ChatrailError({
-      code: 'NO_CHAT_SESSION',
-      message: `<${component}> has no chat`,
-      hint: 'Render it inside <ChatSession>, or pass chat={useChatSession(definition)}.',
-    })
+    throw noChatError(component, 'chat={useChatSession(definition)}')
   }
   return resolved
 }

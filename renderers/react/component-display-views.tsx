@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react'
 import { isSafeUrl } from '../../src/components/safe-url.js'
 import { componentLabels } from '../../src/view/component-labels.js'
-import type { StandardViewProps } from './component-props-check.js'
+import { cellText, sizeText } from '../../src/view/component-text.js'
+import type { StandardViewProps } from '../../src/view/component-props.js'
 import { useLabels } from './message-ui-context.js'
 
 /**
@@ -89,16 +90,6 @@ export function TableView({ props }: StandardViewProps<'table'>): ReactNode {
       </table>
     </div>
   )
-}
-
-function cellText(value: string | number | boolean | null | undefined): string {
-  return value === null || value === undefined ? '' : typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value)
-}
-
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
 export function FileAttachmentView({ props }: StandardViewProps<'file-attachment'>): ReactNode {

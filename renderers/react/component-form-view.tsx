@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import type { FormEvent, ReactNode } from 'react'
 import { componentLabels } from '../../src/view/component-labels.js'
-import type { StandardViewProps } from './component-props-check.js'
+import type { StandardViewProps } from '../../src/view/component-props.js'
 import { useLabels } from './message-ui-context.js'
 
 type Values = Record<string, string | number | boolean>

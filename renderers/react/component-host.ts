@@ -1,7 +1,7 @@
 import { createContext } from './react-api.js'
 import type { ReactNode } from 'react'
-import type { ComponentPart } from '../../src/contract/component-part.js'
 import type { JsonObject } from '../../src/conversation/index.js'
+import type { ComponentAnswer, ComponentViewProps } from '../../src/view/component-key.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 /**
@@ -12,23 +12,11 @@ import type { UseChatSessionReturn } from './use-chat-session.js'
  * reads the host from the message UI's `MessageUIHost` (`<MessageUIPart>` hands it over).
  */
 
-/** The interaction already sent for a component (from history, or the click just made). */
-export interface ComponentAnswer {
-  readonly event: string
-  readonly value?: unknown
-}
+/** The interaction already sent for a component (chatrail/view's: from history, or a click in flight). */
+export type { ComponentAnswer }
 
-export interface ComponentViewProps {
-  readonly part: ComponentPart
-  /** The props, checked by the definition's registry (`components.resolve(part)`). */
-  readonly props: unknown
-  /** The answer message holding the component. */
-  readonly messageId: string
-  /** Set once the component was interacted with (in any tab, before a reload too): draw it disabled. */
-  readonly answered: ComponentAnswer | undefined
-  /** Sends an interaction (`sendInteraction`); does nothing once the component is answered. */
-  readonly interact: (event: string, value?: unknown, label?: string) => void
-}
+/** What a component view gets (chatrail/view's, the same in every binding). */
+export type { ComponentViewProps }
 
 /** A view for a component key of your own registry, e.g. `{ 'order-card': OrderCardView }`. */
 export type ComponentView = (props: ComponentViewProps) => ReactNode

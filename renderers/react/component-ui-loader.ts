@@ -1,5 +1,6 @@
 import { use } from 'react'
 import type { ReactPromise } from 'react'
+import { loadComponentRules } from '../../src/view/component-rules.js'
 import type * as ComponentUIModule from './component-ui.js'
 import type { LazyChunk } from './lazy-chunk.js'
 import { useMessageUIKit } from './message-ui-context.js'
@@ -17,7 +18,8 @@ export type ComponentUI = typeof ComponentUIModule
 let chunk: LazyChunk<ComponentUI> | undefined
 
 function chunkOf(kit: Pick<MessageUIKit, 'lazyChunk'>): LazyChunk<ComponentUI> {
-  chunk ??= kit.lazyChunk(() => import('./component-ui.js'))
+  // with the view's component rules (chatrail/view): a part is drawn once whether it is answered is known
+  chunk ??= kit.lazyChunk(() => Promise.all([import('./component-ui.js'), loadComponentRules()]).then(([ui]) => ui))
   return chunk
 }
 

@@ -1,25 +1,16 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormEvent, ReactNode } from 'react'
-import type { Dialog, DialogAnswer, DialogAnswerInput, DialogOption, DialogQuestion } from '../../src/contract/dialog.js'
+import type { Dialog, DialogAnswerInput, DialogOption, DialogQuestion } from '../../src/contract/dialog.js'
+import { answerOf, noChoice, questionsOf } from '../../src/view/dialog-answers.js'
+import type { DialogChoice } from '../../src/view/dialog-answers.js'
 import type { DialogLabels } from '../../src/view/dialog-labels.js'
 
-/** The questions of a dialog: `questions` when it asks several, else the flat prompt/options. */
-export function questionsOf(dialog: Dialog): DialogQuestion[] {
-  if (dialog.questions !== undefined && dialog.questions.length > 0) return dialog.questions
-  return [{ question: dialog.prompt, options: dialog.options, multiSelect: dialog.multiSelect }]
-}
+// The answer rules are chatrail/view's (dialog-answers.ts), shared by every binding; the form only draws a choice.
+export { answerOf, questionsOf }
 
-interface Choice { chosen: string[]; other: boolean; otherText: string }
+type Choice = DialogChoice
 
-const EMPTY: Choice = { chosen: [], other: false, otherText: '' }
-
-/** Pure: the answer a choice gives; the Other row is never a chosen label, its text is `otherText`. */
-export function answerOf(question: DialogQuestion, choice: Choice): DialogAnswer {
-  const answer: DialogAnswer = { question: question.question, chosen: choice.chosen }
-  const text = choice.otherText.trim()
-  if (choice.other && text !== '') answer.otherText = text
-  return answer
-}
+const EMPTY: Choice = noChoice
 
 function Question({ question, choice, disabled, onChange, words }: {
   question: DialogQuestion

@@ -1,13 +1,9 @@
 import type { ComponentType, ReactNode } from 'react'
-import type { Dialog, DialogAnswer } from '../../src/contract/dialog.js'
+import type { Dialog } from '../../src/contract/dialog.js'
 import type { DialogLabels } from '../../src/view/dialog-labels.js'
-import { questionsOf } from './dialog-question-form.js'
+import { answerText, questionsOf } from '../../src/view/dialog-answers.js'
 
-/** Pure: the display text of one recorded answer; null when the question went unanswered. */
-export function answerText(answer: DialogAnswer | undefined): string | null {
-  const parts = answer === undefined ? [] : [...answer.chosen, answer.otherText ?? '']
-  return parts.filter((part) => part !== '').join(', ') || null
-}
+export { answerText }
 
 /**
  * An answered dialog as compact, inert history (seed 001): one Q→A line per question (a plan's

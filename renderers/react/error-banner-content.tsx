@@ -1,43 +1,16 @@
 import { useState } from 'react'
 import type { ReactNode } from 'react'
-import type { JsonObject, TurnTrace } from '../../src/conversation/index.js'
-import type { agentFailedIn } from '../../src/view/agent-failure.js'
+import type { JsonObject } from '../../src/conversation/index.js'
+import { failureOf } from '../../src/view/failure.js'
+import type { Failure } from '../../src/view/failure.js'
 import { focusComposer } from './focus-composer.js'
-import { useLabels, useMessageUIKit } from './message-ui-context.js'
+import { agentFailedIn } from '../../src/view/agent-failure.js'
+import { useLabels } from './message-ui-context.js'
 import { messageLabels } from '../../src/view/message-labels.js'
-import type { MessageLabels } from '../../src/view/message-labels.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
-/** A failure in plain words: what happened, its cause when known, and what to do. */
-export interface Failure {
-  key: object
-  message: string
-  cause?: string
-  hint: string
-}
-
-/**
- * Pure: the failure to report, if any: the chat's error (a failed turn), else a last turn whose
- * agent failed and the definition's fallback answered instead (`failedIn`: agent-failure.ts's
- * `agentFailedIn`, handed in as the entry's, message-ui-context.ts). `words`: the labels (default English).
- */
-export function failureOf(error: Error | null, traces: readonly TurnTrace[], failedIn: typeof agentFailedIn, words: MessageLabels = messageLabels): Failure | undefined {
-  if (error !== null) {
-    const { code, hint } = error as Error & { code?: unknown; hint?: unknown }
-    const cause = typeof code === 'string' && code !== '' && code !== error.message ? `${error.message} (${code})` : error.message
-    return {
-      key: error,
-      message: words.replyFailed,
-      ...(cause === '' ? {} : { cause }),
-      hint: typeof hint === 'string' && hint !== '' ? hint : words.replyFailedHint,
-    }
-  }
-  const last = traces.at(-1)
-  if (last !== undefined && failedIn(last)) {
-    return { key: last, message: words.agentFellBack, cause: words.agentFailedWith(last.errorClass), hint: words.agentRetryHint }
-  }
-  return undefined
-}
+export { failureOf }
+export type { Failure }
 
 /**
  * An agent failure as a banner (in the message UI chunk; `<ErrorBanner>` resolves the chat and
@@ -50,7 +23,6 @@ export function ErrorBannerContent({ chat }: { chat: UseChatSessionReturn<JsonOb
   const { error, traces, retry, status } = chat
   const [dismissed, setDismissed] = useState<object | null>(null)
   const words = useLabels(messageLabels)
-  const { agentFailedIn } = useMessageUIKit()
   const failure = failureOf(error, traces, agentFailedIn, words)
   if (failure === undefined || failure.key === dismissed || status === 'streaming') return null
   return (

@@ -1,8 +1,8 @@
 import type { MouseEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import type { EventButtonsProps } from './event-buttons.js'
-import { eventLabelOf } from '../../src/view/event-label.js'
-import { useLabels, useMessageUIKit } from './message-ui-context.js'
+import { eventBarOf } from '../../src/view/event-bar.js'
+import { useLabels } from './message-ui-context.js'
 import { messageLabels } from '../../src/view/message-labels.js'
 import { SuggestionChips } from './suggestion-chips.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
@@ -19,49 +19,41 @@ import type { UseChatSessionReturn } from './use-chat-session.js'
  */
 export function EventButtonsContent({ chat, labels, label }: EventButtonsProps & { chat: UseChatSessionReturn<JsonObject> }): ReactNode {
   const words = useLabels(messageLabels)
-  const kit = useMessageUIKit()
-  const { snapshot, sendEvent, status, pendingDialog, session, traces } = chat
-  const disabled = status === 'streaming' || pendingDialog !== undefined
-  const restart = snapshot.final ? snapshot.restart : undefined
-  const last = traces.at(-1)
-  if (!snapshot.final && last?.reason === 'restart' && last.toState === snapshot.state) {
+  const { snapshot, sendEvent, session, traces, ui } = chat
+  // what the bar shows is the view's (chatrail/view `eventBarOf`), with this component's own labels
+  const bar = eventBarOf({ definition: session.definition, snapshot, traces, disabled: ui.busy, eventLabels: labels, startOver: words.startOver })
+  const { disabled, restart } = bar
+  if (bar.mode === 'restarted') {
     return (
       <div data-chatrail-events="" data-chatrail-restarted="">
         <SuggestionChips chat={chat} eventLabels={labels} disabled={disabled} />
       </div>
     )
   }
-  const { routes, eventLabels } = session.definition.conversation
-  const buttons = kit.eventButtonsOf(routes, snapshot.state, snapshot.events)
-    .filter(({ uiEvent }) => uiEvent !== restart)
-  const eventButtons = buttons.map(({ uiEvent, event }) => {
-    const text = eventLabelOf(uiEvent, event, labels, eventLabels, kit.humanizeEvent(uiEvent))
-    return (
-      <button key={uiEvent} type="button" data-chatrail-event-button={uiEvent} disabled={disabled} onClick={() => { void sendEvent(uiEvent, text) }}>
-        {text}
-      </button>
-    )
-  })
-  if (snapshot.final) {
-    const startOverText = restart === undefined ? '' : eventLabelOf(restart, undefined, labels, eventLabels, words.startOver)
+  const eventButtons = bar.buttons.map(({ uiEvent, label: text }) => (
+    <button key={uiEvent} type="button" data-chatrail-event-button={uiEvent} disabled={disabled} onClick={() => { void sendEvent(uiEvent, text) }}>
+      {text}
+    </button>
+  ))
+  if (bar.mode === 'end') {
     const startOver = (event: MouseEvent<HTMLButtonElement>): void => {
       if (restart === undefined) return
       // The button leaves with the final state: the focus goes where the next message is typed.
       event.currentTarget.closest('[data-chatrail-chat]')?.querySelector<HTMLElement>('[data-chatrail-input]')?.focus()
-      void sendEvent(restart, startOverText)
+      void sendEvent(restart.uiEvent, restart.label)
     }
     return (
       <div role="group" aria-label={words.conversationEnded} data-chatrail-events="" data-chatrail-end="">
         <p data-chatrail-end-note="">{words.endNote}</p>
         {restart !== undefined && (
-          <button type="button" data-chatrail-start-over="" data-chatrail-event-button={restart} disabled={disabled} onClick={startOver}>
-            {startOverText}
+          <button type="button" data-chatrail-start-over="" data-chatrail-event-button={restart.uiEvent} disabled={disabled} onClick={startOver}>
+            {restart.label}
           </button>
         )}
         {eventButtons}
       </div>
     )
   }
-  if (buttons.length === 0) return null
+  if (bar.buttons.length === 0) return null
   return <div role="group" aria-label={label ?? words.actions} data-chatrail-events="">{eventButtons}</div>
 }

@@ -1,41 +1,12 @@
 import { createContext, useCallback, useLayoutEffect, useRef } from './react-api.js'
 import type { RefObject } from 'react'
 import type { StreamItem } from '../../src/view/stream-layout.js'
+import { dialogCardId, isFollowing, lastUserMessageId, newlyArrivedCards } from '../../src/view/follow-scroll.js'
 
 /**
- * The chat list's follow scroll (seed 001): the list is the only scroll container; while the
- * reader is at the bottom, new content keeps it there; a dialog card with a not-yet-seen tool id
- * retargets the scroll to the card's top; a reader scrolled up into history is never moved by
- * arriving content (only by sending a message themselves).
+ * The chat list's follow scroll (seed 001) in React: chatrail/view's rules (src/view/follow-scroll.ts)
+ * wired to the list element.
  */
-
-/** Pixels from the bottom that still count as "at the bottom" (sub-pixel rounding, a last line). */
-export const FOLLOW_SLACK_PX = 48
-
-export interface ScrollMetrics { scrollTop: number; scrollHeight: number; clientHeight: number }
-
-/** Pure: is a reader with these metrics following the newest content? */
-export function isFollowing(metrics: ScrollMetrics): boolean {
-  return metrics.scrollHeight - metrics.scrollTop - metrics.clientHeight <= FOLLOW_SLACK_PX
-}
-
-/** Pure: the pending dialog tool ids in `items` not in `seen`, in stream order. */
-export function newlyArrivedCards(items: readonly StreamItem[], seen: ReadonlySet<string>): string[] {
-  const arrived: string[] = []
-  for (const item of items) if (item.kind === 'dialog' && item.pending && !seen.has(item.dialog.toolId)) arrived.push(item.dialog.toolId)
-  return arrived
-}
-
-/** The DOM id of a dialog card, so the collapsed composer can point at it. */
-export function dialogCardId(toolId: string): string {
-  return `chatrail-dialog-${toolId.replace(/[^A-Za-z0-9_-]/g, '_')}`
-}
-
-/** Pure: the id of the newest user message, whose arrival (the reader just sent it) resumes following. */
-export function lastUserMessageId(items: readonly StreamItem[]): string | undefined {
-  const item = items.findLast((candidate) => candidate.kind === 'message' && candidate.message.role === 'user')
-  return item?.kind === 'message' ? item.message.id : undefined
-}
 
 /**
  * What `<MessageList>` hands its dialog cards: a card whose code arrived after the card did (the

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { ReactNode, RefObject } from 'react'
-import type { ScrollMetrics } from './follow-scroll.js'
+import type { ScrollMetrics } from '../../src/view/follow-scroll.js'
 import { ArrowDownIcon } from './icons.js'
 import { useLabels } from './message-ui-context.js'
 import { messageLabels } from '../../src/view/message-labels.js'

@@ -1,32 +1,25 @@
 import { useContext } from 'react'
 import type { ReactNode, Ref } from 'react'
-import type { Message } from '../../src/contract/message.js'
 import { BranchPicker } from './branch-picker.js'
 import type { MessageBranches } from './branch-picker.js'
-import { MessageUIHost, useLabels, useMessageUIKit } from './message-ui-context.js'
+import { MessageUIHost, useLabels } from './message-ui-context.js'
 import { CopyButton } from './copy-button.js'
-import { failureOf } from './error-banner-content.js'
+import { canReplayLastTurn } from '../../src/view/message-offers.js'
 import { focusComposer } from './focus-composer.js'
 import { EditIcon, RegenerateIcon } from './icons.js'
 import { messageLabels } from '../../src/view/message-labels.js'
 
-/** Pure: may the last turn be asked again (an assistant reply to a user message, idle)? */
-export function canReplayLastTurn(messages: readonly Message[], streaming: boolean): boolean {
-  const last = messages.at(-1)
-  return !streaming && last?.role === 'assistant' && messages.at(-2)?.role === 'user'
-}
+export { canReplayLastTurn }
 
 /**
  * Regenerate for the message `messageId` of the surrounding `<MessageList>`'s chat, or undefined:
- * offered on the last reply only (asking an earlier one again would drop what came after it), when
- * idle and when no failure is reported: then the error banner's Retry is the one way to ask again.
- * `part`: the first part of a reply split around a dialog has no actions.
+ * offered where the view says (`regenerable`: the last reply only, asking an earlier one again would
+ * drop what came after it; idle; no failure reported, the error banner's Retry being the one way to
+ * ask again). `part`: the first part of a reply split around a dialog has no actions.
  */
 export function useRegenerate(messageId: string, part: string | undefined): (() => void) | undefined {
   const chat = useContext(MessageUIHost)?.chat
-  const { agentFailedIn } = useMessageUIKit()
-  if (chat === undefined || part === 'before' || chat.messages.at(-1)?.id !== messageId) return undefined
-  if (!canReplayLastTurn(chat.messages, chat.status === 'streaming') || failureOf(chat.error, chat.traces, agentFailedIn) !== undefined) return undefined
+  if (chat === undefined || part === 'before' || chat.ui.regenerable !== messageId) return undefined
   return () => { void chat.regenerate(messageId) }
 }
 

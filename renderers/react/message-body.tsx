@@ -1,7 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
 import type { Message } from '../../src/contract/message.js'
-import { uiEventOf } from '../../src/conversation/index.js'
 import { isComponentPart } from '../../src/contract/component-chunk.js'
 import { ComponentSlot } from './component-slot.js'
 import { CopyButton } from './copy-button.js'
@@ -10,8 +9,11 @@ import { MarkdownContent } from './markdown-content.js'
 import { MessageActions, useRegenerate } from './message-actions.js'
 import { useBranches } from './branch-picker.js'
 import { sourcesOf } from '../../src/contract/message-source.js'
-import { MessageExtra, reasoningOf, ToolCallsExtra } from './message-extras.js'
+import { MessageExtra, ToolCallsExtra } from './message-extras.js'
+import { reasoningOf } from '../../src/view/reasoning.js'
 import { useLabels } from './message-ui-context.js'
+import { messageAttributesOf } from '../../src/view/message-attributes.js'
+import { canEditMessage } from '../../src/view/message-offers.js'
 import { messageLabels } from '../../src/view/message-labels.js'
 
 /** Enter saves, Shift+Enter breaks the line, Esc cancels; the box has the focus as it opens. */
@@ -95,7 +97,6 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
     refocusEdit.current = false
     editButton.current?.focus()
   }, [editing])
-  const event = uiEventOf(message)
   const toolCalls = part === 'before' ? [] : (message.toolCalls ?? []).filter((call) => !hiddenToolIds.has(call.id))
   const streaming = message.status === 'streaming' && part !== 'before'
   if (stopped && message.content === '' && toolCalls.length === 0) return null
@@ -103,20 +104,12 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
   const reasoning = part === 'after' || part === 'fallback' ? '' : reasoningOf(message)
   const waiting = streaming && text === '' && toolCalls.length === 0 && reasoning === ''
   const sources = part === 'before' ? [] : sourcesOf(message)
-  const editable = canEdit && event === undefined && message.role === 'user'
+  // `canEdit`: no reply streams (the list knows); the rule is the view's
+  const editable = canEditMessage(message, !canEdit)
   // A whole answer with components: its parts in order. A reply split around a dialog is agent text only.
   const components = part === undefined && text === message.content && (message.parts ?? []).some(isComponentPart)
   return (
-    <article
-      ref={article}
-      data-chatrail-message=""
-      data-chatrail-role={message.role}
-      data-chatrail-status={streaming ? 'streaming' : part === 'before' ? 'complete' : message.status}
-      data-chatrail-event={event}
-      data-chatrail-stopped={stopped && part !== 'before' ? '' : undefined}
-      data-chatrail-fallback={part === 'fallback' ? '' : undefined}
-      aria-label={label}
-    >
+    <article ref={article} {...messageAttributesOf(message, part, stopped)} aria-label={label}>
       {reasoning !== '' && <MessageExtra fallback={null} render={(ui) => <ui.ReasoningSection text={reasoning} streaming={message.status === 'streaming'} />} />}
       {editing
         ? <EditForm

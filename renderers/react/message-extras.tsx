@@ -1,6 +1,6 @@
 import { Suspense, use, useContext } from 'react'
 import type { ReactNode } from 'react'
-import type { Message, ToolCall } from '../../src/contract/message.js'
+import type { ToolCall } from '../../src/contract/message.js'
 import { MessageUIHost, MessageUILabels, useMessageUIKit } from './message-ui-context.js'
 import type { MessageUIKit } from './message-ui-context.js'
 import type { LazyChunk } from './lazy-chunk.js'
@@ -19,12 +19,6 @@ function chunkOf(kit: Pick<MessageUIKit, 'lazyChunk'>): LazyChunk<MessageExtrasU
 /** Starts downloading the message extras chunk now (resolves once it can render). */
 export function preloadMessageExtras(kit: Pick<MessageUIKit, 'lazyChunk'>): Promise<void> {
   return chunkOf(kit).preload()
-}
-
-/** Pure: the reasoning the controller gathered for a reply (`metadata.reasoning`), or ''. */
-export function reasoningOf(message: Pick<Message, 'metadata'>): string {
-  const reasoning = message.metadata?.reasoning
-  return typeof reasoning === 'string' ? reasoning : ''
 }
 
 /** What shows for tool calls until the chunk is in, and for good if it failed to load: one line per call. */

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from './react-api.js'
+import { useEffect, useRef } from './react-api.js'
 import type { ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
 import { useChatFrom } from './chat-context.js'
@@ -7,12 +7,12 @@ import type { ComponentViews } from './component-host.js'
 import { DialogCard } from './dialog-card.js'
 import { ErrorBanner } from './error-banner.js'
 import { loadDialogUI } from './dialog-ui-loader.js'
-import { CardLoadedContext, isFollowing, useFollowScroll } from './follow-scroll.js'
+import { CardLoadedContext, useFollowScroll } from './follow-scroll.js'
+import { isFollowing } from '../../src/view/follow-scroll.js'
 import { entryLabels, useLabels } from './labels.js'
 import { MessageItem } from './message-item.js'
 import { loadMessageUI } from './message-ui-loader.js'
 import { MessageUIPart } from './message-ui-part.js'
-import { layoutStream } from '../../src/view/stream-layout.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 export interface MessageListProps {
@@ -25,7 +25,7 @@ export interface MessageListProps {
 }
 
 /**
- * The chat stream: messages and agent dialog cards (`layoutStream`), in the only scroll
+ * The chat stream: messages and agent dialog cards (the view's `items`, `layoutStream`), in the only scroll
  * container of the chat (`div[role=log][data-chatrail-message-list]`, `aria-live="off"`: replies
  * are read once, whole, by the `ReplyAnnouncer` region after it), with the follow scroll of
  * `useFollowScroll`, and the error banner of a failed turn at its end. System messages are not shown.
@@ -38,13 +38,14 @@ export interface MessageListProps {
 export function MessageList({ chat, label, className, componentViews }: MessageListProps): ReactNode {
   const words = useLabels(entryLabels)
   const resolved = useChatFrom(chat, 'MessageList')
-  const { messages, dialogLog, status, edit, stopped, failedAt } = resolved
+  const { messages, status, edit, stopped } = resolved
   const streaming = status === 'streaming'
   const live = resolved.snapshot.agent !== undefined
   useEffect(() => { if (live) loadDialogUI() }, [live])
   // Every chat shows messages: fetch their UI (markdown, actions) at once, before the first reply.
   useEffect(() => { loadMessageUI() }, [])
-  const items = useMemo(() => layoutStream(messages, dialogLog, failedAt), [messages, dialogLog, failedAt])
+  // the stream as the view lays it out (chatrail/view `items`: dialogs placed, replies split)
+  const items = resolved.ui.items
   // Tool calls shown as dialog cards get no chip.
   const dialogToolIds = new Set(items.flatMap((item) => (item.kind === 'dialog' ? [item.dialog.toolId] : [])))
   const list = useRef<HTMLDivElement>(null)

@@ -1,15 +1,15 @@
 import { createContext, useContext } from 'react'
 import { ChatrailError } from '../../src/contract/errors.js'
-import type { agentFailedIn } from '../../src/view/agent-failure.js'
 import type { ComponentHost } from './component-host.js'
-import type { eventButtonsOf, humanizeEvent } from '../../src/view/event-routes.js'
+import type { humanizeEvent } from '../../src/view/event-routes.js'
 import type { lazyChunk } from './lazy-chunk.js'
 import type { ChatLabels } from './labels.js'
 
 /**
  * What the entry hands the lazily loaded UI (the message UI chunk, and the extras and component
  * UI chunks it loads): the app's label overrides (`<ChatSession labels>`), `<MessageList>`'s
- * component host and the entry's pure helpers the lazy UI calls too (`MessageUIKit`).
+ * component host and the entry's helpers (`MessageUIKit`: the lazy-chunk loader). The view model's helpers
+ * (event bar, failures, answers) are chatrail/view's, an entry of its own both import.
  * `<MessageUIPart>` (message-ui-part.tsx) provides them around everything the chunk draws, from
  * the entry's own contexts (labels.ts, component-host.ts). The lazy modules read
  * these instead of importing the entry's: a module imported by both would be split off by the
@@ -21,13 +21,8 @@ export const MessageUILabels = createContext<Partial<ChatLabels>>({})
 
 export const MessageUIHost = createContext<ComponentHost | null>(null)
 
-/**
- * The entry's helpers the lazy UI calls (event-routes.ts, agent-failure.ts, and lazy-chunk.ts for the
- * chunks the message UI loads in turn): the entry's message-ui-kit.ts.
- */
+/** The entry's helpers the lazy UI calls (lazy-chunk.ts, for the chunks the message UI loads in turn): the entry's message-ui-kit.ts. */
 export interface MessageUIKit {
-  readonly agentFailedIn: typeof agentFailedIn
-  readonly eventButtonsOf: typeof eventButtonsOf
   readonly humanizeEvent: typeof humanizeEvent
   readonly lazyChunk: typeof lazyChunk
 }

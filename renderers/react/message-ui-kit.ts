@@ -1,7 +1,6 @@
-import { agentFailedIn } from '../../src/view/agent-failure.js'
-import { eventButtonsOf, humanizeEvent } from '../../src/view/event-routes.js'
+import { humanizeEvent } from '../../src/view/event-routes.js'
 import { lazyChunk } from './lazy-chunk.js'
 import type { MessageUIKit } from './message-ui-context.js'
 
 /** The entry's helpers the message UI calls too, handed over by `<MessageUIPart>` (message-ui-context.ts says why). */
-export const messageUIKit: MessageUIKit = { agentFailedIn, eventButtonsOf, humanizeEvent, lazyChunk }
+export const messageUIKit: MessageUIKit = { humanizeEvent, lazyChunk }

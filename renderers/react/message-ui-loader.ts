@@ -2,12 +2,17 @@ import { use } from './react-api.js'
 import type { ReactPromise } from 'react'
 import { lazyChunk } from './lazy-chunk.js'
 import type * as MessageUIModule from './message-ui.js'
+import { lazyPresentationRules } from '../../src/view/presentation-loader.js'
 
-/** Loading the message UI chunk (message-ui.ts: markdown-to-jsx and the message body), as the dialog UI loads. */
+/**
+ * Loading the message UI chunk (message-ui.ts: markdown-to-jsx and the message body), as the dialog
+ * UI loads, with the view's presentation rules (chatrail/view's presentation-kit.ts: the reply a
+ * Regenerate is offered on, the versions, the failure), so a message is drawn once what it offers is known.
+ */
 
 export type MessageUI = typeof MessageUIModule
 
-const chunk = lazyChunk(() => import('./message-ui.js'))
+const chunk = lazyChunk(() => Promise.all([import('./message-ui.js'), lazyPresentationRules.load()]).then(([ui]) => ui))
 
 export function loadMessageUI(retry = false): ReactPromise<MessageUI | Error> {
   return chunk.load(retry)

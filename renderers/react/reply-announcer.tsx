@@ -1,14 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
 import type { Message } from '../../src/contract/message.js'
-
-/**
- * Pure: the assistant replies that finished since `seen` (ids already announced or already there),
- * in order. A reply counts once it no longer streams; what it says is read once, whole.
- */
-export function finishedReplies(messages: readonly Message[], seen: ReadonlySet<string>): Message[] {
-  return messages.filter((message) => message.role === 'assistant' && message.status !== 'streaming' && !seen.has(message.id) && message.content !== '')
-}
+import { finishedReplies } from '../../src/view/reply-announcements.js'
 
 /**
  * A visually hidden polite live region that reads each reply once, when it is complete. The

@@ -3,16 +3,7 @@ import { extrasLabels } from '../../src/view/extras-labels.js'
 import { useLabels } from './extras-context.js'
 import { isSafeUrl } from '../../src/components/safe-url.js'
 import type { MessageSource } from '../../src/contract/message-source.js'
-
-/** Pure: how a source is named on screen: its title, else its host (or the url as written). */
-export function sourceLabel(source: MessageSource): string {
-  if (source.title !== undefined && source.title.trim() !== '') return source.title
-  try {
-    return new URL(source.url).host || source.url
-  } catch {
-    return source.url
-  }
-}
+import { sourceLabel } from '../../src/view/source-label.js'
 
 /**
  * The sources a reply cites (`nav[data-chatrail-sources]`, a numbered list of links). Only safe urls

@@ -1,9 +1,8 @@
 import type { MouseEvent, ReactNode } from 'react'
 import type { JsonObject } from '../../src/conversation/index.js'
-import { eventLabelOf } from '../../src/view/event-label.js'
-import { useLabels, useMessageUIKit } from './message-ui-context.js'
+import { labelledSuggestionsOf } from '../../src/view/event-bar.js'
+import { useLabels } from './message-ui-context.js'
 import { messageLabels } from '../../src/view/message-labels.js'
-import { suggestionsOf } from '../../src/view/suggestions.js'
 import type { UseChatSessionReturn } from './use-chat-session.js'
 
 interface SuggestionChipsProps {
@@ -22,16 +21,13 @@ interface SuggestionChipsProps {
 export function SuggestionChips({ chat, eventLabels, disabled = false }: SuggestionChipsProps): ReactNode {
   const { snapshot, session, send, sendEvent } = chat
   const words = useLabels(messageLabels)
-  const kit = useMessageUIKit()
-  const { routes, eventLabels: definitionLabels } = session.definition.conversation
-  const suggestions = suggestionsOf(routes, snapshot.state, snapshot.events, kit.eventButtonsOf)
+  // the chips and their labels are the view's (chatrail/view `labelledSuggestionsOf`), with this component's own labels
+  const suggestions = labelledSuggestionsOf({ definition: session.definition, snapshot, eventLabels })
   if (suggestions.length === 0) return null
   return (
     <ul data-chatrail-suggestions="" aria-label={words.suggestions}>
       {suggestions.map((suggestion) => {
-        const label = suggestion.kind === 'command'
-          ? suggestion.text
-          : eventLabelOf(suggestion.uiEvent, suggestion.event, eventLabels, definitionLabels, kit.humanizeEvent(suggestion.uiEvent))
+        const { label } = suggestion
         const act = (event: MouseEvent<HTMLButtonElement>): void => {
           // The chips leave with the first screen: the focus goes where the next message is typed.
           event.currentTarget.closest('[data-chatrail-chat]')?.querySelector<HTMLElement>('[data-chatrail-input]')?.focus()

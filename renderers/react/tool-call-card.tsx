@@ -4,21 +4,12 @@ import type { ToolCall } from '../../src/contract/message.js'
 import { extrasLabels } from '../../src/view/extras-labels.js'
 import { useLabels } from './extras-context.js'
 import { TruncatedOutput } from './truncated-output.js'
+import { formatToolArgs } from '../../src/view/tool-output.js'
 
 /** Approve or deny a call waiting in `requires_confirmation` (the controller's `approve` / `deny`). */
 export interface ToolDecisions {
   approve: (toolCallId: string) => Promise<void>
   deny: (toolCallId: string, reason?: string) => Promise<void>
-}
-
-/** Pure: the call's arguments as the card shows them (two-space JSON; `{}` when there are none). */
-export function formatToolArgs(args: Record<string, unknown>): string {
-  try {
-    return JSON.stringify(args, null, 2) ?? '{}'
-  } catch {
-    // args come from the model: a cycle cannot arrive over JSON, but a local proposal could hold one
-    return String(args)
-  }
 }
 
 /** `onDecided(true)` as a decision starts, `onDecided(false)` if it failed (the buttons stay). */

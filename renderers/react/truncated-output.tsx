@@ -2,26 +2,7 @@ import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
 import { extrasLabels } from '../../src/view/extras-labels.js'
 import { useLabels } from './extras-context.js'
-
-/** Past either limit a tool's output is cut and a "Show more" button reveals the rest. */
-export const OUTPUT_LINE_LIMIT = 20
-export const OUTPUT_CHAR_LIMIT = 2_000
-
-/**
- * Pure: the head of `text` shown before "Show more", or undefined when it fits (at most
- * `OUTPUT_LINE_LIMIT` lines and `OUTPUT_CHAR_LIMIT` characters). The head is always a prefix of
- * `text` within both limits.
- */
-export function truncatedHead(text: string): string | undefined {
-  let head = text.length > OUTPUT_CHAR_LIMIT ? text.slice(0, OUTPUT_CHAR_LIMIT) : text
-  let newlines = 0
-  for (let index = 0; index < head.length; index += 1) {
-    if (head.charCodeAt(index) !== 10) continue
-    newlines += 1
-    if (newlines === OUTPUT_LINE_LIMIT) { head = head.slice(0, index); break }
-  }
-  return head.length < text.length ? head : undefined
-}
+import { truncatedHead } from '../../src/view/tool-output.js'
 
 /**
  * A block of tool input or output (`pre[data-chatrail-tool-output]`), cut at 20 lines or 2,000

@@ -1,11 +1,12 @@
-import { useEffect, useMemo, useRef, useSyncExternalStore } from './react-api.js'
 import type { ChatState } from '../../src/contract/chat.js'
 import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../../src/contract/dialog.js'
 import type { ChatrailController } from '../../src/controller/index.js'
 import type { ChatDefinition, ChatSession, JsonObject, SessionSnapshot, TurnTrace } from '../../src/conversation/index.js'
 import { bindingIdentity, createChatBinding } from '../../src/view/chat-binding.js'
-import type { ChatBinding, ChatBindingOptions } from '../../src/view/chat-binding.js'
+import type { ChatBindingOptions } from '../../src/view/chat-binding.js'
+import type { ChatView, ChatViewSnapshot } from '../../src/view/chat-view.js'
 import type { DialogLog } from '../../src/view/dialog-log.js'
+import { useBindingView } from './use-chat-view.js'
 
 /**
  * `useChatSession(definition, options?)`: one chatrail session and one controller per mount.
@@ -42,34 +43,20 @@ export interface UseChatSessionReturn<Ctx extends JsonObject = JsonObject> exten
   answerDialog: (toolId: string, answer: DialogAnswerInput) => Promise<DialogAnswerResult>
   session: ChatSession<Ctx>
   controller: ChatrailController
+  /** The chatrail/view store this mount reads (its actions: `interact`, `approve`, `switchVersion`, …). */
+  view: ChatView<Ctx>
+  /** The view's snapshot: every UI decision (stream items, lifecycle targets, event bar, versions, failure, …). */
+  ui: ChatViewSnapshot<Ctx>
 }
 
 /**
- * The binding lives in a ref: created during the first render (StrictMode's double render reuses
- * the ref, so there is one session per mount), replaced when the definition's id / revision or
- * `options.key` changes. Effects only attach and release, so StrictMode's double effects start no
- * second session and no request. The store has a server snapshot, so `renderToString` works.
+ * One binding per mount (`createChatBinding`), replaced when the definition's id / revision or
+ * `options.key` changes, read through its view (use-chat-view.ts); a new definition object of the
+ * same identity keeps progress and uses its chat config (adapter) from the next turn.
  */
 export function useChatSession<Ctx extends JsonObject>(
   definition: ChatDefinition<Ctx>,
   options?: UseChatSessionOptions<Ctx>,
 ): UseChatSessionReturn<Ctx> {
-  const identity = bindingIdentity(definition, options?.key)
-  const ref = useRef<ChatBinding<Ctx> | null>(null)
-  if (ref.current === null || ref.current.identity !== identity) ref.current = createChatBinding(definition, options)
-  const binding = ref.current
-
-  useEffect(() => {
-    binding.activate()
-    return binding.release
-  }, [binding])
-  useEffect(() => binding.updateDefinition(definition), [binding, definition])
-
-  const state = useSyncExternalStore(binding.subscribe, binding.getState, binding.getState)
-  return useMemo(() => {
-    const { chat, ...conversation } = state
-    const { session, controller, sendEvent, answerDialog, stop } = binding
-    // The controller's own functions (stable identities), its state, then the conversation's.
-    return { ...controller, ...chat, ...conversation, stop, sendEvent, answerDialog, session, controller }
-  }, [binding, state])
+  return useBindingView(bindingIdentity(definition, options?.key), () => createChatBinding(definition, options), definition)
 }

@@ -1,5 +1,5 @@
 import { approvalRequestView } from '../react/bound-approval-request.js'
-import { serverApprovals, type ApprovalSource, type ServerApprovalsOptions } from '../react/approval-source.js'
+import { serverApprovals, type ApprovalSource, type ServerApprovalsOptions } from '../../src/view/approval-source.js'
 import type { ComponentViews } from '../react/component-host.js'
 
 /**

@@ -1,5 +1,11 @@
-import type { ActionConfirmationCoordinator, ConfirmationCaller } from '../../src/conversation/action-confirmation.js'
-import type { ApprovalRecord } from './action-approval-card.js'
+import type { ActionConfirmation } from '../contract/action-confirmation.js'
+import { isComponentPart } from '../contract/component-chunk.js'
+import type { Message } from '../contract/message.js'
+import type { ActionConfirmationCoordinator, ConfirmationCaller } from '../conversation/action-confirmation.js'
+import { announceContinuation } from './approval-continuations.js'
+
+/** What an approval card shows of a record: a coordinator's record, or the server's client view of one. */
+export type ApprovalRecord = Pick<ActionConfirmation, 'token' | 'status' | 'action' | 'expiresAt'> & Partial<Pick<ActionConfirmation, 'decidedBy' | 'reason' | 'outcome'>>
 
 /**
  * Where an approval card reads and decides the record an `approval-request` component is bound
@@ -54,8 +60,10 @@ export function serverApprovals(options: ServerApprovalsOptions): ApprovalSource
     return answer
   }
   const decided = async (body: Record<string, string>): Promise<ApprovalRecord> => {
-    const answer = (await post(body)) as { confirmation?: ApprovalRecord }
+    const answer = (await post(body)) as { confirmation?: ApprovalRecord; continuing?: unknown }
     if (answer.confirmation === undefined) throw new Error('The server answered without the confirmation.')
+    // the server resumed the answer paused on this call: the page's remote chat shows it (approval-continuations.ts)
+    if (answer.continuing === true) announceContinuation(options.api, options.conversationId)
     return answer.confirmation
   }
   return {
@@ -70,4 +78,32 @@ export function serverApprovals(options: ServerApprovalsOptions): ApprovalSource
     approve: (token) => decided({ action: 'approve-action', token }),
     reject: (token, reason) => decided({ action: 'reject-action', token, ...(reason === undefined ? {} : { reason }) }),
   }
+}
+
+/** Pure: the tokens the history's `approval-request` components are bound to (those cards show their own record). */
+export function approvalTokensIn(messages: readonly Message[]): ReadonlySet<string> {
+  const tokens = new Set<string>()
+  for (const message of messages) {
+    for (const part of message.parts ?? []) {
+      const token = isComponentPart(part) && part.componentKey === 'approval-request' ? (part.props as { token?: unknown } | null)?.token : undefined
+      if (typeof token === 'string') tokens.add(token)
+    }
+  }
+  return tokens
+}
+
+/** A record on its way to a decision (claimed by an approval, a rejection or an expiry that has not finished). */
+const DECIDING: ReadonlySet<ApprovalRecord['status']> = new Set(['approving', 'executing', 'rejecting', 'expiring'])
+
+/**
+ * Pure: the records a list of what waits shows (`<PendingApprovals>`, the view's `approvals`): the
+ * source's records no message shows, each as decided here if it was (`decided`, by token): the
+ * pending ones, those being decided (a card says Working… while this tab's or another's decision
+ * runs), and those decided here (the outcome stays in view).
+ */
+export function waitingApprovalsOf(records: readonly ApprovalRecord[], decided: ReadonlyMap<string, ApprovalRecord>, messages: readonly Message[]): ApprovalRecord[] {
+  const shown = approvalTokensIn(messages)
+  return records
+    .map((record) => decided.get(record.token) ?? record)
+    .filter((record) => !shown.has(record.token) && (record.status === 'pending' || DECIDING.has(record.status) || decided.has(record.token)))
 }

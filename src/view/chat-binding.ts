@@ -8,6 +8,7 @@ import type { ChatDefinition, ChatSession, ChatSessionOptions, JsonObject, Sessi
 import { watchFailures } from './failure-watch.js'
 import { markAnswering, observePending, recordAnswer, recordAnswerFailed } from './dialog-log.js'
 import type { DialogLog } from './dialog-log.js'
+import { wiredListeners } from './listeners.js'
 import { pendingDialogOf } from './stream-layout.js'
 
 /**
@@ -88,15 +89,13 @@ export function createChatBinding<Ctx extends JsonObject>(
   // The session gets the watched agent from the start (a later updateChat would subscribe to a live agent twice).
   const session = createChatSession(defineChat<Ctx>({ ...definition, chat: watched(definition.chat) }), sessionOptions)
   const controller = createChatController(session.chat, { ids: sessionOptions.ids, clock: sessionOptions.clock })
-  const listeners = new Set<() => void>()
   let log: DialogLog = []
   let cached: ChatBindingState<Ctx> | undefined
-  let wiring: (() => void) | undefined
   let generation = 0
   let currentChat = definition.chat
   let stopped: ReadonlySet<string> = new Set()
 
-  const notify = (): void => { for (const listener of [...listeners]) listener() }
+  const notify = (): void => { listeners.notify() }
   const setLog = (next: DialogLog): void => {
     if (next === log) return
     log = next
@@ -132,17 +131,7 @@ export function createChatBinding<Ctx extends JsonObject>(
     return () => { offController(); offSession() }
   }
 
-  const subscribe = (listener: () => void): (() => void) => {
-    listeners.add(listener)
-    wiring ??= wire()
-    return () => {
-      listeners.delete(listener)
-      if (listeners.size === 0 && wiring !== undefined) {
-        wiring()
-        wiring = undefined
-      }
-    }
-  }
+  const listeners = wiredListeners(wire)
 
   const answerDialog = async (toolId: string, answer: DialogAnswerInput): Promise<DialogAnswerResult> => {
     setLog(markAnswering(log, toolId, true))
@@ -178,7 +167,7 @@ export function createChatBinding<Ctx extends JsonObject>(
     session,
     controller,
     getState,
-    subscribe,
+    subscribe: listeners.subscribe,
     stop,
     sendEvent: (event, label) => sendUiEvent(controller, event, label),
     answerDialog,

@@ -1,5 +1,5 @@
-import type { Message } from '../../src/contract/message.js'
-import type { BranchPosition } from '../../src/controller/index.js'
+import type { Message } from '../contract/message.js'
+import type { BranchPosition } from '../controller/index.js'
 
 /** The latest message with versions: where it stands in history, and which of how many it shows. */
 export interface LatestVersions extends BranchPosition {

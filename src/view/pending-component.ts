@@ -1,8 +1,8 @@
-import type { ComponentPart } from '../../src/contract/component-part.js'
-import { isComponentPart } from '../../src/contract/component-chunk.js'
-import type { Message } from '../../src/contract/message.js'
-import { answeredInteractions } from '../../src/conversation/interaction-judge.js'
-import type { ComponentCatalog } from '../../src/contract/component-part.js'
+import type { ComponentPart } from '../contract/component-part.js'
+import { isComponentPart } from '../contract/component-chunk.js'
+import type { Message } from '../contract/message.js'
+import { answeredInteractions } from '../conversation/interaction-judge.js'
+import type { ComponentCatalog } from '../contract/component-part.js'
 
 /** One row of a component picker: what it sends (`event`, `value`) and what the user message reads. */
 export interface ComponentChoice {

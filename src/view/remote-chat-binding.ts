@@ -13,7 +13,10 @@ import { restartEventOf } from './event-routes.js'
 import { markAnswering, observePending, recordAnswer, recordAnswerFailed } from './dialog-log.js'
 import type { DialogLog } from './dialog-log.js'
 import { serverSideAgent } from './server-side-agent.js'
+import { wiredListeners } from './listeners.js'
 import { pendingDialogOf } from './stream-layout.js'
+import { onContinuation } from './approval-continuations.js'
+import { streamUrlOf } from '../client/resume-turn.js'
 
 /**
  * A chat binding over a chatrail server (`createChatHandler`) instead of a local session: the
@@ -59,8 +62,7 @@ interface StoredBody {
 export function createRemoteChatBinding<Ctx extends JsonObject>(definition: ChatDefinition<Ctx>, options: RemoteChatOptions): ChatBinding<Ctx> {
   const { api, conversationId } = options
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
-  const listeners = new Set<() => void>()
-  const notify = (): void => { for (const listener of [...listeners]) listener() }
+  const notify = (): void => { listeners.notify() }
   // A session that never runs a turn: it holds the definition (routes for buttons) and the initial snapshot.
   const session = createChatSession(defineChat<Ctx>({ ...definition, chat: { adapter: serverSideAgent } }), { lint: false, sessionId: conversationId })
   let snapshot: SessionSnapshot<Ctx> = session.getSnapshot()
@@ -152,23 +154,39 @@ export function createRemoteChatBinding<Ctx extends JsonObject>(definition: Chat
     }
   }
 
-  let wiring: (() => void) | undefined
+  /**
+   * An approval card on this page decided a call the last answer paused on, and the server continues
+   * that answer (approval-continuations.ts): once the continuation is stored (its stream read to the
+   * end, `GET <api>/<id>/stream`), the conversation is shown as the server stores it, the answer
+   * grown in place and no new user message. Skipped when the page moved on meanwhile.
+   */
+  const followContinuation = async (): Promise<void> => {
+    const before = controller.getState().messages.at(-1)?.id
+    const init = { headers: await headers(), ...(options.credentials ? { credentials: options.credentials } : {}) }
+    const followed = await doFetch(streamUrlOf(api, conversationId), init)
+    // read to its end (204: it ended already); the parts themselves are the stored answer's
+    if (followed.ok && followed.body) await followed.body.pipeTo(new WritableStream())
+    const response = await doFetch(`${api}${api.includes('?') ? '&' : '?'}id=${encodeURIComponent(conversationId)}`, init)
+    if (!response.ok) return
+    const body = (await response.json()) as StoredBody
+    const now = controller.getState()
+    if (body.running === true || now.status === 'streaming' || now.messages.at(-1)?.id !== before) return
+    show(body)
+  }
+
   let restored = false
-  const subscribe = (listener: () => void): (() => void) => {
-    listeners.add(listener)
-    wiring ??= controller.subscribe(notify)
+  const listeners = wiredListeners(() => {
+    const off = controller.subscribe(notify)
+    const offContinuation = onContinuation(api, conversationId, () => void followContinuation().catch(() => undefined))
     if (!restored && options.restore !== false) {
       restored = true
       void restore().catch(() => undefined) // a failed restore leaves an empty chat; the next turn still works
     }
     return () => {
-      listeners.delete(listener)
-      if (listeners.size === 0 && wiring !== undefined) {
-        wiring()
-        wiring = undefined
-      }
+      offContinuation()
+      off()
     }
-  }
+  })
 
   const answerDialog = async (toolId: string, answer: DialogAnswerInput): Promise<DialogAnswerResult> => {
     log = markAnswering(log, toolId, true)
@@ -225,7 +243,7 @@ export function createRemoteChatBinding<Ctx extends JsonObject>(definition: Chat
     session,
     controller,
     getState,
-    subscribe,
+    subscribe: listeners.subscribe,
     stop,
     sendEvent: (event, label) => sendUiEvent(controller, event, label),
     answerDialog,

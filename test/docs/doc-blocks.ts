@@ -37,7 +37,8 @@ export type DocBlock = {
 }
 
 export const typescriptLanguages = ['ts', 'tsx']
-const otherLanguages = ['', 'ts-signature', 'sh', 'text', 'yaml', 'json', 'sql', 'mermaid']
+// `svelte`: a component file (docs/svelte.md), shown, not compiled: tsc has no Svelte (its ts blocks mount the typed exports instead).
+const otherLanguages = ['', 'ts-signature', 'sh', 'text', 'yaml', 'json', 'sql', 'mermaid', 'svelte']
 export const knownLanguages = [...typescriptLanguages, ...otherLanguages]
 const knownFlags = ['run']
 const mirrorsFlag = /^mirrors=([\w@./-]+):([A-Za-z_$][\w$]*)$/

@@ -1,7 +1,7 @@
 import { cleanup, render } from 'ink-testing-library'
 import { afterEach, describe, expect, it } from 'vitest'
 import { InkChat } from '../../renderers/ink/ink-chat.js'
-import { coordinatorApprovals } from '../../renderers/react/approval-source.js'
+import { coordinatorApprovals } from '../../src/view/approval-source.js'
 import { memoryConfirmationLedger } from '../../src/conversation/actions.js'
 import { createRefundDesk } from '../../examples/refund-desk/definition.js'
 import { waitForFrame } from './frames.js'

@@ -5,7 +5,7 @@ import { defineComponents, standardCatalog } from '../../src/components/index.js
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { InkChat } from '../../renderers/ink/ink-chat.js'
 import { ComponentPicker } from '../../renderers/ink/component-picker.js'
-import { pendingComponentOf } from '../../renderers/ink/pending-component.js'
+import { pendingComponentOf } from '../../src/view/pending-component.js'
 import type { Message } from '../../src/contract/message.js'
 import { frameText, waitForFrame } from './frames.js'
 import { keys } from './keys.js'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { supportBot } from '../../examples/support-bot/definition.js'
-import { humanizeEventName, shortcutEvents, withStartOver } from '../../renderers/ink/shortcut-events.js'
+import { humanizeEventName, shortcutEvents, shortcutsOfBar, withStartOver } from '../../renderers/ink/shortcut-events.js'
+import { eventBarOf } from '../../src/view/event-bar.js'
 import { commandRoute, createChatSession, defineChat, eventRoute } from '../../src/index.js'
 import { deliveryChat } from './delivery-fixture.js'
 
@@ -65,5 +66,27 @@ describe('withStartOver (the keys after a final state)', () => {
     expect(withStartOver(shortcutEvents(supportBot, 'resolved', snapshot.events), snapshot.restart)).toEqual([
       { uiEvent: 'start-over', event: 'start-over', label: 'Start over' },
     ])
+  })
+})
+
+describe('shortcutsOfBar (the keys for chatrail/view\'s event bar)', () => {
+  const snapshotIn = (state: string) => createChatSession(supportBot, { lint: false, start: { state } }).getSnapshot()
+  const bar = (state: string, eventLabels?: Record<string, string>) => eventBarOf({ definition: supportBot, snapshot: snapshotIn(state), traces: [], disabled: false, eventLabels })
+
+  it('offers the state\'s buttons with the bar\'s labels, the same as shortcutEvents', () => {
+    const snapshot = snapshotIn('confirming')
+    expect(shortcutsOfBar(bar('confirming'))).toEqual(shortcutEvents(supportBot, 'confirming', snapshot.events))
+    expect(shortcutsOfBar(bar('confirming', { escalate: 'Talk to a person' })).map((key) => key.label)).toEqual(['Confirm', 'Talk to a person'])
+  })
+
+  it('puts Start over first in a final state', () => {
+    expect(shortcutsOfBar(bar('resolved'))).toEqual([{ uiEvent: 'start-over', event: 'start-over', label: 'Start over' }])
+  })
+
+  it('labels by the definition\'s eventLabels after the app\'s (shortcutEvents too)', () => {
+    const labelled = { ...supportBot, conversation: { ...supportBot.conversation, eventLabels: { confirm: 'Yes, reship' } } }
+    const snapshot = snapshotIn('confirming')
+    expect(shortcutEvents(labelled, 'confirming', snapshot.events).map((key) => key.label)).toEqual(['Yes, reship', 'Escalate'])
+    expect(shortcutEvents(labelled, 'confirming', snapshot.events, { confirm: 'Reship it' }).map((key) => key.label)).toEqual(['Reship it', 'Escalate'])
   })
 })

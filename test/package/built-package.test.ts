@@ -176,6 +176,36 @@ store.append('c1', { expectedVersion: 0, messages: [message], definition: { id: 
     expect(JSON.parse(await node('store.cjs', storeRoundTrip(`const { pgliteStore } = require('chatrail/store')\nconst { commandRoute, createChatSession, defineChat } = require('chatrail')`)))).toEqual(expected)
   }, 120_000)
 
+  // chatrail/svelte ships `.svelte` sources (docs/svelte.md § Packaging): plain Node resolves the
+  // subpath to its store, which runs a turn through the Svelte store contract; a bundler with the
+  // `svelte` condition (esbuild-svelte here, as Vite's plugin does) compiles the components from dist/svelte/.
+  it('chatrail/svelte: plain Node runs its store; a bundler with the `svelte` condition compiles its components', async () => {
+    const store = (load: string): string => `
+${load}
+const definition = defineChat({ id: 'pkg', chat: {}, conversation: { initial: 'idle', states: { idle: { on: { START: 'running' } }, running: {} }, routes: [commandRoute({ id: 'start', command: '/start', event: 'START', response: 'Started.' })], fallback: { response: 'Try /start.' } } })
+const chat = createChatSession(definition)
+const seen = []
+const stop = chat.subscribe((snapshot) => seen.push(snapshot.badge.state))
+Promise.resolve(chat.send('/start')).then(() => {
+  stop()
+  console.log(JSON.stringify({ states: [...new Set(seen)], last: chat.get().messages.at(-1).content }))
+  chat.destroy()
+})`
+    const expected = { states: ['idle', 'running'], last: 'Started.' }
+    expect(JSON.parse(await node('svelte-store.mjs', store(`import { commandRoute, defineChat } from 'chatrail'\nimport { createChatSession } from 'chatrail/svelte'`)))).toEqual(expected)
+    expect(JSON.parse(await node('svelte-store.cjs', store(`const { commandRoute, defineChat } = require('chatrail')\nconst { createChatSession } = require('chatrail/svelte')`)))).toEqual(expected)
+    writeFileSync(join(appDir, 'svelte-app.js'), `import { mount } from 'svelte'\nimport { ChatSession } from 'chatrail/svelte'\nimport { ActionApprovalCard } from 'chatrail/svelte/actions'\nexport { mount, ChatSession, ActionApprovalCard }\n`)
+    const { build } = await import('esbuild')
+    const { sveltePlugin } = await import('../svelte/svelte-plugin.js')
+    const result = await build({
+      entryPoints: [join(appDir, 'svelte-app.js')], bundle: true, format: 'esm', splitting: true, platform: 'browser', conditions: ['svelte', 'browser'],
+      write: false, outdir: join(appDir, 'svelte-out'), metafile: true, logLevel: 'silent', plugins: [sveltePlugin()],
+    })
+    const inputs = Object.keys(result.metafile.inputs)
+    expect(inputs.filter((file) => file.includes('node_modules/chatrail/dist/svelte/') && file.endsWith('.svelte')).length).toBeGreaterThan(20)
+    expect(inputs.some((file) => file.includes('node_modules/svelte/src/internal/client/'))).toBe(true)
+  }, 120_000)
+
   it('the bin runs the built CLI', async () => {
     const { stdout } = await run(process.execPath, [join(packageDir, 'bin', 'chatrail.mjs'), '--help'], { cwd: appDir, timeout: 60_000 })
     expect(stdout).toMatch(/demo/)

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { supportBot } from '../../examples/support-bot/definition.js'
 import { suggestionsOf } from '../../src/view/suggestions.js'
 import { statusWordsOf } from '../../renderers/react/state-badge.js'
-import { finishedReplies } from '../../renderers/react/reply-announcer.js'
 import { failureOf } from '../../renderers/react/error-banner-content.js'
 import { agentFailedIn } from '../../src/view/agent-failure.js'
 import { eventButtonsOf } from '../../src/view/event-routes.js'
@@ -43,14 +42,6 @@ describe('statusWordsOf', () => {
     expect(statusWordsOf('streaming', questionDialog('t1'), false)).toBe('Waiting for your answer')
     expect(statusWordsOf('streaming', planDialog('p1', '# P'), false)).toBe('Waiting for your review')
     expect(statusWordsOf('streaming', questionDialog('t1', { answerable: false }), false)).toBe('Waiting for an answer in the agent’s window')
-  })
-})
-
-describe('finishedReplies (the live region reads a reply once, whole)', () => {
-  it('only assistant replies that stopped streaming and were not read yet', () => {
-    const messages = [message('u', 'user', 'q'), message('a1', 'assistant', 'done'), message('a2', 'assistant', 'half', { status: 'streaming' }), message('a3', 'assistant', '')]
-    expect(finishedReplies(messages, new Set()).map((m) => m.id)).toEqual(['a1'])
-    expect(finishedReplies(messages, new Set(['a1']))).toEqual([])
   })
 })
 

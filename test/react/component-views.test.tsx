@@ -14,6 +14,8 @@ import type { ComponentViewProps } from '../../renderers/react/index.js'
 import { ComponentPartView } from '../../renderers/react/component-part-view.js'
 import type { ComponentHost } from '../../renderers/react/component-host.js'
 import { STANDARD_FIXTURES } from '../components/fixtures.js'
+import { createChatBinding, createChatView } from '../../src/view/index.js'
+import { scriptedAdapter } from '../../src/testing/index.js'
 
 afterEach(cleanup)
 // both chunks in before the first chat renders, as a page that prefetched them
@@ -22,13 +24,17 @@ beforeAll(async () => { await preloadMessageUI(); await preloadComponentUI(messa
 const registry = defineComponents(standardCatalog)
 const roleOf = (key: string): string => registry.get(key)?.accessibility.role ?? ''
 
-/** A host over a fixed history: the views read only the registry, the messages and `controller.send`. */
+/**
+ * A host over a fixed history: the views read the registry, the messages and the view's answers,
+ * and send through the controller's `send` (recorded here, not run). The view (chatrail/view) is
+ * the one a chat mounts, over a binding of this history.
+ */
 function hostOf(messages: Message[] = [], sent: unknown[] = []): ComponentHost {
-  const chat = {
-    session: { definition: { components: registry } },
-    messages,
-    controller: { send: async (text: string, options?: { metadata?: unknown }) => { sent.push({ text, metadata: options?.metadata }) } },
-  }
+  const binding = createChatBinding(defineChat({ id: 'views', chat: { adapter: scriptedAdapter([]) }, components: registry, conversation: { initial: 'idle', states: { idle: {} }, routes: [] } }), { lint: false })
+  binding.controller.setMessages(messages)
+  const controller = { ...binding.controller, send: async (text: string, options?: { metadata?: unknown }) => { sent.push({ text, metadata: options?.metadata }) } }
+  const view = createChatView({ ...binding, controller })
+  const chat = { session: binding.session, messages, controller, view }
   return { chat: chat as unknown as ComponentHost['chat'], views: undefined }
 }
 

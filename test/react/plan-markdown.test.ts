@@ -1,32 +1,9 @@
 import { describe, expect, it } from 'vitest'
 
 // Plans are rendered by markdown-to-jsx now (markdown.test.tsx); the hand-written parser is retired.
-import { FOLLOW_SLACK_PX, dialogCardId, isFollowing, newlyArrivedCards } from '../../renderers/react/follow-scroll.js'
 import { humanizeEvent } from '../../renderers/react/event-buttons.js'
 import { canReplayLastTurn } from '../../renderers/react/message-actions.js'
-import { message, questionDialog } from './dialogs.js'
-
-describe('follow scroll rules', () => {
-  it('counts a reader within the slack of the bottom as following', () => {
-    expect(isFollowing({ scrollTop: 600, scrollHeight: 1000, clientHeight: 400 })).toBe(true)
-    expect(isFollowing({ scrollTop: 600 - FOLLOW_SLACK_PX, scrollHeight: 1000, clientHeight: 400 })).toBe(true)
-    expect(isFollowing({ scrollTop: 600 - FOLLOW_SLACK_PX - 1, scrollHeight: 1000, clientHeight: 400 })).toBe(false)
-  })
-
-  it('only a not-yet-seen pending tool id counts as an arriving card', () => {
-    const items = [
-      { kind: 'message' as const, key: 'm1', message: message('m1', 'user', 'x') },
-      { kind: 'dialog' as const, key: 'dialog:t1', dialog: questionDialog('t1'), pending: true },
-      { kind: 'dialog' as const, key: 'dialog:t2', dialog: questionDialog('t2'), pending: false },
-    ]
-    expect(newlyArrivedCards(items, new Set())).toEqual(['t1'])
-    expect(newlyArrivedCards(items, new Set(['t1']))).toEqual([])
-  })
-
-  it('card ids are valid selectors for any tool id', () => {
-    expect(dialogCardId('toolu_01:a/b')).toBe('chatrail-dialog-toolu_01_a_b')
-  })
-})
+import { message } from './dialogs.js'
 
 describe('small pure helpers', () => {
   it('humanizes event names', () => {

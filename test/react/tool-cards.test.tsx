@@ -1,10 +1,8 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import fc from 'fast-check'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ChatSession, preloadMessageUI } from '../../renderers/react/index.js'
 import { ToolCallCard } from '../../renderers/react/tool-call-card.js'
-import { OUTPUT_CHAR_LIMIT, OUTPUT_LINE_LIMIT, truncatedHead } from '../../renderers/react/truncated-output.js'
 import type { AdapterFactory } from '../../src/contract/adapter.js'
 import { sourceChunk } from '../../src/contract/message-source.js'
 import type { StreamChunk } from '../../src/contract/stream.js'
@@ -186,23 +184,5 @@ describe('reasoning and sources (issue #31 item 10)', () => {
     ])
     expect(within(nav).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Refund policy', 'docs.example.com', 'Bad'])
     expect(nav.innerHTML).not.toContain('javascript:')
-  })
-})
-
-describe('truncatedHead', () => {
-  it('is undefined when the text fits, else a proper prefix within both limits', () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', 'b', '\n'), maxLength: 3_000 }), (text) => {
-      const head = truncatedHead(text)
-      const fits = text.length <= OUTPUT_CHAR_LIMIT && text.split('\n').length <= OUTPUT_LINE_LIMIT
-      if (fits) {
-        expect(head).toBeUndefined()
-        return
-      }
-      expect(head).toBeDefined()
-      expect(text.startsWith(head ?? '')).toBe(true)
-      expect((head ?? '').length).toBeLessThan(text.length)
-      expect((head ?? '').length).toBeLessThanOrEqual(OUTPUT_CHAR_LIMIT)
-      expect((head ?? '').split('\n').length).toBeLessThanOrEqual(OUTPUT_LINE_LIMIT)
-    }))
   })
 })

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini'
-import * as schemas from '../../src/components/catalog-schemas.js'
-import type { ComponentCatalog, ComponentPart } from '../../src/contract/component-part.js'
-import type { ComponentAnswer } from './component-host.js'
+import * as schemas from '../components/catalog-schemas.js'
+import type { ComponentCatalog, ComponentPart } from '../contract/component-part.js'
+import type { ComponentAnswer } from './component-key.js'
 
 /**
  * Whether a component part from outside (a stream, the store, another tab) may be drawn, and with

@@ -1,0 +1,20 @@
+// The `chatrail/vue` entry: chatrail's view model (chatrail/view) as a Vue 3.5 composable and
+// headless components with chatrail/react's markup. Vue is an optional peer dependency of this
+// subpath only; the components are render functions (no SFC compiler needed).
+export { useChatSession } from './use-chat-session.js'
+export type { ChatSource, UseChatSessionOptions, UseChatSessionReturn } from './use-chat-session.js'
+export { chatSessionKey, useChatFrom } from './chat-context.js'
+export { ChatSession } from './chat-session.js'
+export { MessageList } from './message-list.js'
+export { MessageItem } from './message-item.js'
+export { renderMarkdown } from './markdown.js'
+export type { MarkdownRenderer, MarkdownRenderOptions } from './markdown.js'
+export { Composer } from './composer.js'
+export { StateBadge } from './state-badge.js'
+export { EventButtons } from './event-buttons.js'
+export { Suggestions, Welcome } from './suggestions.js'
+export { ErrorBanner } from './error-banner.js'
+export { DialogCard } from './dialog-card.js'
+export { ComponentPartView, componentFallback } from './component-part.js'
+export type { ComponentViewProps, ComponentViews } from './component-part.js'
+export { ActionApprovalCard, PendingApprovals } from './pending-approvals.js'
