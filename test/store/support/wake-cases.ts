@@ -55,6 +55,17 @@ export function wakesOf(store: ConversationStore, conversationId: string) {
 /** Lets pending notifications arrive: a wake that was going to come has come by then. */
 export const settle = (ms = 150): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
+/**
+ * Waits until `wakes`' store listens: a SQL store's LISTEN starts after the first subscribe and wakes
+ * every subscriber `missed` once in place (the memory store wakes in-process at once). A fixed wait
+ * instead failed on a loaded CI machine: the first write came before the LISTEN, so its wake was
+ * never sent.
+ */
+async function listening(store: ConversationStore, wakes: ReturnType<typeof wakesOf>): Promise<void> {
+  if (store.kind !== 'memory') await wakes.reachedMissed(1, 15_000)
+  await settle()
+}
+
 const part = (n: number): string => JSON.stringify({ type: 'text-delta', id: 't', delta: `p${n}` })
 
 /** The cases every store's `subscribe` passes. `open` makes the two store objects; `close` ends them. */
@@ -72,7 +83,7 @@ export function wakeCases(open: () => Promise<WakeStores>, close: (stores: WakeS
     const wakes = wakesOf(reader, 'c1')
     const other = wakesOf(reader, 'c2')
     // the first wake can be the listener starting (it wakes everyone once: it may have missed a write)
-    await settle()
+    await listening(reader, wakes)
     const before = wakes.count()
     const otherBefore = other.count()
     const claim = await writer.claim('c1', 't1', { leaseMs: 60_000 })
@@ -92,7 +103,7 @@ export function wakeCases(open: () => Promise<WakeStores>, close: (stores: WakeS
 
   it('a signal that finds no turn to take it wakes nobody', withStores(async ({ writer, reader }) => {
     const wakes = wakesOf(reader, 'idle')
-    await settle()
+    await listening(reader, wakes)
     const before = wakes.count()
     expect(await writer.signal('idle', { type: 'stop' })).toBe(false)
     const claim = await writer.claim('idle', 't1', { leaseMs: 60_000, owner: 'ann' })
@@ -106,7 +117,7 @@ export function wakeCases(open: () => Promise<WakeStores>, close: (stores: WakeS
 
   it('every stored batch of a turn’s parts wakes its followers; a refused batch does not', withStores(async ({ writer, reader }) => {
     const wakes = wakesOf(reader, 'c3')
-    await settle()
+    await listening(reader, wakes)
     const before = wakes.count()
     const claim = await writer.claim('c3', 't1', { leaseMs: 60_000 })
     if (claim.status !== 'claimed') throw new Error('not claimed')
@@ -128,7 +139,7 @@ export function wakeCases(open: () => Promise<WakeStores>, close: (stores: WakeS
   it('an unsubscribed callback is not called again; other subscribers of the conversation still are', withStores(async ({ writer, reader }) => {
     const gone = wakesOf(reader, 'c4')
     const kept = wakesOf(reader, 'c4')
-    await settle()
+    await listening(reader, kept)
     gone.unsubscribe()
     gone.unsubscribe() // idempotent
     const [goneBefore, keptBefore] = [gone.count(), kept.count()]
