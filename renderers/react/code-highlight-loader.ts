@@ -1,4 +1,4 @@
-import type * as CodeHighlightModule from './code-highlight.js'
+import type * as CodeHighlightModule from '../../src/view/code-highlight.js'
 import type { LazyChunk } from './lazy-chunk.js'
 import type { MessageUIKit } from './message-ui-context.js'
 
@@ -12,7 +12,7 @@ export type CodeHighlight = typeof CodeHighlightModule
 let chunk: LazyChunk<CodeHighlight> | undefined
 
 function chunkOf(kit: Pick<MessageUIKit, 'lazyChunk'>): LazyChunk<CodeHighlight> {
-  chunk ??= kit.lazyChunk(() => import('./code-highlight.js'))
+  chunk ??= kit.lazyChunk(() => import('../../src/view/code-highlight.js'))
   return chunk
 }
 

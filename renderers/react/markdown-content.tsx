@@ -4,6 +4,7 @@ import { RuleType, astToJSX, parser } from 'markdown-to-jsx/react'
 import type { MarkdownToJSX } from 'markdown-to-jsx/react'
 import { CodeBlock } from './code-block.js'
 import { useLabels } from './message-ui-context.js'
+import { headingLevels } from '../../src/view/heading-levels.js'
 import { messageLabels } from '../../src/view/message-labels.js'
 
 /**
@@ -26,33 +27,11 @@ export interface MarkdownContentProps {
   CopyButton: ComponentType<{ text: string; label: string }>
 }
 
-type Node = MarkdownToJSX.ASTNode
-
-/** Pure: every heading level used anywhere in `nodes` (headings can sit in quotes and lists). */
-export function headingLevelsOf(nodes: readonly Node[]): Set<number> {
-  const levels = new Set<number>()
-  const visit = (node: Node): void => {
-    if (node.type === RuleType.heading) levels.add(node.level)
-    const nested: unknown[] = [
-      ...('children' in node && Array.isArray(node.children) ? node.children : []),
-      ...('items' in node ? node.items.flat() : []),
-    ]
-    for (const child of nested) visit(child as Node)
-  }
-  nodes.forEach(visit)
-  return levels
-}
-
-/** Pure: source level → rendered level: the used levels, in order, from `base` on (1, 3 → base, base + 1). */
-export function headingMap(levels: ReadonlySet<number>, base: number): Map<number, number> {
-  return new Map([...levels].sort((a, b) => a - b).map((level, i) => [level, Math.min(base + i, 6)]))
-}
-
 export function MarkdownContent({ source, headingLevel, streaming, CopyButton }: MarkdownContentProps): ReactNode {
   const words = useLabels(messageLabels)
   const options: MarkdownToJSX.Options = { disableParsingRawHTML: true, optimizeForStreaming: streaming, wrapper: null, forceBlock: true }
   const ast = parser(source, options)
-  const levels = headingMap(headingLevelsOf(ast), headingLevel)
+  const levels = headingLevels(ast, RuleType.heading, headingLevel)
   const renderRule: MarkdownToJSX.Options['renderRule'] = (next, node, children, state) => {
     const key = state.key
     switch (node.type) {

@@ -4,12 +4,13 @@
  * compiler is never called) and the highlighter, apart from kit.ts so that the entry does not carry
  * them (dist/svelte/markdown-kit.js in the package).
  */
-import type { CodeToken } from '../react/code-highlight.js'
+import type { CodeToken } from '../../src/view/code-highlight.js'
 
 export { RuleType, parser } from 'markdown-to-jsx/html'
 export type { MarkdownToJSX } from 'markdown-to-jsx/html'
 export { messageLabels } from '../../src/view/message-labels.js'
-export type { CodeToken } from '../react/code-highlight.js'
+export { headingLevels } from '../../src/view/heading-levels.js'
+export type { CodeToken } from '../../src/view/code-highlight.js'
 
 type Highlight = (code: string, language: string) => CodeToken[] | undefined
 let loaded: Highlight | undefined
@@ -21,11 +22,11 @@ export function loadedHighlight(): Highlight | undefined {
 }
 
 /**
- * The highlighter (chatrail/react's code-highlight.ts: lowlight, no React in it), a chunk of its
+ * The highlighter (chatrail/view's code-highlight.ts: lowlight, no framework in it), a chunk of its
  * own, requested the first time a block with a language renders; undefined if it failed to load.
  */
 export function loadHighlight(): Promise<Highlight | undefined> {
-  loading ??= import('../react/code-highlight.js').then((module) => (loaded = module.highlightCode), () => undefined)
+  loading ??= import('../../src/view/code-highlight.js').then((module) => (loaded = module.highlightCode), () => undefined)
   return loading
 }
 

@@ -169,7 +169,8 @@ export interface MarkdownProps {
 /** @internal */
 export interface MarkdownNodesProps {
   nodes: readonly MarkdownToJSX.ASTNode[]
-  level: number
+  /** Source heading level → rendered level (chatrail/view's heading-levels.ts). */
+  levels: ReadonlyMap<number, number>
   words: CodeWords
 }
 
@@ -236,4 +237,13 @@ export interface DialogFormProps {
 export interface DialogSummaryProps {
   dialog: Dialog
   words: DialogLabels
+  /** The app's words (the plan's copy buttons take theirs from it). */
+  labels?: Partial<ChatLabels> | undefined
+}
+
+/** @internal A plan's markdown (the dialog card's chunk). */
+export interface PlanMarkdownProps {
+  source: string
+  /** The app's words, merged over message-labels.ts (the copy-code buttons). */
+  labels?: Partial<ChatLabels> | undefined
 }

@@ -2,7 +2,6 @@ import { defineComponent, h, provide, watch } from 'vue'
 import type { PropType } from 'vue'
 import type { ChatDefinition } from '../../src/conversation/index.js'
 import { bindingIdentity } from '../../src/view/chat-binding.js'
-import type { ChatBinding } from '../../src/view/chat-binding.js'
 import type { ChatLabels } from '../../src/view/chat-labels.js'
 import type { RemoteChatOptions } from '../../src/view/remote-chat-binding.js'
 import { PendingApprovals } from './pending-approvals.js'
@@ -46,7 +45,7 @@ const ChatSessionMount = defineComponent({
     provide(chatSessionKey, chat)
     // the same definition id and revision in a new object (a new agent, say): the session keeps its
     // progress and uses the new chat config from the next turn (a local binding's `updateDefinition`)
-    watch(() => props.definition, (next) => (chat.view.binding as Partial<Pick<ChatBinding, 'updateDefinition'>>).updateDefinition?.(next))
+    watch(() => props.definition, (next) => chat.view.binding.updateDefinition(next))
     return () => {
       const { labels, messages, status } = chat.snapshot.value
       const name = props.title ?? labels.title

@@ -1,12 +1,12 @@
 import { defineComponent, h, ref, watchEffect } from 'vue'
-import type { CodeToken } from '../react/code-highlight.js'
+import type { CodeToken } from '../../src/view/code-highlight.js'
 
-/** The highlighter (chatrail/react's code-highlight.ts: lowlight, no React in it), a chunk of its own, loaded once. */
+/** The highlighter (chatrail/view's code-highlight.ts: lowlight, no framework in it), a chunk of its own, loaded once. */
 type Highlight = (code: string, language: string) => CodeToken[] | undefined
 let loaded: Highlight | undefined
 let loading: Promise<Highlight | undefined> | undefined
 const loadHighlight = (): Promise<Highlight | undefined> => {
-  loading ??= import('../react/code-highlight.js').then((module) => (loaded = module.highlightCode), () => undefined)
+  loading ??= import('../../src/view/code-highlight.js').then((module) => (loaded = module.highlightCode), () => undefined)
   return loading
 }
 

@@ -10,10 +10,13 @@ import type { MarkdownRenderer } from './markdown.js'
 import type * as DialogUI from './dialog-ui.js'
 
 let dialogUI: Promise<typeof DialogUI> | undefined
+// The chunk's card once it is in: a card drawn after that mounts whole at once (an async component
+// draws its placeholder first, and the list would scroll to a card about to grow under the reader).
+let loadedContent: typeof DialogUI.DialogCardContent | undefined
 
 /** Starts loading the dialog UI chunk (once): `<MessageList>` does as soon as the session has a live agent, the only source of pending dialogs. */
 export function preloadDialogUI(): Promise<typeof DialogUI> {
-  dialogUI ??= import('./dialog-ui.js')
+  dialogUI ??= import('./dialog-ui.js').then((ui) => { loadedContent = ui.DialogCardContent; return ui })
   return dialogUI
 }
 
@@ -50,12 +53,13 @@ export const DialogCard = defineComponent({
     const chat = useChatFrom(props.chat, 'DialogCard')
     return () => {
       const { labels } = chat.snapshot.value
-      return h(Content, {
+      return h((loadedContent ?? Content) as typeof Content, {
         id: dialogCardId(props.dialog.toolId),
         dialog: props.dialog,
         words: wordsOf(dialogLabels, chat),
         deliver: props.onAnswer ?? chat.answerDialog,
         markdown: props.markdown ?? renderMarkdown,
+        codeWords: labels,
         note: props.dialog.kind === 'plan' ? labels.loadingPlan : labels.loadingQuestion,
       })
     }

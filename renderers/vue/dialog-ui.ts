@@ -4,10 +4,13 @@ import type { Dialog, DialogAnswerInput, DialogQuestion } from '../../src/contra
 import { answerOf, answerText, noChoice, questionsOf } from '../../src/view/dialog-answers.js'
 import type { DialogChoice as Choice } from '../../src/view/dialog-answers.js'
 import type { DialogLabels } from '../../src/view/dialog-labels.js'
-import type { MarkdownRenderer } from './markdown.js'
+import type { MarkdownRenderer, MarkdownRenderOptions } from './markdown.js'
 
-const plan = (source: string, markdown: MarkdownRenderer | undefined): VNodeChild =>
-  h('div', { 'data-chatrail-plan': '' }, [markdown === undefined ? h('div', { 'data-chatrail-markdown-source': '' }, source) : markdown(source, { headingLevel: 4 })])
+type CodeWords = MarkdownRenderOptions['labels']
+
+/** A plan in full: markdown with headings from h4 down (under the card's h3 title), its copy buttons in the app's words. */
+const plan = (source: string, markdown: MarkdownRenderer | undefined, labels: CodeWords | undefined): VNodeChild =>
+  h('div', { 'data-chatrail-plan': '' }, [markdown === undefined ? h('div', { 'data-chatrail-markdown-source': '' }, source) : markdown(source, { headingLevel: 4, labels })])
 
 /** One question: a fieldset of radio buttons (or checkboxes) and an Other row whose text field takes the focus. */
 const Question = defineComponent({
@@ -65,6 +68,8 @@ const cardProps = {
   /** Where the answer goes: the chat's `answerDialog`, or the card's `onAnswer`. */
   deliver: { type: Function as PropType<(toolId: string, answer: DialogAnswerInput) => Promise<unknown>>, required: true as const },
   markdown: { type: Function as PropType<MarkdownRenderer>, default: undefined },
+  /** The app's words for the plan's copy-code buttons (the chat's labels). */
+  codeWords: { type: Object as PropType<CodeWords>, default: undefined },
 }
 
 /** A pending dialog: the card takes the focus as it arrives; its answer goes through the chat's `answerDialog`; a failure shows in it. */
@@ -121,7 +126,7 @@ const PendingDialog = defineComponent({
         ref: card, id: props.id, tabindex: -1, 'data-chatrail-dialog': '', 'data-chatrail-dialog-kind': dialog.kind, 'data-chatrail-dialog-state': 'pending', 'aria-labelledby': titleId, 'aria-busy': String(busy.value),
       }, [
         h('h3', { id: titleId, 'data-chatrail-dialog-title': '' }, isPlan ? words.agentProposesPlan : words.agentAsks),
-        isPlan ? plan(dialog.prompt, props.markdown) : null,
+        isPlan ? plan(dialog.prompt, props.markdown, props.codeWords) : null,
         !dialog.answerable
           ? h('p', { 'data-chatrail-dialog-note': '' }, `${isPlan ? '' : `${dialog.prompt} — `}${words.answerElsewhere}`)
           : isPlan ? planForm(words) : questionForm(words),
@@ -132,7 +137,7 @@ const PendingDialog = defineComponent({
 })
 
 /** An answered dialog as compact, inert history: one Q→A line per question (a plan's says Approved or Rejected), then the feedback; a plan keeps its text behind a disclosure. */
-function summary(dialog: Dialog, words: DialogLabels, markdown: MarkdownRenderer | undefined): VNodeChild {
+function summary(dialog: Dialog, words: DialogLabels, markdown: MarkdownRenderer | undefined, codeWords: CodeWords): VNodeChild {
   const outcome = dialog.outcome
   if (outcome === undefined) return null
   const isPlan = dialog.kind === 'plan'
@@ -151,7 +156,7 @@ function summary(dialog: Dialog, words: DialogLabels, markdown: MarkdownRenderer
         : line.a === null ? h('span', { 'data-chatrail-unanswered': '' }, words.noAnswer) : h('span', { 'data-chatrail-qa-a': '' }, line.a),
     ])),
     outcome.feedback === undefined ? null : h('p', { 'data-chatrail-feedback': '' }, outcome.feedback),
-    isPlan ? h('details', [h('summary', words.showPlan), plan(dialog.prompt, markdown)]) : null,
+    isPlan ? h('details', [h('summary', words.showPlan), plan(dialog.prompt, markdown, codeWords)]) : null,
   ])
 }
 
@@ -168,6 +173,6 @@ export const DialogCardContent = defineComponent({
   setup(props) {
     return () => (props.dialog.outcome === undefined
       ? h(PendingDialog, props)
-      : summary(props.dialog, props.words, props.markdown))
+      : summary(props.dialog, props.words, props.markdown, props.codeWords))
   },
 })

@@ -2,6 +2,7 @@ import { defineComponent, h } from 'vue'
 import type { Component, PropType } from 'vue'
 import { RuleType, astToJSX, parser } from 'markdown-to-jsx/vue'
 import type { VueOptions } from 'markdown-to-jsx/vue'
+import { headingLevels } from '../../src/view/heading-levels.js'
 import { messageLabels } from '../../src/view/message-labels.js'
 import type { MessageLabels } from '../../src/view/message-labels.js'
 import { CodeBlock } from './code-block.js'
@@ -19,7 +20,7 @@ export const MarkdownContent = defineComponent({
   inheritAttrs: false,
   props: {
     source: { type: String, required: true },
-    /** The level headings become (under the page's h1 and the chat's h2). */
+    /** The level the document's biggest heading becomes (under the page's h1 and the chat's h2); smaller ones follow without gaps (max 6). */
     headingLevel: { type: Number, required: true },
     /** A reply still streaming: an unfinished `**bold` or link is not shown half-parsed. */
     streaming: Boolean,
@@ -31,14 +32,14 @@ export const MarkdownContent = defineComponent({
     return () => {
       const words = props.labels ?? messageLabels
       const options: VueOptions = { disableParsingRawHTML: true, optimizeForStreaming: props.streaming, wrapper: null, forceBlock: true }
-      // Until chatrail/view carries chatrail/react's heading map, every heading takes the one level
-      // under the surrounding outline: no gaps, never above the chat's own headings.
-      const level = Math.min(Math.max(props.headingLevel, 1), 6)
+      const ast = parser(props.source, options)
+      // headings take the outline's next levels without gaps, as in every binding (chatrail/view's rule)
+      const levels = headingLevels(ast, RuleType.heading, props.headingLevel)
       const renderRule: VueOptions['renderRule'] = (next, node, children, state) => {
         const key = state.key
         switch (node.type) {
           case RuleType.heading:
-            return h(`h${level}`, { key }, children(node.children))
+            return h(`h${levels.get(node.level) ?? 6}`, { key }, children(node.children))
           case RuleType.codeBlock: {
             const lang = node.lang?.trim() ?? ''
             return h('div', { key, 'data-chatrail-code': '' }, [
@@ -65,7 +66,7 @@ export const MarkdownContent = defineComponent({
             return next()
         }
       }
-      return h('div', { 'data-chatrail-markdown': '' }, astToJSX(parser(props.source, options), { ...options, renderRule }) ?? undefined)
+      return h('div', { 'data-chatrail-markdown': '' }, astToJSX(ast, { ...options, renderRule }) ?? undefined)
     }
   },
 })

@@ -1,11 +1,10 @@
 import { defineAsyncComponent, defineComponent, Fragment, h, onBeforeUpdate, onUpdated, ref, watch } from 'vue'
 import type { PropType } from 'vue'
 import { finishedReplies } from '../../src/view/reply-announcements.js'
-import { isFollowing, lastUserMessageId, newlyArrivedCards } from '../../src/view/follow-scroll.js'
+import { cardArrivals, followScrollTop, isFollowing, lastUserMessageId } from '../../src/view/follow-scroll.js'
 import { chatProp } from './chat-prop.js'
 import { useChatFrom } from './chat-context.js'
 import { DialogCard, preloadDialogUI } from './dialog-card.js'
-import { dialogCardId } from '../../src/view/follow-scroll.js'
 import { ErrorBanner } from './error-banner.js'
 import { MessageItem } from './message-item.js'
 import type { MarkdownRenderer } from './markdown.js'
@@ -37,7 +36,7 @@ export const MessageList = defineComponent({
     const list = ref<HTMLElement>()
     const announced = ref('')
     let following = true
-    const seenCards = new Set<string>()
+    const arrivals = cardArrivals()
     let lastUser: string | undefined
     onBeforeUpdate(() => {
       const element = list.value
@@ -47,15 +46,13 @@ export const MessageList = defineComponent({
       const element = list.value
       if (element === undefined) return
       const { items } = chat.snapshot.value
-      const arrived = newlyArrivedCards(items, seenCards)
-      for (const toolId of arrived) seenCards.add(toolId)
+      const card = arrivals(items)
       const user = lastUserMessageId(items)
       // sending (or editing) is an explicit act: the reader wants to see the reply, wherever they were
       if (user !== lastUser) following = true
       lastUser = user
       if (!following) return
-      const card = arrived[0] === undefined ? null : document.getElementById(dialogCardId(arrived[0]))
-      element.scrollTop = card === null ? element.scrollHeight : element.scrollTop + card.getBoundingClientRect().top - element.getBoundingClientRect().top
+      element.scrollTop = followScrollTop(element, card)
     })
     // a live agent is the only source of pending dialogs: fetch their UI before the first one comes
     watch(() => chat.snapshot.value.conversation.agent !== undefined, (live) => { if (live) void preloadDialogUI() }, { immediate: true })

@@ -25,6 +25,37 @@ export function newlyArrivedCards(items: readonly StreamItem[], seen: ReadonlySe
   return arrived
 }
 
+/**
+ * A list's memory of the dialog cards it has shown: called after each change with the stream's
+ * items, it returns the tool id of the first newly arrived pending card (the one a following reader
+ * is scrolled to), or undefined, and remembers them all as seen.
+ */
+export function cardArrivals(): (items: readonly StreamItem[]) => string | undefined {
+  const seen = new Set<string>()
+  return (items) => {
+    const arrived = newlyArrivedCards(items, seen)
+    for (const toolId of arrived) seen.add(toolId)
+    return arrived[0]
+  }
+}
+
+/** What `followScrollTop` reads of an element (structural: no DOM types in the view model). */
+interface Box { getBoundingClientRect(): { top: number } }
+
+/** The list element as `followScrollTop` reads it. */
+export interface FollowList extends ScrollMetrics, Box {
+  ownerDocument: { getElementById(id: string): Box | null }
+}
+
+/**
+ * Where a following reader's list scrolls to after a change: the top of the newly arrived card
+ * `toolId` if it is on the page, else the bottom.
+ */
+export function followScrollTop(list: FollowList, toolId: string | undefined): number {
+  const card = toolId === undefined ? null : list.ownerDocument.getElementById(dialogCardId(toolId))
+  return card === null ? list.scrollHeight : list.scrollTop + card.getBoundingClientRect().top - list.getBoundingClientRect().top
+}
+
 /** The DOM id of a dialog card, so the collapsed composer can point at it. */
 export function dialogCardId(toolId: string): string {
   return `chatrail-dialog-${toolId.replace(/[^A-Za-z0-9_-]/g, '_')}`

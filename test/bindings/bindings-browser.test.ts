@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { createScriptedAgent } from '../../examples/react-support/src/scripted-agent.js'
 import { createChatHandler, toNodeHandler } from '../../src/server/index.js'
 import { memoryStore } from '../../src/store/index.js'
@@ -172,6 +172,10 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       await send('make a plan for the reship')
       const plan = page.getByRole('region', { name: 'The agent proposes a plan' })
       await plan.waitFor()
+      // the plan's outline under the card's h3 title, the same in every binding (chatrail/view's
+      // heading rule): "#" → h4, "##" → h5 (polled: the markdown chunk may still be on its way)
+      await expect.poll(() => plan.locator('[data-chatrail-plan]').evaluate((element) => [...element.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((heading) => [heading.tagName, heading.textContent])))
+        .toEqual([['H4', 'Reship the lost parcel'], ['H5', 'Steps'], ['H5', 'Commands']])
       expect(await page.getByRole('textbox', { name: 'Message' }).count()).toBe(0)
       expect(await badge().innerText()).toContain('Waiting for your review')
       await plan.getByRole('button', { name: 'Approve plan' }).click()
@@ -242,8 +246,9 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       await turn('show me the markdown')
       const answer = replies().last()
       await answer.locator('[data-chatrail-markdown] table').waitFor()
-      // "##" under the chat's own heading: the answer's outline starts at h3
+      // "##" under the chat's own heading: the answer's outline starts at h3, and it is its only heading
       expect(await answer.getByRole('heading', { level: 3, name: 'Reship options' }).count()).toBe(1)
+      expect(await answer.getByRole('heading').count()).toBe(1)
       expect(await answer.getByRole('columnheader').allInnerTexts()).toEqual(['Option', 'Arrives', 'Cost'])
       expect(await answer.getByRole('cell').first().innerText()).toBe('Standard')
       const code = answer.locator('[data-chatrail-code]')
@@ -323,6 +328,23 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       } finally {
         await page.setViewportSize({ width: 1280, height: 900 })
       }
+    })
+
+    it('a following reader is brought to the top of a newly arrived dialog card, not past it', async () => {
+      // a short window (560 px high, as above), so that the plan's card is taller than the list
+      onTestFinished(() => page.setViewportSize({ width: 1280, height: 900 }))
+      await page.setViewportSize({ width: 1280, height: 560 })
+      await open()
+      await turn('show me the markdown')
+      await send('make a plan for the reship')
+      const plan = page.getByRole('region', { name: 'The agent proposes a plan' })
+      await plan.waitFor()
+      const offsetBelowListTop = () => plan.evaluate((card) => card.getBoundingClientRect().top - (card.closest('[role=log]')?.getBoundingClientRect().top ?? 0))
+      await expect.poll(offsetBelowListTop).toBeLessThanOrEqual(1)
+      const offset = await offsetBelowListTop()
+      // the card's top, not the list's bottom: the rest of the plan is below
+      expect(offset).toBeGreaterThanOrEqual(-1)
+      expect(await page.getByRole('log').evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeGreaterThan(48)
     })
 
     it('switching versions keeps the focus on the picker of the version shown', async () => {

@@ -7,7 +7,7 @@ import { messageUIKit } from '../../renderers/react/message-ui-kit.js'
 
 // The highlighter chunk is counted: it must be requested only once a fenced block with a language renders.
 const chunk = vi.hoisted(() => ({ loads: 0 }))
-vi.mock('../../renderers/react/code-highlight.js', async (importOriginal) => {
+vi.mock('../../src/view/code-highlight.js', async (importOriginal) => {
   chunk.loads += 1
   return importOriginal()
 })
@@ -51,7 +51,7 @@ it('an unknown language keeps the label and stays plain', async () => {
 })
 
 it('highlightCode: tokens whose text is the code exactly; an unknown language is undefined', async () => {
-  const { highlightCode } = await import('../../renderers/react/code-highlight.js')
+  const { highlightCode } = await import('../../src/view/code-highlight.js')
   const code = 'const x = "<script>alert(1)</script>"'
   const tokens = highlightCode(code, 'ts') ?? []
   expect(tokens.map((token) => token.text).join('')).toBe(code)

@@ -1,23 +1,12 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { parser } from 'markdown-to-jsx/react'
 import { Markdown, PlanMarkdown, preloadMessageUI } from '../../renderers/react/index.js'
-import { headingLevelsOf, headingMap } from '../../renderers/react/markdown-content.js'
 
 // Answers and plans both render through markdown-to-jsx, in the lazily loaded message UI chunk
 // (message-ui-lazy.test.tsx covers the loading); here it is loaded first, so renders are synchronous.
 beforeAll(() => preloadMessageUI())
 afterEach(cleanup)
-
-describe('heading levels', () => {
-  it('the biggest heading used becomes the base level, the next ones follow without gaps', () => {
-    expect(headingMap(headingLevelsOf(parser('# A\n\n### B\n\n###### C')), 3)).toEqual(new Map([[1, 3], [3, 4], [6, 5]]))
-    expect(headingMap(headingLevelsOf(parser('## Only\n\n> #### quoted')), 4)).toEqual(new Map([[2, 4], [4, 5]]))
-    // Never past h6.
-    expect(headingMap(new Set([1, 2, 3, 4, 5]), 3).get(5)).toBe(6)
-  })
-})
 
 describe('<Markdown>', () => {
   const answer = [

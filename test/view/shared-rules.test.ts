@@ -4,7 +4,7 @@ import { buttonGroupProps } from '../../src/components/catalog-schemas.js'
 import type { ComponentCatalog, ComponentPart } from '../../src/contract/component-part.js'
 import { ChatrailError } from '../../src/contract/errors.js'
 import { checkedProps, isStandardKey } from '../../src/view/component-props.js'
-import { FOLLOW_SLACK_PX, dialogCardId, isFollowing, lastUserMessageId, newlyArrivedCards } from '../../src/view/follow-scroll.js'
+import { FOLLOW_SLACK_PX, cardArrivals, dialogCardId, followScrollTop, isFollowing, lastUserMessageId, newlyArrivedCards } from '../../src/view/follow-scroll.js'
 import { noChatError } from '../../src/view/no-chat-error.js'
 import { reasoningOf } from '../../src/view/reasoning.js'
 import { finishedReplies } from '../../src/view/reply-announcements.js'
@@ -32,6 +32,27 @@ describe('follow scroll rules', () => {
     ]
     expect(newlyArrivedCards(items, new Set())).toEqual(['t1'])
     expect(newlyArrivedCards(items, new Set(['t1']))).toEqual([])
+  })
+
+  it('a list remembers the cards it showed: each change names the first newly arrived one, once', () => {
+    const arrivals = cardArrivals()
+    const card = (toolId: string, pending = true) => ({ kind: 'dialog' as const, key: `dialog:${toolId}`, dialog: questionDialog(toolId), pending })
+    expect(arrivals([card('t1', false)])).toBeUndefined()
+    expect(arrivals([card('t1', false), card('t2'), card('t3')])).toBe('t2')
+    expect(arrivals([card('t1', false), card('t2'), card('t3')])).toBeUndefined()
+    expect(arrivals([card('t2'), card('t3'), card('t4')])).toBe('t4')
+    // another list keeps its own memory
+    expect(cardArrivals()([card('t2')])).toBe('t2')
+  })
+
+  it('a following reader goes to the top of a newly arrived card on the page, else to the bottom', () => {
+    const box = (top: number) => ({ getBoundingClientRect: () => ({ top }) })
+    const cards = new Map([[dialogCardId('t1'), box(700)]])
+    const list = { scrollTop: 300, scrollHeight: 2000, clientHeight: 400, ...box(100), ownerDocument: { getElementById: (id: string) => cards.get(id) ?? null } }
+    // the card's top is 600 px below the list's top: scroll by that much
+    expect(followScrollTop(list, 't1')).toBe(900)
+    expect(followScrollTop(list, 'not-drawn')).toBe(2000)
+    expect(followScrollTop(list, undefined)).toBe(2000)
   })
 
   it('the newest user message is the one whose arrival resumes following', () => {

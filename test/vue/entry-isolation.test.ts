@@ -13,7 +13,7 @@ describe('chatrail/vue: entry isolation and size', () => {
     // the optional markdown renderer is imported by the lazily loaded markdown chunk only, as its Vue build
     expect([...new Set(everything.flatMap((chunk) => chunk.imports))].filter((name) => name !== 'vue' && name !== 'chatrail' && !name.startsWith('chatrail/'))).toEqual(['markdown-to-jsx/vue'])
     // no file of another binding in the entry or its chunks (the markdown chunk's own lazy highlighter,
-    // chatrail/react's React-free code-highlight.ts, is one level further and not measured here)
+    // chatrail/view's code-highlight.ts, is one level further and not measured here)
     expect(everything.flatMap((chunk) => chunk.inputs).filter((file) => file.startsWith('renderers/') && !file.startsWith('renderers/vue/'))).toEqual([])
     expect(vue.inputs.filter((file) => !file.startsWith('renderers/vue/'))).toEqual([])
   })

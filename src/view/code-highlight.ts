@@ -13,9 +13,10 @@ import xml from 'highlight.js/lib/languages/xml'
 import yaml from 'highlight.js/lib/languages/yaml'
 
 /**
- * The syntax highlighter chunk (loaded by code-highlight-loader.ts when the first fenced block with
- * a language renders): lowlight (highlight.js grammars) with twelve common languages. It returns a
- * tree of tokens, never HTML, so the code's text reaches the page only as React text nodes.
+ * The syntax highlighter chunk, shared by the web bindings (chatrail/react's code-highlight-loader.ts,
+ * chatrail/vue's code-block.ts and chatrail/svelte's markdown-kit.ts load it by dynamic import when
+ * the first fenced block with a language renders; it is no part of chatrail/view's entry): lowlight (highlight.js grammars) with twelve common languages. It returns a
+ * tree of tokens, never HTML, so the code's text reaches the page only as text nodes.
  */
 
 const lowlight = createLowlight({ bash, css, diff, go, javascript, json, python, rust, sql, typescript, xml, yaml })
