@@ -1,39 +1,29 @@
-import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { build } from 'vite'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { audit } from '../react/axe-audit.js'
-import { findChromium, launchChromium } from '../react/chromium.js'
-import { serveDirectory } from '../react/static-server.js'
+import { findChromium } from '../react/chromium.js'
+import { openExample, type ExamplePage } from '../bindings/example-page.js'
 
 // examples/svelte-support built with Vite's JS API (@sveltejs/vite-plugin-svelte, as an app builds
 // it), served on 127.0.0.1 and driven in Debian's chromium: the support-bot workflow runs on
 // chatrail/svelte. Skipped only where `chromium` is not on PATH.
 const chromiumPath = findChromium()
-const exampleRoot = fileURLToPath(new URL('../../examples/svelte-support/', import.meta.url))
 const title = chromiumPath === undefined
   ? 'examples/svelte-support in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'
   : 'examples/svelte-support in chromium'
 
 describe.skipIf(chromiumPath === undefined)(title, () => {
-  let browser: Browser
+  let example: ExamplePage | undefined
   let page: Page
-  let server: Awaited<ReturnType<typeof serveDirectory>>
-  const errors: string[] = []
 
   beforeAll(async () => {
-    await build({ configFile: `${exampleRoot}vite.config.ts`, logLevel: 'error' })
-    server = await serveDirectory(`${exampleRoot}dist`)
-    browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 390, height: 844 } })
-    page.on('pageerror', (error) => errors.push(error.message))
-    await page.goto(server.url)
-    await page.locator('[data-chatrail-state-badge]').waitFor()
+    example = await openExample('svelte-support', chromiumPath as string, { viewport: { width: 390, height: 844 } })
+    page = example.page
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await server?.close()
+    await example?.close()
+    expect(example?.errors).toEqual([])
   })
 
   const calls = async (): Promise<number> => Number(await page.getByTestId('agent-calls').textContent())
@@ -91,6 +81,6 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
     expect(await lastReply()).toContain('Done: the shipping fee is refunded')
     expect(await page.getByRole('region', { name: 'Tool lookup_order' }).first().getAttribute('data-chatrail-tool-status')).toBe('complete')
     expect(await audit(page, '390 light, after the tools')).toEqual([])
-    expect(errors).toEqual([])
+    expect(example?.errors).toEqual([])
   })
 })

@@ -6,14 +6,7 @@ import type { ApprovalRecord, ApprovalSource, ChatView } from '../../src/view/in
 import { createScriptedAgent } from '../../examples/react-support/src/scripted-agent.js'
 import { countingAdapter, supportChat } from '../react/support-chat.js'
 import { choiceChat } from './component-choice-chat.js'
-
-async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now()
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('eventually: the condition never held')
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
+import { eventually } from '../server/support/harness.js'
 
 /**
  * The view store over a local binding: snapshot identity, every derived field, every action. The

@@ -3,20 +3,13 @@ import type { ComponentPart } from '../../src/contract/component-part.js'
 import { countingAdapter } from '../react/support-chat.js'
 import { supportChat } from '../react/support-chat.js'
 import { choiceChat } from './component-choice-chat.js'
+import { eventually } from '../server/support/harness.js'
 
 /**
  * The view's component rules load the first time a chat shows a component (a fresh copy of
  * chatrail/view here, `vi.resetModules`: another file of the run may have loaded them already).
  * Until they are in, no component is offered and a click waits for them; nothing is sent twice meanwhile.
  */
-
-async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now()
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('eventually: the condition never held')
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
 
 describe('the component rules, loaded on first use', () => {
   it('a chat without components never loads them; the first component does, and the view shows the picker once they are in', async () => {

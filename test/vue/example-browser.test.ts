@@ -1,41 +1,30 @@
-import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { build } from 'vite'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { audit } from '../react/axe-audit.js'
-import { findChromium, launchChromium } from '../react/chromium.js'
-import { serveDirectory } from '../react/static-server.js'
+import { findChromium } from '../react/chromium.js'
+import { openExample, type ExamplePage } from '../bindings/example-page.js'
 
 // examples/vue-support (Vite + @vitejs/plugin-vue, the support-bot workflow over chatrail/vue)
 // built with Vite's JS API, served on 127.0.0.1 and driven in Debian's chromium at a phone width.
 // The bindings' behaviour is the scenario suite's (test/bindings/); this checks that the example
 // builds with an app's toolchain and runs. Skipped (with this reason) only where `chromium` is not on PATH.
 const chromiumPath = findChromium()
-const exampleRoot = fileURLToPath(new URL('../../examples/vue-support/', import.meta.url))
 const title = chromiumPath === undefined
   ? 'examples/vue-support in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'
   : 'examples/vue-support in chromium (390 px)'
 
 describe.skipIf(chromiumPath === undefined)(title, () => {
-  let browser: Browser
+  let example: ExamplePage | undefined
   let page: Page
-  let server: Awaited<ReturnType<typeof serveDirectory>>
-  const errors: string[] = []
 
   beforeAll(async () => {
-    await build({ configFile: `${exampleRoot}vite.config.ts`, logLevel: 'warn' })
-    server = await serveDirectory(`${exampleRoot}dist`)
-    browser = await launchChromium(chromiumPath as string)
-    page = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true })
-    page.on('pageerror', (error) => errors.push(error.message))
-    await page.goto(server.url)
-    await page.locator('[data-chatrail-state-badge]').waitFor()
+    example = await openExample('vue-support', chromiumPath as string, { viewport: { width: 390, height: 844 }, hasTouch: true })
+    page = example.page
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-    expect(errors).toEqual([])
+    await example?.close()
+    expect(example?.errors).toEqual([])
   })
 
   const calls = async (): Promise<number> => Number(await page.getByTestId('agent-calls').textContent())

@@ -127,7 +127,7 @@ export async function sendTurn(url: string, chatId: string, messages: UIMessage[
 }
 
 /** Polls `check` until it holds (a turn finishing in the background); fails after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time')
