@@ -1,3 +1,4 @@
+import { ComponentError } from '../../src/components/index.js'
 import type { PropsOf, standardCatalog } from '../../src/components/index.js'
 
 type Standard = (typeof standardCatalog)[number]
@@ -16,4 +17,15 @@ export const STANDARD_FIXTURES: { readonly [K in Standard['key']]: PropsOf<Extra
   'approval-request': { token: 'tok_1', title: 'Refund 40 EUR', action: { name: 'refund', input: { order: '12345' } }, expiresAt: '2030-01-01T00:00:00Z' },
   table: { caption: 'Orders', columns: [{ key: 'id', label: 'Order' }, { key: 'total', label: 'Total' }], rows: [{ id: '12345', total: 40 }] },
   'file-attachment': { name: 'invoice.pdf', url: '/files/invoice.pdf', mimeType: 'application/pdf', size: 2048 },
+}
+
+/** The ComponentError `fn` throws (fails the test if it throws nothing, or something else). */
+export function refusal(fn: () => unknown): ComponentError {
+  try {
+    fn()
+  } catch (error) {
+    if (ComponentError.isInstance(error)) return error
+    throw error
+  }
+  throw new Error('expected a ComponentError')
 }

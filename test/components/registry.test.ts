@@ -10,7 +10,7 @@ import {
   type ComponentPart,
 } from '../../src/components/index.js'
 import { ChatrailConfigError } from '../../src/index.js'
-import { STANDARD_FIXTURES } from './fixtures.js'
+import { refusal, STANDARD_FIXTURES } from './fixtures.js'
 
 const orderCard = defineComponent({
   key: 'order-card',
@@ -21,16 +21,6 @@ const orderCard = defineComponent({
   checkEvent: (_props, event, value) => (event === 'pick' && value !== 'ship' ? 'only "ship" can be picked' : undefined),
 })
 const registry = defineComponents([...standardCatalog, orderCard])
-
-const refusal = (fn: () => unknown): ComponentError => {
-  try {
-    fn()
-  } catch (error) {
-    if (ComponentError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error('expected a ComponentError')
-}
 
 describe('defineComponents: a closed registry', () => {
   it('render: a frozen part with the key as kind, the definition\'s fallback, a stable instance id and provenance route', () => {

@@ -1,7 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  ComponentError,
   defineComponents,
   fallbackProblem,
   formatSemanticFallback,
@@ -10,20 +9,10 @@ import {
   standardCatalog,
   type ComponentPart,
 } from '../../src/components/index.js'
-import { STANDARD_FIXTURES } from './fixtures.js'
+import { refusal, STANDARD_FIXTURES } from './fixtures.js'
 
 const registry = defineComponents(standardCatalog)
 const choices = registry.render('choice-list', STANDARD_FIXTURES['choice-list'], { instanceId: 'lost-card' })
-
-const refusal = (fn: () => unknown): ComponentError => {
-  try {
-    fn()
-  } catch (error) {
-    if (ComponentError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error('expected a ComponentError')
-}
 
 describe('selectChoice', () => {
   it('is the registry\'s select interaction of an offered choice, frozen', () => {

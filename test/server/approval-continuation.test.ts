@@ -4,7 +4,7 @@ import { createChatHandler, type ChatHandler, type ChatHandlerOptions } from '..
 import { memoryStore, type ConversationStore } from '../../src/store/index.js'
 import type { AnthropicServer } from '../support/anthropic-server.js'
 import { eventually, listen, sendTurn, userMessage, type Listening } from './support/harness.js'
-import { payingDefinition, startPayingModel, type PayRun } from './support/paying-chat.js'
+import { payingDefinition, startPayingModel, type PayingModelOptions, type PayRun } from './support/paying-chat.js'
 
 /**
  * An approval through the endpoint door (`approve-action` / `reject-action`) continues the answer
@@ -31,8 +31,8 @@ interface Setup {
   readonly errors: unknown[]
 }
 
-async function setup(options: { instances?: number; extra?: Partial<ChatHandlerOptions>; continuationDelayMs?: number } = {}): Promise<Setup> {
-  const model = await startPayingModel({ continuationDelayMs: options.continuationDelayMs })
+async function setup(options: { instances?: number; extra?: Partial<ChatHandlerOptions>; model?: PayingModelOptions } = {}): Promise<Setup> {
+  const model = await startPayingModel(options.model)
   closers.push(model.close)
   const runs: PayRun[] = []
   const definition = payingDefinition(model, runs)
@@ -84,7 +84,7 @@ const storedAnswer = async (s: Setup, id: string) => (await s.store.load(id))?.m
 describe('an endpoint decision continues the paused answer', () => {
   it('approve-action: the call runs once, the turn resumes on the server, its continuation is stored and streamed to a follower', async () => {
     // the continuation's model step waits a little, so the follower attaches while it runs
-    const s = await setup({ continuationDelayMs: 300 })
+    const s = await setup({ model: { continuationDelayMs: 300 } })
     const url = s.urls[0] as string
     const paused = await pausedTurn(s, 'c1')
     const approved = await post(url, { id: 'c1', action: 'approve-action', token: paused.token })
@@ -158,26 +158,16 @@ describe('an endpoint decision continues the paused answer', () => {
   })
 
   it('a decision that leaves another call of the answer pending does not continue it yet', async () => {
-    const model = await startPayingModel({ firstAnswer: [{ type: 'tool_use', id: 'toolu_a', name: 'pay', input: { amount: 1 } }, { type: 'tool_use', id: 'toolu_b', name: 'pay', input: { amount: 2 } }], continuation: 'Both settled.' })
-    closers.push(model.close)
-    const runs: PayRun[] = []
-    const definition = payingDefinition(model, runs)
-    const store = memoryStore()
-    const handler = createChatHandler({ definition, store, authenticate: 'none', confirmations: {} })
-    const http = await listen(handler)
-    closers.push(async () => {
-      await http.close()
-      await handler.close({ deadlineMs: 1 })
-      await store.close()
-    })
-    await sendTurn(http.url, 'c5', [userMessage('u1', 'pay twice')])
-    const listed = ((await (await post(http.url, { id: 'c5', action: 'list-actions' })).json()) as { confirmations: Array<{ token: string; action: { input: { amount: number } } }> }).confirmations
+    const s = await setup({ model: { firstAnswer: [{ type: 'tool_use', id: 'toolu_a', name: 'pay', input: { amount: 1 } }, { type: 'tool_use', id: 'toolu_b', name: 'pay', input: { amount: 2 } }], continuation: 'Both settled.' } })
+    const url = s.urls[0] as string
+    await sendTurn(url, 'c5', [userMessage('u1', 'pay twice')])
+    const listed = ((await (await post(url, { id: 'c5', action: 'list-actions' })).json()) as { confirmations: Array<{ token: string; action: { input: { amount: number } } }> }).confirmations
     expect(listed).toHaveLength(2)
     const [first, second] = [...listed].sort((x, y) => x.action.input.amount - y.action.input.amount) as [typeof listed[0], typeof listed[0]]
-    expect(await (await post(http.url, { id: 'c5', action: 'approve-action', token: first.token })).json()).not.toHaveProperty('continuing')
-    expect(model.requests.filter((request) => !request.side)).toHaveLength(1)
-    expect(await (await post(http.url, { id: 'c5', action: 'reject-action', token: second.token })).json()).toMatchObject({ continuing: true })
-    await eventually(async () => (await store.load('c5'))?.messages[1]?.content === 'Both settled.')
-    expect(runs).toHaveLength(1)
+    expect(await (await post(url, { id: 'c5', action: 'approve-action', token: first.token })).json()).not.toHaveProperty('continuing')
+    expect(mainRequests(s)).toHaveLength(1)
+    expect(await (await post(url, { id: 'c5', action: 'reject-action', token: second.token })).json()).toMatchObject({ continuing: true })
+    await eventually(async () => (await s.store.load('c5'))?.messages[1]?.content === 'Both settled.')
+    expect(s.runs).toHaveLength(1)
   })
 })

@@ -11,6 +11,7 @@ import type { AnthropicServer } from '../../../support/anthropic-server.js'
 import { makeOpencodeHome, OPENCODE_BIN } from '../../../support/opencode-cli.js'
 import type { OpencodeHome } from '../../../support/opencode-cli.js'
 import { BASH_MARKER, scriptFor, TAGS } from '../../opencode/opencode-scenarios.js'
+import { drainWithin } from '../../../support/drain-source.js'
 
 /**
  * The real `opencode serve`'s permission requests (`bash: "ask"`) as confirmation records
@@ -40,18 +41,6 @@ afterAll(async () => {
 
 const request = (text: string): AdapterRequest => ({ messages: [{ id: `u-${text}`, role: 'user', content: text, status: 'complete', createdAt: new Date(0) }] })
 
-async function drain(iterator: AsyncIterator<StreamChunk>, timeoutMs = 60_000): Promise<StreamChunk[]> {
-  const chunks: StreamChunk[] = []
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const step = await Promise.race([iterator.next(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('stream did not end in time')), Math.max(1, deadline - Date.now()))))])
-    clearTimeout(timer)
-    if (step.done) return chunks
-    chunks.push(step.value)
-  }
-}
-
 /** The pending record for the next permission request (polled: the request arrives over the event stream). */
 async function pendingRecord(seen: ReadonlySet<string>): Promise<{ token: string; toolCallId: string }> {
   const deadline = Date.now() + 60_000
@@ -69,7 +58,7 @@ describe('opencodeAdapter permission requests as confirmation records (real open
   const seen = new Set<string>()
 
   it('approving the record (twice, at once) replies once: the command runs', async () => {
-    const chunks = drain(adapter.createSource(request(`${TAGS.bash} Run the marker command.`)).stream())
+    const chunks = drainWithin(adapter.createSource(request(`${TAGS.bash} Run the marker command.`)), 60_000)
     const record = await pendingRecord(seen)
     seen.add(record.token)
     expect(await permissions.confirmations.get(record.token)).toMatchObject({ action: { name: 'bash', input: { patterns: [`echo ${BASH_MARKER}`] } } })
@@ -81,7 +70,7 @@ describe('opencodeAdapter permission requests as confirmation records (real open
   }, 120_000)
 
   it('rejecting through the pending dialog (the old door) decides the record: the command never runs, a later approval changes nothing', async () => {
-    const chunks = drain(adapter.createSource(request(`${TAGS.bash} Run the marker command again.`)).stream())
+    const chunks = drainWithin(adapter.createSource(request(`${TAGS.bash} Run the marker command again.`)), 60_000)
     const record = await pendingRecord(seen)
     seen.add(record.token)
     const dialog = adapter.agentRunState.getSnapshot()?.pendingDialog
@@ -101,7 +90,7 @@ describe('opencodeAdapter permission requests as confirmation records (real open
     try {
       // chatrail/server names the conversation on a live agent's request
       const named: AdapterRequest = { ...request(`${TAGS.bash} Run the marker command once more.`), context: { metadata: { conversationId: 'conv-9' } } }
-      const chunks = drain(many.createSource(named).stream())
+      const chunks = drainWithin(many.createSource(named), 60_000)
       let records: Awaited<ReturnType<NonNullable<typeof store.listConfirmations>>> = []
       for (let tries = 0; records.length === 0 && tries < 1200; tries++) {
         records = (await store.listConfirmations?.('conv-9')) ?? []
