@@ -8,7 +8,6 @@ import type {
 import type { MaybePromise } from '../contract/message.js'
 import type { ToolAuthorizer } from '../contract/tool.js'
 import type { ActionKit } from './action-kit.js'
-import { isIdentifier } from './identifier.js'
 
 /**
  * A capability policy: which trusted capabilities each action needs, checked against a context
@@ -94,7 +93,7 @@ export const capabilityPolicyWith = (kit: ActionKit) => (options: CapabilityPoli
     throw kit.configError('invalid_policy', ['getContext'], 'getContext must be a function returning the trusted context { sessionId, capabilities }.', 'Read it from your own session store, never from the tool call.')
   }
   // an empty id would be matched by a context that names no session
-  if (typeof options.sessionId !== 'function' && !isIdentifier(options.sessionId)) {
+  if (typeof options.sessionId !== 'function' && !kit.isIdentifier(options.sessionId)) {
     throw kit.configError('invalid_policy', ['sessionId'], `The policy's session id ${JSON.stringify(options.sessionId)} is not an identifier.`, 'Pass the session\'s id (1–128 characters from A–Z, a–z, 0–9 and . _ : -), or use session.withPolicy, which passes the running session\'s.')
   }
   const sessionIdOf = typeof options.sessionId === 'function' ? options.sessionId : ((id: string) => () => id)(options.sessionId)

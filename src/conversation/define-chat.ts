@@ -1,6 +1,6 @@
-import { throwIfIssues } from './config-error.js'
-import type { ChatDefinition, ChatDefinitionInput } from './definition.js'
-import { validateDefinition } from './definition-schema.js'
+import { ChatrailConfigError, configIssue } from './config-error.js'
+import type { ChatDefinition, ChatDefinitionInput, ConversationDefinition } from './definition.js'
+import { checkDefinition, markValid } from './definition-check.js'
 import { deepFreeze } from './json.js'
 import { withConversation } from './plain-conversation.js'
 import { rememberPositions } from './route-index.js'
@@ -14,8 +14,33 @@ export type DefineChatWithContext<Ctx extends JsonObject> = <const S extends str
 ) => ChatDefinition<Ctx, { state: S; event: E; uiEvent: U }>
 
 /**
+ * What a production `defineChat` still checks (the full check is left out there): the few facts
+ * without which building the definition or its first session would crash with a TypeError that
+ * names nothing. Cheap and dependency-free, so it stays in every bundle (≈ 0.2 kB gzip).
+ */
+function runnable(input: ChatDefinitionInput): boolean {
+  const conversation = input.conversation as Partial<ConversationDefinition> | null
+  const states = conversation?.states as Record<string, unknown> | null | undefined
+  return (
+    typeof input.id === 'string' &&
+    typeof input.chat === 'object' &&
+    input.chat !== null &&
+    typeof states === 'object' &&
+    states !== null &&
+    typeof (states[conversation?.initial as string] ?? 0) === 'object' &&
+    Array.isArray(conversation?.routes)
+  )
+}
+
+/**
  * Validates a definition and returns it typed and frozen (the `chat` reference is kept as is).
  * Throws `ChatrailConfigError` listing every issue, each with its path and a fix.
+ *
+ * The full check runs in development only (`process.env.NODE_ENV` not "production"; issue 32): a
+ * production bundle, where a bundler defines NODE_ENV as "production", leaves its code out and
+ * checks only that the definition can be built (`runnable`). A valid definition behaves the same
+ * either way. Servers and the CLI check every definition whatever NODE_ENV; a definition built
+ * from untrusted data in a production bundle goes through `assertValidDefinition` (chatrail/tools).
  *
  * Types: the state, event and UI-event names are inferred from the literal, so a misspelt target,
  * route event or route state does not compile (docs/conversation.md § Typed names).
@@ -34,12 +59,20 @@ export function defineChat<Ctx extends JsonObject>(definition?: ChatDefinitionIn
   if (definition === undefined) return defineChat
   if (validated.has(definition)) return definition as ChatDefinition<Ctx>
   const input = withConversation(definition)
-  const positions = new Map<string, number>()
-  throwIfIssues(validateDefinition(input, positions))
+  let positions: Map<string, number> | undefined
+  // Written so a bundler's `define` folds the test and the minifier drops the validator (as session.ts
+  // drops the lint pass); `typeof process` keeps a browser without a bundler from a ReferenceError.
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') positions = checkDefinition(input)
+  else if (!runnable(input)) {
+    throw new ChatrailConfigError([
+      configIssue('definition_invalid', [], 'The definition is invalid (NODE_ENV "production" skips its full check).', 'Run it in development for every issue and its fix, or check it with assertValidDefinition (chatrail/tools).'),
+    ])
+  }
   const conversation = input.conversation
   const routes = Object.freeze([...conversation.routes])
   // validation hashed every route id already: the route index takes that map instead of building its own
-  rememberPositions(routes, positions)
+  // (without it, the index builds one)
+  if (positions) rememberPositions(routes, positions)
   const result: ChatDefinition<Ctx> = Object.freeze({
     id: definition.id,
     revision: definition.revision ?? 1,
@@ -53,6 +86,8 @@ export function defineChat<Ctx extends JsonObject>(definition?: ChatDefinitionIn
     ...(definition.theme === undefined ? {} : { theme: definition.theme }),
   })
   validated.add(result)
+  // the same test again, not `if (positions)`: folded, it leaves no byte of definition-check.ts in a production bundle
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') markValid(result)
   return result
 }
 

@@ -171,8 +171,9 @@ function printLint(definition: ChatDefinition<JsonObject>): void {
 }
 
 /**
- * Creates a session over `definition` (a `defineChat` result; a plain definition object is
- * validated first). Throws `ChatrailConfigError` for an invalid definition, session id or start.
+ * Creates a session over `definition` (a `defineChat` result; a plain definition object goes
+ * through `defineChat` first, so it is fully validated in development only). Throws
+ * `ChatrailConfigError` for an invalid definition, session id or start.
  */
 // One signature (not an overload per input kind): a misspelt `start.state` is then reported at the
 // name, not as "no overload matches". A plain definition object gets `string` names.

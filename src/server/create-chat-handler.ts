@@ -1,6 +1,7 @@
 import { isLiveAgentAdapter } from '../contract/live-agent-adapter.js'
 import type { Message } from '../contract/message.js'
 import { defineChat } from '../conversation/define-chat.js'
+import { assertValidDefinition } from '../conversation/definition-check.js'
 import type { ChatDefinition } from '../conversation/definition.js'
 import { isIdentifier } from '../conversation/identifier.js'
 import type { JsonObject } from '../conversation/json.js'
@@ -159,6 +160,8 @@ interface Derived {
 
 export function createChatHandler<Ctx extends JsonObject>(options: ChatHandlerOptions<Ctx>): ChatHandler {
   const { definition } = options
+  // whatever NODE_ENV: a production `defineChat` skips the full check (issue 32), a server never does
+  assertValidDefinition(definition)
   if (options.authenticate !== 'none' && typeof options.authenticate !== 'function') {
     throw new TypeError("createChatHandler: pass `authenticate` (a function returning the principal, or null for 401) or `authenticate: 'none'` to serve without authentication.")
   }

@@ -1,6 +1,7 @@
 import type { ChatConfig } from '../contract/chat.js'
 import type { Message } from '../contract/message.js'
 import type { ChatDefinition } from '../conversation/definition.js'
+import { assertValidDefinition } from '../conversation/definition-check.js'
 import type { JsonObject } from '../conversation/json.js'
 import { createChatSession, type ChatSession, type ChatSessionOptions } from '../conversation/session.js'
 import type { TurnTrace } from '../conversation/trace.js'
@@ -58,6 +59,8 @@ export interface StoredChat<Ctx extends JsonObject, C extends ChatControllerLike
 
 export async function openStoredChat<Ctx extends JsonObject, C extends ChatControllerLike>(options: OpenStoredChatOptions<Ctx, C>): Promise<StoredChat<Ctx, C>> {
   const { store, definition, conversationId } = options
+  // whatever NODE_ENV: a production `defineChat` skips the full check (issue 32), a store's host does not
+  assertValidDefinition(definition)
   const ref = { id: definition.id, revision: definition.revision }
   const stored = await store.load(conversationId)
   if (stored && stored.definition.id !== definition.id) throw new DefinitionMismatchError(conversationId, stored.definition.id, definition.id)

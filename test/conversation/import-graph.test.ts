@@ -56,7 +56,7 @@ describe('src/conversation in the layers', () => {
   const graph = graphOf('src/conversation')
 
   it('reads a real graph (the check is not vacuous)', () => {
-    expect(graph.get('src/conversation/define-chat.ts')).toEqual(expect.arrayContaining(['src/conversation/definition-schema.ts']))
+    expect(graph.get('src/conversation/definition-check.ts')).toEqual(expect.arrayContaining(['src/conversation/definition-schema.ts']))
     expect([...graph.values()].flat()).toContain('src/contract/live-agent-adapter.ts')
   })
 

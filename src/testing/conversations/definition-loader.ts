@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url'
 import { ChatrailError } from '../../contract/errors.js'
 import type { ChatDefinition } from '../../index.js'
+import { assertValidDefinition } from '../../conversation/definition-check.js'
 import { closestName } from '../../conversation/did-you-mean.js'
 
 /** Imports a module by absolute path or bare specifier and returns its namespace. */
@@ -81,7 +82,12 @@ export async function loadDefinition(module: string, exportName: string, importe
     })
   }
   const value = namespace[exportName]
-  if (isChatDefinition(value)) return value
+  if (isChatDefinition(value)) {
+    // whatever NODE_ENV (`chatrail serve`, `explain`, `test`, `export` load through here): a
+    // production `defineChat` skips the full check (issue 32), the CLI never does
+    assertValidDefinition(value)
+    return value
+  }
   const exported = Object.keys(namespace).filter((key) => isChatDefinition(namespace[key]))
   const close = closestName(exportName, Object.keys(namespace))
   const suggestion = close !== undefined ? `Did you mean "${close}"? ` : ''

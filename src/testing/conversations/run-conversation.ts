@@ -2,6 +2,7 @@ import type { AdapterFactory } from '../../contract/adapter.js'
 import { ChatrailError } from '../../contract/errors.js'
 import { createChatController } from '../../controller/index.js'
 import { createChatSession } from '../../index.js'
+import { assertValidDefinition } from '../../conversation/definition-check.js'
 import type { ChatDefinition, ChatNames, CheckedName, JsonObject, TurnTrace } from '../../index.js'
 import type { ConversationRun, TurnExplanation, TurnResult } from './run-result.js'
 import type { ExplainInput } from '../../conversation/explain.js'
@@ -58,6 +59,8 @@ export async function runConversation<Ctx extends JsonObject>(
   steps: readonly ConversationStep[],
   options: RunConversationOptions<Ctx> = {},
 ): Promise<ConversationRun<Ctx>> {
+  // whatever NODE_ENV: a production `defineChat` skips the full check (issue 32)
+  assertValidDefinition(definition)
   validateSteps(steps)
   const main = await drive(definition, steps, options, options.replayCheck === true)
   if (options.replayCheck !== true) return main.run
