@@ -66,6 +66,8 @@ export const integrationSuites = [
   'examples/persistent-chat/server.test.ts',
   // child processes: the chatrail CLI, a capped-heap reader, the demo on a pseudo-terminal
   'test/agents/runstate/zst-window.test.ts',
+  // a 160 MB transcript written to disk and read with the heap measured around it
+  'test/agents/claude-code/big-transcript.test.ts',
   'test/testing/test-command.test.ts',
   'test/testing/trace-snapshot-failure.test.ts',
   'test/testing/adapter-contract-detects.test.ts',
@@ -91,6 +93,8 @@ export const isolatedUnitSuites = [
   'test/react/message-ui-lazy.test.tsx',
   'test/react/code-highlight.test.tsx',
   'test/react/entry-isolation.test.ts',
+  // the first load of a controller's turn code fails (vi.mock of src/controller/model-turn.ts)
+  'test/controller/model-turn-failure.test.ts',
   'test/contract/random-uuid.test.ts',
   'test/conversation/definition.test.ts',
   // mocks @opentelemetry/api as not installed

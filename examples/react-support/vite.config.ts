@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 
 // The example imports chatrail from the repository's sources (relative paths), so no build of the
-// package is needed first. Output goes to ./dist (git-ignored); the browser test builds it too.
+// package is needed first. Output goes to ./dist (git-ignored); the Chromium suites build it into
+// test-output/example-builds/ instead (test/support/example-build.ts).
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',

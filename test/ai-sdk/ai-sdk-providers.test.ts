@@ -64,7 +64,8 @@ describe('aiSdkAdapter over real providers', () => {
   })
 
   it('OpenAI 429 ends as an error chunk with the status after the AI SDK retries it', async () => {
-    const server = await openaiServer([{ type: 'http_error', status: 429, message: 'slow down' }, { type: 'http_error', status: 429, message: 'slow down' }])
+    // retry-after-ms: the retry comes after 10 ms, not the AI SDK's 2 s backoff
+    const server = await openaiServer([{ type: 'http_error', status: 429, message: 'slow down', retryAfterMs: 10 }, { type: 'http_error', status: 429, message: 'slow down', retryAfterMs: 10 }])
     const chunks = await drain(aiSdkAdapter({ model: gpt(server), maxRetries: 1 }).createSource({ messages: [user('hi')] }), 20_000)
     expect(chunks.map((chunk) => chunk.type)).toEqual(['error'])
     expect(chunks[0]?.metadata?.status).toBe(429)

@@ -1,8 +1,9 @@
 /**
  * One web binding (React, Vue, Svelte) as the shared Chromium scenario suite mounts it
- * (test/bindings/bindings-browser.test.ts): every binding builds the same scenario app (the
- * definition in test/bindings/scenario-app/) into a page, and the one scenario file drives all
- * three pages by role and accessible name, so a behaviour that drifts between bindings fails there.
+ * (test/bindings/binding-scenarios.ts, run by one `<name>-scenarios-browser.test.ts` per binding):
+ * every binding builds the same scenario app (the definition in test/bindings/scenario-app/) into a
+ * page, and the one scenario definition drives every page by role and accessible name, so a
+ * behaviour that drifts between bindings fails there.
  */
 export interface BindingMount {
   /** 'react' | 'vue' | 'svelte': names the describe block and the build folder. */

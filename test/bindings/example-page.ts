@@ -1,12 +1,12 @@
-import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
-import { build } from 'vite'
+import { exampleBuild } from '../support/example-build.js'
 import { launchChromium } from '../react/chromium.js'
 import { serveDirectory } from '../react/static-server.js'
 
 /**
  * One of the bindings' examples (examples/vue-support, examples/svelte-support) as its suite opens
- * it: built with Vite's JS API from its own vite.config.ts (an app's toolchain), its dist/ served
+ * it: built with Vite's JS API from its own vite.config.ts (an app's toolchain; once per state of the
+ * sources, test/support/example-build.ts), the build served
  * on 127.0.0.1, and loaded in Chromium until the status line is drawn. `errors` collects the page's
  * uncaught errors, which a suite expects to stay empty.
  */
@@ -17,9 +17,7 @@ export interface ExamplePage {
 }
 
 export async function openExample(name: string, chromiumPath: string, pageOptions: BrowserContextOptions): Promise<ExamplePage> {
-  const root = fileURLToPath(new URL(`../../examples/${name}/`, import.meta.url))
-  await build({ configFile: `${root}vite.config.ts`, logLevel: 'error' })
-  const server = await serveDirectory(`${root}dist`)
+  const server = await serveDirectory(await exampleBuild(name))
   let browser: Browser | undefined
   try {
     browser = await launchChromium(chromiumPath)

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { builtPackage } from '../support/built-package.js'
+import { pgliteDataDirFromTemplate, removeDataDir } from '../support/pglite-template.js'
 
 /**
  * The package as it is published: tsup's ESM and CJS output, resolved through package.json's
@@ -153,9 +154,12 @@ console.log(JSON.stringify({ mermaid: typeof diagram === 'string' && diagram.sta
 
   // chatrail/store: the embedded store end to end from both module systems (PGlite's CJS build is
   // reached through the store's lazy import()).
-  const storeRoundTrip = (load: string): string => `
+  // On a copy of the migrated template (test/support/pglite-template.ts): what is checked is that
+  // the package's pgliteStore loads and runs from each module system; an in-memory database ran
+  // initdb in each of the two processes (~2.5 s each, 22 s on the loaded run).
+  const storeRoundTrip = (load: string, dataDir: string): string => `
 ${load}
-const store = pgliteStore()
+const store = pgliteStore({ dataDir: ${JSON.stringify(dataDir)} })
 const message = { id: 'u1', role: 'user', content: 'hello', status: 'complete', createdAt: new Date(0) }
 store.append('c1', { expectedVersion: 0, messages: [message], definition: { id: 'pkg', revision: 1 } })
   .then(() => store.load('c1'))
@@ -172,8 +176,13 @@ store.append('c1', { expectedVersion: 0, messages: [message], definition: { id: 
 `
   it('chatrail/store runs pgliteStore, and a session signs its records, from ESM and from CommonJS', async () => {
     const expected = { version: 1, content: 'hello', kind: 'pglite', sig: true }
-    expect(JSON.parse(await node('store.mjs', storeRoundTrip(`import { pgliteStore } from 'chatrail/store'\nimport { commandRoute, createChatSession, defineChat } from 'chatrail'`)))).toEqual(expected)
-    expect(JSON.parse(await node('store.cjs', storeRoundTrip(`const { pgliteStore } = require('chatrail/store')\nconst { commandRoute, createChatSession, defineChat } = require('chatrail')`)))).toEqual(expected)
+    const [esmDir, cjsDir] = [await pgliteDataDirFromTemplate(), await pgliteDataDirFromTemplate()]
+    try {
+      expect(JSON.parse(await node('store.mjs', storeRoundTrip(`import { pgliteStore } from 'chatrail/store'\nimport { commandRoute, createChatSession, defineChat } from 'chatrail'`, esmDir)))).toEqual(expected)
+      expect(JSON.parse(await node('store.cjs', storeRoundTrip(`const { pgliteStore } = require('chatrail/store')\nconst { commandRoute, createChatSession, defineChat } = require('chatrail')`, cjsDir)))).toEqual(expected)
+    } finally {
+      removeDataDir(esmDir, cjsDir)
+    }
   }, 120_000)
 
   // chatrail/svelte ships `.svelte` sources (docs/svelte.md § Packaging): plain Node resolves the

@@ -1,10 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { build } from 'vite'
+import { exampleBuild } from '../support/example-build.js'
 import { findChromium, launchChromium } from './chromium.js'
 import { serveDirectory } from './static-server.js'
 
@@ -13,7 +11,6 @@ import { serveDirectory } from './static-server.js'
 // any ancestor, and any box-shadow on them that the focus changed. Exactly one each. And item 12's
 // spacing: one gap between all consecutive messages, and no empty row under any message but the last reply.
 const chromiumPath = findChromium()
-const exampleRoot = fileURLToPath(new URL('../../examples/react-support/', import.meta.url))
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url))
 
 /** The rings around the focused element: visible outlines on it and its ancestors, plus box-shadows that differ from `before`. */
@@ -55,18 +52,16 @@ const title = chromiumPath === undefined
 describe.skipIf(chromiumPath === undefined)(title, () => {
   let browser: Browser
   let server: Awaited<ReturnType<typeof serveDirectory>>
-  const outDir = mkdtempSync(join(tmpdir(), 'chatrail-focus-ring-'))
 
   beforeAll(async () => {
-    await build({ configFile: `${exampleRoot}vite.config.ts`, logLevel: 'warn', build: { outDir, emptyOutDir: true } })
-    server = await serveDirectory(outDir)
+    // the example's build shared with its other suites (built once per state of the sources)
+    server = await serveDirectory(await exampleBuild('react-support'))
     browser = await launchChromium(chromiumPath as string)
   }, 90_000)
 
   afterAll(async () => {
     await browser?.close()
     await server?.close()
-    rmSync(outDir, { recursive: true, force: true })
   })
 
   it('a chip, the textarea, Send, a message action, an event button, a dialog card and its option each show one ring', { timeout: 60_000 }, async () => {

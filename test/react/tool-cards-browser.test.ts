@@ -1,10 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { build } from 'vite'
+import { exampleBuild } from '../support/example-build.js'
 import { findChromium, launchChromium } from './chromium.js'
 import { audit } from './axe-audit.js'
 import { serveDirectory } from './static-server.js'
@@ -12,10 +10,9 @@ import { serveDirectory } from './static-server.js'
 // Issue #31 item 10 in a real browser: examples/react-support's scripted agent answers "refund" with
 // reasoning, a tool call that runs (a long result), one that waits for approval, and an answer with
 // sources. At 1280 and 390 px, light and dark, keyboard only: every state screenshotted under
-// test-output/ and audited by axe-core (0 violations). Built into its own directory, so it never
-// races browser.test.ts over the example's dist/.
+// test-output/ and audited by axe-core (0 violations). The example's build is shared with its other
+// suites (test/support/example-build.ts: built once per state of the sources, never modified).
 const chromiumPath = findChromium()
-const exampleRoot = fileURLToPath(new URL('../../examples/react-support/', import.meta.url))
 const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url))
 
 const title = chromiumPath === undefined
@@ -25,19 +22,15 @@ const title = chromiumPath === undefined
 describe.skipIf(chromiumPath === undefined)(title, () => {
   let browser: Browser
   let server: Awaited<ReturnType<typeof serveDirectory>>
-  let dist: string
 
   beforeAll(async () => {
-    dist = mkdtempSync(join(tmpdir(), 'chatrail-tool-cards-'))
-    await build({ configFile: `${exampleRoot}vite.config.ts`, logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } })
-    server = await serveDirectory(dist)
+    server = await serveDirectory(await exampleBuild('react-support'))
     browser = await launchChromium(chromiumPath as string)
   }, 120_000)
 
   afterAll(async () => {
     await browser?.close()
     await server?.close()
-    if (dist !== undefined) rmSync(dist, { recursive: true, force: true })
   })
 
   async function openTab(width: number, dark: boolean): Promise<Page> {

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { postgresStore, type ConversationStore } from '../../src/store/index.js'
 import { freshSchema, POSTGRES_SKIP_REASON, POSTGRES_URL, requirePostgresInCi } from '../store/postgres-env.js'
 import { answerText, HOLD_TEXT, TURNS_PER_CONVERSATION, userId, userText } from './support/load-chat.js'
 import { percentile, runLoad, type LoadStats } from './support/load-driver.js'
 import { readUntil } from './support/harness.js'
+import { scriptBundle } from '../support/cli-bundle.js'
 
 // Many instances on one Postgres: three server processes (createChatHandler + toNodeHandler on
 // 127.0.0.1) share one real database and nothing else. 200 conversations × 10 turns, each request
@@ -19,7 +19,8 @@ import { readUntil } from './support/harness.js'
 // Bounded: every conversation has a deadline, and the whole file a timeout.
 
 requirePostgresInCi()
-const instanceScript = join(import.meta.dirname, 'support', 'instance.ts')
+// Built once with esbuild and started with plain node (test/support/cli-bundle.ts), not through tsx.
+const instanceScript = await scriptBundle('test/server/support/instance.ts')
 const SEED = Number(process.env.CHATRAIL_LOAD_SEED ?? 17)
 
 interface Instance {
@@ -28,7 +29,7 @@ interface Instance {
 }
 
 function startInstance(connectionString: string, schema: string): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', instanceScript, connectionString, schema], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [instanceScript, connectionString, schema], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   return new Promise((resolve, reject) => {

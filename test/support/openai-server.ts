@@ -28,8 +28,12 @@ export interface ScriptedUsage {
 export type ScriptedResponse =
   /** A streamed response; `gapMs` pauses between items (a mid-turn window for snapshots). */
   | { type: 'respond'; items: ScriptedItem[]; usage?: ScriptedUsage; gapMs?: number }
-  /** An HTTP error before any stream (the CLI may retry: bound it with `request_max_retries`). */
-  | { type: 'http_error'; status: number; message: string; code?: string }
+  /**
+   * An HTTP error before any stream (the CLI may retry: bound it with `request_max_retries`).
+   * `retryAfterMs`: sent as `retry-after-ms`, as the API does on a 429; the AI SDK waits that long
+   * before its retry instead of its 2 s backoff.
+   */
+  | { type: 'http_error'; status: number; message: string; code?: string; retryAfterMs?: number }
   /** A stream that ends in `response.failed`. */
   | { type: 'stream_failed'; code: string; message: string }
   /** `response.created`, then nothing until the client goes away (a turn to interrupt). */
@@ -131,7 +135,7 @@ async function play(res: ServerResponse, scripted: ScriptedResponse, responseId:
   if (scripted.type === 'http_error') {
     sendJson(res, scripted.status, {
       error: { message: scripted.message, type: 'server_error', code: scripted.code ?? null },
-    })
+    }, scripted.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(scripted.retryAfterMs) })
     return
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
@@ -256,8 +260,8 @@ function parseJson(raw: string): unknown {
   }
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' })
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers })
   res.end(JSON.stringify(body))
 }
 

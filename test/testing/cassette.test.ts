@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import type { AdapterRequest } from '../../src/contract/adapter.js'
 import type { Message } from '../../src/contract/message.js'
 import type { StreamChunk, StreamSource } from '../../src/contract/stream.js'
@@ -90,8 +90,15 @@ describe('replayAdapter', () => {
 })
 
 describe('cassette files', () => {
+  /** A temporary directory the calling test removes when it finishes (none is left in /tmp). */
+  function cassetteDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'chatrail-cassette-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    return dir
+  }
+
   it('round-trips through writeCassette/readCassette', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'chatrail-cassette-')), 'c.json')
+    const path = join(cassetteDir(), 'c.json')
     const cassette = { version: 1 as const, interactions: [{ request: { messages: [{ role: 'user', content: 'hi' }], systemPrompt: 'Be brief' }, chunks: [{ type: 'text' as const, content: 'yo' }] }] }
     writeCassette(path, cassette)
     expect(readFileSync(path, 'utf8').endsWith('}\n')).toBe(true)
@@ -100,7 +107,7 @@ describe('cassette files', () => {
 
   it('names the problem in a broken cassette and a missing one', () => {
     expect(() => parseCassette({ version: 2, interactions: [] }, 'x.json')).toThrow(/^x\.json is not a chatrail cassette at version: /)
-    const dir = mkdtempSync(join(tmpdir(), 'chatrail-cassette-'))
+    const dir = cassetteDir()
     writeFileSync(join(dir, 'bad.json'), '{ nope')
     expect(() => readCassette(join(dir, 'bad.json'))).toThrow(/is not JSON/)
     expect(() => readCassette(join(dir, 'missing.json'))).toThrow(expect.objectContaining({ code: 'CASSETTE_MISSING' }))

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findConversationFiles, globToRegExp } from '../../src/testing/conversations/file-search.js'
 
 let root = ''
@@ -13,6 +13,7 @@ beforeAll(() => {
     writeFileSync(join(root, file), 'x')
   }
 })
+afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 describe('findConversationFiles', () => {
   it('expands a directory to every conversation file below it, skipping node_modules and dot-directories', () => {

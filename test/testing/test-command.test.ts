@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cliBundle } from '../support/cli-bundle.js'
-import { clockBotModule, conversationDir, shopBotModule } from './support/conversation-dir.js'
+import { clockBotModule, shopBotModule, writeConversationDir } from './support/conversation-dir.js'
 
 /**
  * `chatrail test` as users run it: a spawned CLI (the CLI built once with esbuild and started with
@@ -28,8 +29,10 @@ const shop = `definition: { module: ${shopBotModule}, export: shopBot }`
 let dir = ''
 const results = new Map<string, Outcome>()
 
+afterAll(() => { if (dir !== '') rmSync(dir, { recursive: true, force: true }) })
+
 beforeAll(async () => {
-  dir = conversationDir({
+  dir = writeConversationDir({
     'pass.conv.yaml': [shop, 'turns:', '  - user: /start', '    expect: { route: start, state: menu }', '  - user: order tea', '    expect: { route: order, context: { item: tea } }'],
     'fail.conv.yaml': [shop, 'turns:', '  - user: /start', '  - user: /help', '    expect: { route: cancel, modelCalls: 0 }'],
     'invalid.conv.yaml': [shop, 'turns:', '  - user: /start', '    expect: { stat: menu }'],

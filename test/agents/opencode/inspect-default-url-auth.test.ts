@@ -18,6 +18,9 @@ afterEach(async () => {
   seen.length = 0
   if (savedPassword === undefined) delete process.env.OPENCODE_SERVER_PASSWORD
   else process.env.OPENCODE_SERVER_PASSWORD = savedPassword
+  // closeAllConnections: the CLI's fetch keeps its connection alive, and close() alone waited for
+  // the server's 5 s keep-alive timeout before it resolved.
+  server?.closeAllConnections()
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
   server = undefined
 })

@@ -19,7 +19,7 @@ export const STATE_LABELS = {
 export const EVENT_LABELS = { confirm: 'Reship it', escalate: 'Talk to a person', resolve: 'Mark as solved' }
 
 /**
- * The scenario suite's workflow (test/bindings/bindings-browser.test.ts), support-bot-like: `/start`
+ * The scenario suite's workflow (test/bindings/binding-scenarios.ts), support-bot-like: `/start`
  * and an order number are deterministic (no agent), a confirm / escalate / resolve event bar,
  * `/options` answers with a choice list (one interaction: its choices are the event routes of the
  * `choosing` state), and

@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
+import { scriptBundle } from '../../support/cli-bundle.js'
 
-const script = join(import.meta.dirname, 'store-child.ts')
-
-/** Starts store-child.ts and resolves with its first stdout line (parsed) and the process. */
-export function startChild(args: readonly string[]): Promise<{ child: ChildProcess; reply: Record<string, number> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+/**
+ * Starts store-child.ts and resolves with its first stdout line (parsed) and the process. The
+ * script is built once with esbuild and started with plain node (test/support/cli-bundle.ts): no
+ * tsx loader to start and no transform in every child.
+ */
+export async function startChild(args: readonly string[]): Promise<{ child: ChildProcess; reply: Record<string, number> }> {
+  const script = await scriptBundle('test/store/support/store-child.ts')
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   return new Promise((resolve, reject) => {

@@ -10,27 +10,31 @@ import { audit } from '../react/axe-audit.js'
 import { serveTestPage } from '../react/page-server.js'
 import type { TestPageServer } from '../react/page-server.js'
 import type { BindingMount } from './binding-mount.js'
-import { mounts } from './mounts.js'
 import { scenarioDefinition } from './scenario-app/definition.js'
 import { LOG_LINES } from './scenario-app/extras-agent.js'
 
-// Issue 34's proof: one behavioural scenario suite, run against every web binding (mounts.ts) in
-// Debian's chromium. Each binding builds the same scenario app (scenario-app/) into a page; the
-// scenarios drive it by role and accessible name only, so a binding whose markup, words or
-// behaviour drift from the others fails here. One browser for the whole file, one tab per binding
-// reused by the local scenarios (each starts from a fresh page load: nothing carries over), and one
-// server per binding (its page beside a chatrail handler over a memory store, for remote mode).
-const chromiumPath = findChromium()
-const title = chromiumPath === undefined
-  ? 'web bindings in chromium — skipped: no `chromium` on PATH (.ci/run installs it with apt-get)'
-  : 'web bindings in chromium: one scenario suite'
+/**
+ * Issue 34's proof: one behavioural scenario suite, run against every web binding in Debian's
+ * chromium. Each binding builds the same scenario app (scenario-app/) into a page; the scenarios
+ * drive it by role and accessible name only, so a binding whose markup, words or behaviour drift
+ * from the others fails here. Each binding's test file (react-, vue-, svelte-scenarios-browser.test.ts)
+ * calls this once: one file per binding, so that the three run in parallel workers instead of one
+ * 84-second file that ran last in `npm test` (issue 27). Per file: one browser, one tab reused by
+ * the local scenarios (each starts from a fresh page load: nothing carries over), and one server
+ * (the page beside a chatrail handler over a memory store, for remote mode).
+ */
+export function describeBindingScenarios(mount: BindingMount): void {
+  const chromiumPath = findChromium()
+  const name = mount.name
+  const title = chromiumPath === undefined
+    ? `${name} binding in chromium — skipped: no \`chromium\` on PATH (.ci/run installs it with apt-get)`
+    : `${name} binding in chromium: the shared scenario suite`
 
-describe.skipIf(chromiumPath === undefined)(title, () => {
-  let browser: Browser
-  beforeAll(async () => { browser = await launchChromium(chromiumPath as string) }, 60_000)
-  afterAll(async () => { await browser?.close() })
+  describe.skipIf(chromiumPath === undefined)(title, () => {
+    let browser: Browser
+    beforeAll(async () => { browser = await launchChromium(chromiumPath as string) }, 60_000)
+    afterAll(async () => { await browser?.close() })
 
-  describe.each(mounts.map((mount) => [mount.name, mount] as [string, BindingMount]))('%s', (name, mount) => {
     const pageDir = fileURLToPath(new URL(`../../test-output/binding-scenarios/${name}/`, import.meta.url))
     let server: TestPageServer | undefined
     let store: ConversationStore
@@ -391,4 +395,4 @@ describe.skipIf(chromiumPath === undefined)(title, () => {
       }
     })
   })
-})
+}
