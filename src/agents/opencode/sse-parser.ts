@@ -10,7 +10,7 @@ import type { JsonRecord } from '../process/json-value.js'
  * `event:`, `id:` and `retry:` fields are ignored. An event whose data is not a JSON object with a
  * string `type` is skipped and described in `warnings`, never thrown.
  *
- * Linear and bounded (issue 28): each chunk is scanned once, from where the last one ended (an
+ * Linear and bounded (issue 28): each chunk is split at its line ends once (an
  * unfinished line is kept as a list of pieces, joined once when it ends), and an event whose lines
  * grow past `maxEventBytes` is dropped as soon as it does: its bytes are counted, not kept, up to
  * the blank line that ends it, then it is reported and the stream goes on. `eventsource-parser`
@@ -42,6 +42,8 @@ export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024
 const MAX_DETAILED_WARNINGS = 20
 const LF = 10
 const CR = 13
+/** A line's end: CRLF, LF or CR (the SSE spec's three). */
+const LINE_END = /\r\n|\r|\n/
 
 export function createSseParser(options: SseParserOptions = {}): SseParser {
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES
@@ -109,30 +111,27 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
   }
 
   function scan(text: string): void {
-    let at = 0
+    let from = 0
     if (pendingCr) {
       pendingCr = false
-      if (text.charCodeAt(0) === LF) at = 1
+      if (text.charCodeAt(0) === LF) from = 1
     }
-    // The next LF and CR at or after `at`, each searched again only once passed (-1: none left).
-    let nextLf = text.indexOf('\n', at)
-    let nextCr = text.indexOf('\r', at)
-    while (at < text.length) {
-      if (nextLf !== -1 && nextLf < at) nextLf = text.indexOf('\n', at)
-      if (nextCr !== -1 && nextCr < at) nextCr = text.indexOf('\r', at)
-      const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr)
-      if (end === -1) {
-        grow(text.slice(at))
-        return
-      }
-      if (end > at) grow(text.slice(at, end))
+    if (from === text.length) return
+    // One native pass splits the chunk at every line end: each piece but the last ended a line, the
+    // last is the unfinished rest ('' when the chunk ended one). Not an indexOf per line end: with
+    // a CR in the chunk, Node 20's optimized code of that loop searched the chunk again for every
+    // line (200,000 short lines and one CR: 20 ms before optimization, 1.2–2.3 s after).
+    const lines = (from === 0 ? text : text.slice(from)).split(LINE_END)
+    const last = lines.length - 1
+    for (let index = 0; index < last; index += 1) {
+      const line = lines[index] as string
+      if (line !== '') grow(line)
       endLine()
-      at = end + 1
-      if (text.charCodeAt(end) === CR) {
-        if (at === text.length) pendingCr = true
-        else if (text.charCodeAt(at) === LF) at += 1
-      }
     }
+    const rest = lines[last] as string
+    if (rest !== '') grow(rest)
+    // A CR last may be the first half of a CRLF split across chunks.
+    pendingCr = text.charCodeAt(text.length - 1) === CR
   }
 
   return {
