@@ -1,6 +1,5 @@
 import { use } from 'react'
 import type { ReactPromise } from 'react'
-import { loadComponentRules } from '../../src/view/component-rules.js'
 import type * as ComponentUIModule from './component-ui.js'
 import type { LazyChunk } from './lazy-chunk.js'
 import { useMessageUIKit } from './message-ui-context.js'
@@ -9,17 +8,19 @@ import type { MessageUIKit } from './message-ui-context.js'
 /**
  * Loading the component UI chunk (component-ui.ts: the standard catalog's views and the props
  * check, with zod/mini), from the message UI chunk the first time a message holds a component:
- * a chat that never shows one never downloads it. With the entry's `lazyChunk`, handed over in
- * the kit (message-ui-context.ts).
+ * a chat that never shows one never downloads it. With the entry's `lazyChunk` and the view's
+ * `loadComponentRules`, handed over in the kit (message-ui-context.ts).
  */
 
 export type ComponentUI = typeof ComponentUIModule
 
 let chunk: LazyChunk<ComponentUI> | undefined
 
-function chunkOf(kit: Pick<MessageUIKit, 'lazyChunk'>): LazyChunk<ComponentUI> {
+type ComponentUIKit = Pick<MessageUIKit, 'lazyChunk' | 'loadComponentRules'>
+
+function chunkOf(kit: ComponentUIKit): LazyChunk<ComponentUI> {
   // with the view's component rules (chatrail/view): a part is drawn once whether it is answered is known
-  chunk ??= kit.lazyChunk(() => Promise.all([import('./component-ui.js'), loadComponentRules()]).then(([ui]) => ui))
+  chunk ??= kit.lazyChunk(() => Promise.all([import('./component-ui.js'), kit.loadComponentRules()]).then(([ui]) => ui))
   return chunk
 }
 
@@ -28,11 +29,11 @@ export function useComponentUI(): ComponentUI | Error {
   return use(chunkOf(useMessageUIKit()).load())
 }
 
-export function loadComponentUI(kit: Pick<MessageUIKit, 'lazyChunk'>, retry = false): ReactPromise<ComponentUI | Error> {
+export function loadComponentUI(kit: ComponentUIKit, retry = false): ReactPromise<ComponentUI | Error> {
   return chunkOf(kit).load(retry)
 }
 
 /** Starts downloading the component UI now (resolves once it can render). */
-export function preloadComponentUI(kit: Pick<MessageUIKit, 'lazyChunk'>): Promise<void> {
+export function preloadComponentUI(kit: ComponentUIKit): Promise<void> {
   return chunkOf(kit).preload()
 }

@@ -8,10 +8,9 @@ import { focusComposer } from './focus-composer.js'
 import { MarkdownContent } from './markdown-content.js'
 import { MessageActions, useRegenerate } from './message-actions.js'
 import { useBranches } from './branch-picker.js'
-import { sourcesOf } from '../../src/contract/message-source.js'
 import { MessageExtra, ToolCallsExtra } from './message-extras.js'
 import { reasoningOf } from '../../src/view/reasoning.js'
-import { useLabels } from './message-ui-context.js'
+import { useLabels, useMessageUIKit } from './message-ui-context.js'
 import { messageAttributesOf } from '../../src/view/message-attributes.js'
 import { canEditMessage } from '../../src/view/message-offers.js'
 import { messageLabels } from '../../src/view/message-labels.js'
@@ -85,6 +84,7 @@ export interface MessageBodyProps {
 export function MessageBody({ message, text = message.content, part, hiddenToolIds, canEdit, onEdit, stopped, label }: MessageBodyProps): ReactNode {
   const [editing, setEditing] = useState(false)
   const words = useLabels(messageLabels)
+  const kit = useMessageUIKit()
   const onRegenerate = useRegenerate(message.id, part)
   const branches = useBranches(message.id, part)
   const article = useRef<HTMLElement>(null)
@@ -103,7 +103,7 @@ export function MessageBody({ message, text = message.content, part, hiddenToolI
   // Reasoning leads the reply (its first part when split); cited sources close it.
   const reasoning = part === 'after' || part === 'fallback' ? '' : reasoningOf(message)
   const waiting = streaming && text === '' && toolCalls.length === 0 && reasoning === ''
-  const sources = part === 'before' ? [] : sourcesOf(message)
+  const sources = part === 'before' ? [] : kit.sourcesOf(message)
   // `canEdit`: no reply streams (the list knows); the rule is the view's
   const editable = canEditMessage(message, !canEdit)
   // A whole answer with components: its parts in order. A reply split around a dialog is agent text only.

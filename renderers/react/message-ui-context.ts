@@ -1,6 +1,8 @@
 import { createContext, useContext } from 'react'
 import { ChatrailError } from '../../src/contract/errors.js'
 import type { ComponentHost } from './component-host.js'
+import type { sourcesOf } from '../../src/view/reply-sources.js'
+import type { loadComponentRules } from '../../src/view/component-rules.js'
 import type { humanizeEvent } from '../../src/view/event-routes.js'
 import type { lazyChunk } from './lazy-chunk.js'
 import type { ChatLabels } from './labels.js'
@@ -8,7 +10,7 @@ import type { ChatLabels } from './labels.js'
 /**
  * What the entry hands the lazily loaded UI (the message UI chunk, and the extras and component
  * UI chunks it loads): the app's label overrides (`<ChatSession labels>`), `<MessageList>`'s
- * component host and the entry's helpers (`MessageUIKit`: the lazy-chunk loader). The view model's helpers
+ * component host and the entry's helpers (`MessageUIKit`: the lazy-chunk loader, the component rules' loader, a reply's sources). The view model's helpers
  * (event bar, failures, answers) are chatrail/view's, an entry of its own both import.
  * `<MessageUIPart>` (message-ui-part.tsx) provides them around everything the chunk draws, from
  * the entry's own contexts (labels.ts, component-host.ts). The lazy modules read
@@ -25,6 +27,10 @@ export const MessageUIHost = createContext<ComponentHost | null>(null)
 export interface MessageUIKit {
   readonly humanizeEvent: typeof humanizeEvent
   readonly lazyChunk: typeof lazyChunk
+  /** The view's component rules, loaded with the component UI (component-ui-loader.ts). */
+  readonly loadComponentRules: typeof loadComponentRules
+  /** The sources a reply cites (the controller's entry exports it). */
+  readonly sourcesOf: typeof sourcesOf
 }
 
 export const MessageUIKitContext = createContext<MessageUIKit | null>(null)

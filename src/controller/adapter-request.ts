@@ -4,23 +4,9 @@ import type { ChatConfig } from '../contract/chat.js'
 import type { RetrievedDocument } from '../contract/memory.js'
 import type { Message } from '../contract/message.js'
 import type { ToolDefinition } from '../contract/tool.js'
-import { LAZY_MESSAGES_FROM } from './chat-state.js'
+import { LAZY_MESSAGES_FROM } from './history-reads.js'
 import type { MessageList } from './message-list.js'
-
-/** Fixed ids for request-only messages: they never enter state, so they never consume `ids()`. */
-export const SYSTEM_PROMPT_MESSAGE_ID = 'chatrail-system-prompt'
-export const RETRIEVED_DOCUMENTS_MESSAGE_ID = 'chatrail-retrieved-documents'
-
-/** Numbered documents (`[1] …`, with a `Source:` line when known), as the retrieval system message. */
-export function formatRetrievedDocuments(documents: readonly RetrievedDocument[]): string {
-  const body = documents
-    .map((document, index) => {
-      const source = document.source ? `\nSource: ${document.source}` : ''
-      return `[${index + 1}] ${document.content}${source}`
-    })
-    .join('\n\n')
-  return `Relevant context:\n\n${body}`
-}
+import { formatRetrievedDocuments, RETRIEVED_DOCUMENTS_MESSAGE_ID, SYSTEM_PROMPT_MESSAGE_ID } from './request-messages.js'
 
 export interface RequestInputs {
   /** The history; the request gets its own copy, made in one allocation with the prepended messages. */

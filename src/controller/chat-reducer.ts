@@ -4,6 +4,7 @@ import type { TokenUsage } from '../contract/stream.js'
 import { chatSnapshot, snapshotOf, zeroUsage } from './chat-state.js'
 import type { ChatSnapshot } from './chat-state.js'
 import { MessageList } from './message-list.js'
+import { countable } from './turn-measures.js'
 
 /**
  * Every state change the controller makes, as data. `chatReducer` is the one place state is
@@ -88,9 +89,6 @@ const completed = (message: Message): Message => ({ ...message, status: 'complet
  */
 const completing = (metadata: Record<string, unknown> | undefined) =>
   metadata ? (message: Message): Message => Object.assign({}, message, { status: 'complete' as const, metadata: message.metadata ? { ...message.metadata, ...metadata } : metadata }) : completed
-
-/** Clamps a usage figure: non-finite or negative counts add nothing. */
-export const countable = (value: number): number => (Number.isFinite(value) && value > 0 ? value : 0)
 
 const usageKeys = ['promptTokens', 'completionTokens', 'totalTokens'] as const
 

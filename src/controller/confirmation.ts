@@ -1,7 +1,6 @@
 import type { Message, ToolCall } from '../contract/message.js'
 import { flushDoneRecord, type ControllerContext } from './controller-context.js'
 import { ConfigError, describeThrown, ErrorCodes, ToolError } from './errors.js'
-import { buildMessage } from './build-message.js'
 import { isPlainObject } from './safe-parse-args.js'
 import { authorizeToolCall, refusal } from './tool-authorization.js'
 import { toolCallPatcher } from './tool-calls.js'
@@ -131,7 +130,7 @@ async function commitProposal(ctx: ControllerContext, proposal: Pick<ToolCall, '
   const call: ToolCall = { id: proposal.id, name: proposal.name, args, status: 'requires_confirmation' }
   const refused = refusal(await authorizeToolCall(ctx, call, 'propose', tool), call)
   if (refused) throw refused
-  const message = { ...buildMessage({ role: 'assistant', content: '' }, ctx), toolCalls: [call] }
+  const message = { ...ctx.kit.buildMessage({ role: 'assistant', content: '' }, ctx), toolCalls: [call] }
   ctx.store.dispatch({ type: 'messages-set', messages: [...ctx.messages(), message] })
   const hook = ctx.config().onToolCall
   if (hook) {

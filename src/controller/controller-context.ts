@@ -1,6 +1,7 @@
 import type { ChatConfig } from '../contract/chat.js'
 import type { Message, ToolCall } from '../contract/message.js'
 import type { AgentEvent } from '../contract/observer.js'
+import type { ControllerKit } from './controller-kit.js'
 import type { Clock, IdFactory } from './ids.js'
 import type { SkillActivation } from './skill-activation.js'
 import type { StateStore } from './state-store.js'
@@ -21,6 +22,8 @@ export interface ControllerContext {
   ids: IdFactory
   clock: Clock
   emit: (event: AgentEvent) => void
+  /** The controller's helpers its lazily loaded steps call (controller-kit.ts says why they are handed in). */
+  kit: ControllerKit
   /** The current skill activation (system prompt + skill tools); never rejects. */
   skills: () => Promise<SkillActivation>
   /**

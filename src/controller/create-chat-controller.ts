@@ -6,20 +6,20 @@ import { buildMessage } from './build-message.js'
 import { initialSnapshot } from './chat-reducer.js'
 import type { ChatControllerOptions, ChatrailController, SendOptions } from './chatrail-controller.js'
 import { flushDoneRecord, takeDoneRecord, type ControllerContext } from './controller-context.js'
+import { controllerKit } from './controller-kit.js'
 import { ConfigError, ErrorCodes } from './errors.js'
 import { emitEvent, invokeCallback, isThenable } from './event-emitter.js'
 import { planEdit, planRegenerate, planRetry } from './history-edits.js'
 import type { RerunPlan } from './history-edits.js'
 import { defaultClock, defaultIds } from './ids.js'
-import { MessageBranches } from './message-branches.js'
+import type { BranchPosition, MessageBranches } from './message-branches.js'
+import { loadedModelTurn, loadModelTurn, prefetchModelTurn, runTurnWhenLoaded } from './model-turn-loader.js'
 import { createMemoryPersistence } from './memory-persistence.js'
 import { activateSkills } from './skill-activation.js'
 import type { SkillActivation } from './skill-activation.js'
 import { createStateStore } from './state-store.js'
-import { runToolLoop } from './tool-loop.js'
 import { prefetchToolHandling, withToolHandling } from './tool-loader.js'
 import { createToolRuntime } from './tool-runtime.js'
-import { runModelTurn } from './turn-runner.js'
 import { createTurnTracker } from './turn-tracker.js'
 
 /** The reason written into tool calls that a `stop()` cut short. */
@@ -51,8 +51,22 @@ export function createChatController(config: ChatConfig, options: ChatController
   })
   const tools = createToolRuntime()
   const turns = createTurnTracker()
-  const branches = new MessageBranches()
   const keepsVersions = options.branches !== false
+  // The versions edits and regenerates keep: made on the first fork, with the class that comes
+  // with a turn's code (model-turn.ts); until then every message is the only version of its place.
+  let branches: MessageBranches | undefined
+  /** The versions, made now if a turn's code is in; undefined while it is not. */
+  const versionsNow = (): MessageBranches | undefined => {
+    const turnCode = loadedModelTurn()
+    return (branches ??= turnCode && new turnCode.MessageBranches())
+  }
+  /**
+   * Before a fork: the load of a turn's code, when it is not in yet (in a UI it came in when the
+   * chat was shown); undefined when it is, so a fork's synchronous start stays in the caller's tick.
+   * Should it fail to load, the rerun goes on without keeping a version (as with `branches: false`)
+   * and its turn, loading it again, fails as data.
+   */
+  const versionsLoad = (): Promise<unknown> | undefined => (versionsNow() === undefined ? loadModelTurn().catch(() => undefined) : undefined)
 
   // Skill tools join the registry when activation settles; the turn awaiting the same promise
   // resumes after this callback (registered first), so it always sees them.
@@ -83,6 +97,7 @@ export function createChatController(config: ChatConfig, options: ChatController
     ids: options.ids ?? defaultIds,
     clock: options.clock ?? defaultClock,
     emit,
+    kit: controllerKit,
     skills: () => activation,
     providerResolved: new Set(),
     proposals: new Map(),
@@ -121,10 +136,10 @@ export function createChatController(config: ChatConfig, options: ChatController
     flushDoneRecord(ctx)
     const turn = turns.begin()
     const assistant = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, ctx)
-    if (fork && keepsVersions && 'kept' in plan) branches.fork(messages(), plan.kept.length, assistant.id)
+    if (fork && keepsVersions && 'kept' in plan) versionsNow()?.fork(messages(), plan.kept.length, assistant.id)
     if ('appended' in plan) store.dispatch({ type: 'turn-appended', appended: [plan.appended, assistant], clearInput })
     else store.dispatch({ type: 'turn-begun', messages: [...plan.kept, assistant], clearInput })
-    if (await runModelTurn(ctx, turn, assistant.id, plan.query)) await runToolLoop(ctx, turn, assistant.id)
+    await runTurnWhenLoaded(ctx, turn, assistant.id, plan.query)
   }
 
   /** Ends the running turn without reporting: streaming messages complete, unfinished tools error. */
@@ -146,6 +161,12 @@ export function createChatController(config: ChatConfig, options: ChatController
    */
   const replan = async (plan: (history: Message[]) => RerunPlan | undefined, fork: boolean): Promise<void> => {
     if (!plan(messages())) return
+    const loading = fork && keepsVersions ? versionsLoad() : undefined
+    if (loading) {
+      await loading
+      // history may have changed while the versions' code loaded: plan on it as it is now
+      if (!plan(messages())) return
+    }
     halt()
     const replanned = plan(messages())
     if (!replanned) return
@@ -169,7 +190,13 @@ export function createChatController(config: ChatConfig, options: ChatController
   }
 
   const edit = async (messageId: string, newContent: string, opts?: EditOptions): Promise<void> => {
-    const first = planEdit(messages(), messageId, newContent)
+    let first = planEdit(messages(), messageId, newContent)
+    const loading = first?.kind === 'truncate' && keepsVersions ? versionsLoad() : undefined
+    if (loading) {
+      await loading
+      // history may have changed while the versions' code loaded: plan on it as it is now
+      first = planEdit(messages(), messageId, newContent)
+    }
     if (!first) return
     if (first.kind === 'in-place') {
       setMessages(first.messages)
@@ -179,7 +206,7 @@ export function createChatController(config: ChatConfig, options: ChatController
     halt()
     const plan = planEdit(messages(), messageId, newContent)
     if (plan?.kind !== 'truncate') return
-    if (keepsVersions) branches.fork(messages(), plan.kept.length - 1, messageId)
+    if (keepsVersions) versionsNow()?.fork(messages(), plan.kept.length - 1, messageId)
     if (opts?.regenerate === false) setMessages(plan.kept)
     else await rerun(plan, false)
   }
@@ -187,12 +214,14 @@ export function createChatController(config: ChatConfig, options: ChatController
   const clear = async (): Promise<void> => {
     turns.supersede()
     ctx.doneRecord = undefined
-    branches.clear()
+    branches?.clear()
     store.dispatch({ type: 'cleared' })
     ctx.providerResolved.clear()
     await tools.disposeAll()
     await persistence.clear(current.memory)
   }
+
+  const branchesOf = (messageId: string): BranchPosition => branches?.positionOf(messages(), messageId) ?? { index: 0, count: 1 }
 
   const switchBranch = (messageId: string, index: number): boolean => {
     if (!Number.isInteger(index) || index < 0) {
@@ -202,8 +231,8 @@ export function createChatController(config: ChatConfig, options: ChatController
         hint: 'Pass an index below branchesOf(messageId).count, e.g. switchBranch(id, branchesOf(id).index - 1).',
       })
     }
-    const position = branches.positionOf(messages(), messageId)
-    if (position.count <= index || position.index === index) return false
+    const position = branchesOf(messageId)
+    if (branches === undefined || position.count <= index || position.index === index) return false
     // A turn streaming into the version being left would go on writing into a hidden one: stop it.
     halt()
     const next = branches.switchTo(messages(), messageId, index)
@@ -224,15 +253,20 @@ export function createChatController(config: ChatConfig, options: ChatController
 
   return {
     getState: store.getState,
-    subscribe: store.subscribe,
+    // A UI subscribing shows the chat: the code of a turn loads meanwhile (model-turn-loader.ts).
+    subscribe: (listener) => {
+      prefetchModelTurn()
+      return store.subscribe(listener)
+    },
     send,
     stop,
     retry: () => replan(planRetry, false),
     edit,
     regenerate: (messageId) => replan((history) => planRegenerate(history, messageId), true),
-    branchesOf: (messageId) => branches.positionOf(messages(), messageId),
+    branchesOf,
     switchBranch,
     setInput: (value) => {
+      if (value !== '') prefetchModelTurn()
       store.dispatch({ type: 'input-set', input: value })
     },
     setMessages,

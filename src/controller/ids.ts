@@ -13,8 +13,3 @@ export type Clock = () => Date
 export const defaultIds: IdFactory = () => `msg-${randomUUID()}`
 
 export const defaultClock: Clock = () => new Date()
-
-/** Milliseconds between two clock readings; never negative, so a clock stepping back reads as 0. */
-export function elapsedMs(start: Date, end: Date): number {
-  return Math.max(0, end.getTime() - start.getTime())
-}

@@ -1,5 +1,4 @@
 import { componentOfChunk } from '../contract/component-chunk.js'
-import { sourceOfChunk } from '../contract/message-source.js'
 import type { MessageSource } from '../contract/message-source.js'
 import type { ComponentPart } from '../contract/component-part.js'
 import type { StreamChunk, StreamSource, StreamToolCallPayload, TokenUsage } from '../contract/stream.js'
@@ -7,7 +6,7 @@ import { ChatrailError } from '../contract/errors.js'
 import { AdapterError, describeThrown, ErrorCodes } from './errors.js'
 import { ignoreRejection } from './event-emitter.js'
 import { isPlainObject } from './safe-parse-args.js'
-import { SUPERSEDED } from './turn-tracker.js'
+import { SUPERSEDED } from './superseded.js'
 import type { Turn } from './turn-tracker.js'
 
 export type StreamOutcome = { kind: 'done' } | { kind: 'error'; error: Error } | { kind: 'superseded' }
@@ -22,6 +21,8 @@ export interface ChunkHandlers {
   component: (part: ComponentPart) => void
   /** chatrail addition: a `text` chunk carrying a cited source (`metadata.source`, see src/contract/message-source.ts). */
   source: (source: MessageSource) => void
+  /** Reads that source off a text chunk (`sourceOfChunk`, handed in: controller-kit.ts says why). */
+  sourceOf: (chunk: StreamChunk) => MessageSource | undefined
   reasoning: (delta: string) => void
   tool_result: (content: string) => void
   /** Awaited before the next chunk is pulled; a throw ends the turn with that error. */
@@ -95,7 +96,7 @@ export async function consumeStream(source: StreamSource, turn: Turn, handlers: 
       switch (chunk?.type) {
         case 'text': {
           const component = chunk.metadata === undefined ? undefined : componentOfChunk(chunk)
-          const source = component !== undefined || chunk.metadata === undefined ? undefined : sourceOfChunk(chunk)
+          const source = component !== undefined || chunk.metadata === undefined ? undefined : handlers.sourceOf(chunk)
           if (component) handlers.component(component)
           else {
             // A source rides an empty text chunk; should one carry text too, the text is kept.

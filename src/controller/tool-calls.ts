@@ -1,12 +1,12 @@
 import type { ToolCall } from '../contract/message.js'
 import type { StreamToolCallPayload } from '../contract/stream.js'
-import { findMessage } from './chat-state.js'
+import { findMessage } from './history-reads.js'
 import type { ControllerContext } from './controller-context.js'
 import { describeThrown, ErrorCodes, ToolError } from './errors.js'
 import { safeParseArgs } from './safe-parse-args.js'
 import { authorizeToolCall, refusal } from './tool-authorization.js'
 import { executeTool } from './tool-execution.js'
-import { SUPERSEDED } from './turn-tracker.js'
+import { SUPERSEDED } from './superseded.js'
 import type { Turn } from './turn-tracker.js'
 
 /** Patches one tool call of one message through the store (`tool-call-patched`). */

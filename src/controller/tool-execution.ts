@@ -3,7 +3,8 @@ import type { ToolCall } from '../contract/message.js'
 import type { ArgsValidationResult, ToolDefinition } from '../contract/tool.js'
 import type { ControllerContext } from './controller-context.js'
 import { describeThrown, ErrorCodes, ToolError } from './errors.js'
-import { elapsedMs } from './ids.js'
+import { lifecycleOf } from './tool-lifecycle.js'
+import { elapsedMs } from './turn-measures.js'
 import { authorizeToolCall, refusal } from './tool-authorization.js'
 
 export interface ToolOutcome {
@@ -70,7 +71,7 @@ export async function executeTool(
   }
   const run = async (): Promise<ToolOutcome> => {
     try {
-      await ctx.tools.ensureInitialized(tool)
+      await lifecycleOf(ctx.tools).ensureInitialized(tool)
       // The last await before execute: a policy or tool changed during init refuses the call.
       const late = refusal(decision, call)
       if (late) return failure(late)
@@ -99,5 +100,5 @@ export async function executeTool(
       return failure(error)
     }
   }
-  return ctx.tools.track(tool, run())
+  return lifecycleOf(ctx.tools).track(tool, run())
 }

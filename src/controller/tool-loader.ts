@@ -1,5 +1,6 @@
 import type { ChatConfig } from '../contract/chat.js'
 import { isLiveAgentAdapter } from '../contract/live-agent-adapter.js'
+import { lazyModule } from './lazy-module.js'
 import type * as ToolHandling from './tool-handling.js'
 
 /**
@@ -14,23 +15,13 @@ import type * as ToolHandling from './tool-handling.js'
 
 export type ToolHandlingModule = typeof ToolHandling
 
-let loading: Promise<ToolHandlingModule> | undefined
-let loaded: ToolHandlingModule | undefined
+const toolHandling = lazyModule(() => import('./tool-handling.js'))
 
 /** The module when it is loaded, else `undefined` (no tool call has been handled yet). */
-export const loadedToolHandling = (): ToolHandlingModule | undefined => loaded
+export const loadedToolHandling: () => ToolHandlingModule | undefined = toolHandling.loaded
 
 /** Loads the module (once; later calls share the first's promise, and a failed load is tried again). */
-export function loadToolHandling(): Promise<ToolHandlingModule> {
-  loading ??= import('./tool-handling.js').then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      loading = undefined
-      throw error
-    },
-  )
-  return loading
-}
+export const loadToolHandling: () => Promise<ToolHandlingModule> = toolHandling.load
 
 /**
  * Starts loading the module in the background for a chat whose turns can call tools: declared
@@ -38,12 +29,12 @@ export function loadToolHandling(): Promise<ToolHandlingModule> {
  * and reports them as tool calls). A failure here is left to the first tool call, which loads again.
  */
 export function prefetchToolHandling(config: Pick<ChatConfig, 'tools' | 'adapter'>): void {
-  if (loaded || loading) return
   const adapter = config.adapter
   if ((config.tools?.length ?? 0) > 0 || adapter?.capabilities?.tools === true || (adapter !== undefined && isLiveAgentAdapter(adapter))) loadToolHandling().catch(() => undefined)
 }
 
 /** Runs `use` with the module: at once when it is loaded, else once it is. */
 export function withToolHandling<T>(use: (module: ToolHandlingModule) => Promise<T>): Promise<T> {
-  return loaded ? use(loaded) : loadToolHandling().then(use)
+  const loaded = toolHandling.loaded()
+  return loaded ? use(loaded) : toolHandling.load().then(use)
 }

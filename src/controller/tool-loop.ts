@@ -1,6 +1,5 @@
 import type { Message, ToolCall } from '../contract/message.js'
-import { buildMessage } from './build-message.js'
-import { findMessage } from './chat-state.js'
+import { findMessage } from './history-reads.js'
 import { takeDoneRecord, type ControllerContext } from './controller-context.js'
 import { invokeCallback } from './event-emitter.js'
 import { runModelTurn } from './turn-runner.js'
@@ -39,9 +38,9 @@ export async function runToolLoop(ctx: ControllerContext, turn: Turn, assistantI
     }
     followUps += 1
     const toolMessages = (message.toolCalls ?? []).map((call) =>
-      buildMessage({ role: 'tool', content: call.result ?? call.error ?? '', toolCallId: call.id }, ctx),
+      ctx.kit.buildMessage({ role: 'tool', content: call.result ?? call.error ?? '', toolCallId: call.id }, ctx),
     )
-    const next = buildMessage({ role: 'assistant', content: '', status: 'streaming' }, ctx)
+    const next = ctx.kit.buildMessage({ role: 'assistant', content: '', status: 'streaming' }, ctx)
     ctx.store.dispatch({ type: 'tools-continued', assistantId: current, appended: [...toolMessages, next], metadata: takeDoneRecord(ctx, current) })
     if (!(await runModelTurn(ctx, turn, next.id, ''))) return
     current = next.id

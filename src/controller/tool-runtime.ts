@@ -1,11 +1,11 @@
 import type { ToolDefinition } from '../contract/tool.js'
+import type { ToolLifecycle } from './tool-lifecycle.js'
 
 /**
- * The tools a turn can call: `config.tools` plus skill tools (a skill tool wins a name clash),
- * each `init`ed lazily once, with running executions tracked so a tool is never disposed under
- * one. Two things dispose tools: `clear()` disposes every initialized tool (they re-`init` on next
- * use; upstream retired them for good, §2.15), and a rebuild that replaces a tool disposes the old
- * one once its running executions settle. Every `init` is matched by at most one `dispose`.
+ * The tools a turn can call: `config.tools` plus skill tools (a skill tool wins a name clash).
+ * Their lifecycle (each `init`ed lazily once, running executions tracked, replaced ones disposed:
+ * tool-lifecycle.ts) begins with the first execution, so it comes with the tool handling, loaded on
+ * the first tool call (tool-loader.ts); a chat that never runs a tool has nothing to dispose.
  */
 export interface ToolRuntime {
   find: (name: string) => ToolDefinition | undefined
@@ -16,77 +16,26 @@ export interface ToolRuntime {
    * retired: disposed once its running executions settle. One that does hands its lifecycle on.
    */
   rebuild: (configTools: readonly ToolDefinition[] | undefined, skillTools: readonly ToolDefinition[]) => void
-  /** Runs `init` once per tool; concurrent callers share one promise. */
-  ensureInitialized: (tool: ToolDefinition) => Promise<void>
-  /** Tracks an execution of `tool` so disposal waits for it. */
-  track: <T>(tool: ToolDefinition, work: Promise<T>) => Promise<T>
   /** Waits for running executions, then calls `dispose` on every initialized tool (errors swallowed). */
   disposeAll: () => Promise<void>
+  /** The tools' lifecycle, from the first execution on (`lifecycleOf` in tool-lifecycle.ts makes it). */
+  lifecycle: ToolLifecycle | undefined
 }
-
-/** Same lifecycle: a rebuilt definition object carrying the very same functions is the same tool. */
-const sameLifecycle = (a: ToolDefinition, b: ToolDefinition): boolean =>
-  a.name === b.name && a.init === b.init && a.dispose === b.dispose && a.execute === b.execute
 
 export function createToolRuntime(): ToolRuntime {
   let registry = new Map<string, ToolDefinition>()
-  let initialized = new Map<ToolDefinition, Promise<void>>()
-  const running = new Map<Promise<unknown>, ToolDefinition>()
-
-  /** Waits for `tools`' running executions (all of them when omitted), then disposes each whose init succeeded. */
-  const dispose = async (tools: ReadonlyMap<ToolDefinition, Promise<void>>): Promise<void> => {
-    await Promise.allSettled([...running].filter(([, tool]) => tools.has(tool)).map(([work]) => work))
-    await Promise.allSettled(
-      [...tools].map(async ([tool, init]) => {
-        await init
-        await tool.dispose?.()
-      }),
-    )
-  }
-
-  return {
+  const runtime: ToolRuntime = {
     find: (name) => registry.get(name),
     list: () => [...registry.values()],
     rebuild: (configTools, skillTools) => {
       // Later entries win a name clash: skill tools override config tools.
       registry = new Map([...(configTools ?? []), ...skillTools].map((tool) => [tool.name, tool]))
-      const retired = new Map<ToolDefinition, Promise<void>>()
-      for (const [tool, init] of initialized) {
-        const successor = registry.get(tool.name)
-        if (successor === tool) continue
-        initialized.delete(tool)
-        if (successor && sameLifecycle(tool, successor) && !initialized.has(successor)) initialized.set(successor, init)
-        else retired.set(tool, init)
-      }
-      if (retired.size > 0) void dispose(retired)
-    },
-    ensureInitialized: (tool) => {
-      let pending = initialized.get(tool)
-      if (!pending) {
-        const attempt = Promise.resolve().then(() => tool.init?.())
-        pending = attempt
-        initialized.set(tool, attempt)
-        // A failed init is retried on the next use rather than cached forever.
-        // (A rebuild may have handed the attempt on to a successor: forget it under any key.)
-        attempt.catch(() => {
-          for (const [key, value] of initialized) if (value === attempt) initialized.delete(key)
-        })
-      }
-      return pending
-    },
-    track: (tool, work) => {
-      running.set(work, tool)
-      const forget = (): void => {
-        running.delete(work)
-      }
-      work.then(forget, forget)
-      return work
+      runtime.lifecycle?.retire(registry)
     },
     disposeAll: async () => {
-      const tools = initialized
-      initialized = new Map()
-      await Promise.allSettled([...running.keys()])
-      await dispose(tools)
+      await runtime.lifecycle?.disposeAll()
     },
+    lifecycle: undefined,
   }
+  return runtime
 }

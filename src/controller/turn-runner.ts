@@ -1,18 +1,15 @@
 import { AnswerParts } from '../contract/answer-parts.js'
 import type { ContentPart } from '../contract/message.js'
-import { MAX_SOURCES } from '../contract/message-source.js'
 import type { MessageSource } from '../contract/message-source.js'
 import type { RetrievedDocument } from '../contract/memory.js'
 import { historyOf } from '../contract/history-view.js'
 import { buildAdapterRequest } from './adapter-request.js'
-import { countable } from './chat-reducer.js'
 import type { ControllerContext } from './controller-context.js'
 import { describeThrown, ErrorCodes, RuntimeError } from './errors.js'
-import { invokeCallback } from './event-emitter.js'
-import { elapsedMs } from './ids.js'
 import { consumeStream, errorFromThrown } from './stream-consumer.js'
-import { loadedToolHandling, withToolHandling } from './tool-loader.js'
-import { SUPERSEDED } from './turn-tracker.js'
+import { failTurn } from './turn-failure.js'
+import { countable, elapsedMs } from './turn-measures.js'
+import { SUPERSEDED } from './superseded.js'
 import type { Turn } from './turn-tracker.js'
 
 /**
@@ -23,19 +20,8 @@ import type { Turn } from './turn-tracker.js'
  * Returns true when the turn is still current and succeeded.
  */
 export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistantId: string, query: string): Promise<boolean> {
-  /**
-   * Ends the turn as an error, as data: the source is aborted, the assistant and chat go to `error`,
-   * observers get `error`, then `onError`. The caller's promise resolves. A stale turn changes nothing.
-   */
-  const fail = (error: Error): false => {
-    if (turn.isCurrent()) {
-      ctx.turns.supersede()
-      ctx.store.dispatch({ type: 'turn-failed', assistantId, error })
-      ctx.emit({ type: 'error', error })
-      invokeCallback(ctx.config().onError, error)
-    }
-    return false
-  }
+  /** Ends the turn as an error, as data (turn-failure.ts); the caller's promise resolves. */
+  const fail = (error: Error): false => failTurn(ctx, turn, assistantId, error)
 
   const activation = await turn.race(ctx.skills())
   if (activation === SUPERSEDED || !turn.isCurrent()) return false
@@ -98,7 +84,7 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
     },
     source: (cited) => {
       // Bounded like every other input (an adapter could cite forever); later ones are dropped.
-      if (sources.length >= MAX_SOURCES) return
+      if (sources.length >= ctx.kit.maxSources) return
       sources.push(cited)
       patch({}, { sources: [...sources] })
     },
@@ -112,9 +98,10 @@ export async function runModelTurn(ctx: ControllerContext, turn: Turn, assistant
       patch({}, { usage })
       ctx.store.dispatch({ type: 'usage-added', usage })
     },
-    toolCall: (payload, metadata) => withToolHandling((tools) => tools.handleToolCallChunk(ctx, turn, assistantId, payload, metadata)),
+    toolCall: (payload, metadata) => ctx.kit.withToolHandling((tools) => tools.handleToolCallChunk(ctx, turn, assistantId, payload, metadata)),
     // not loaded: no tool call was recorded, so there is none to settle (tool-loader.ts)
-    toolResultOf: (payload, content, metadata) => loadedToolHandling()?.settleProviderToolCall(ctx, assistantId, payload, content, metadata),
+    toolResultOf: (payload, content, metadata) => ctx.kit.loadedToolHandling()?.settleProviderToolCall(ctx, assistantId, payload, content, metadata),
+    sourceOf: ctx.kit.sourceOfChunk,
     doneRecord: (record) => void (ctx.doneRecord = { assistantId, record }),
   })
 

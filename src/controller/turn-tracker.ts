@@ -1,8 +1,6 @@
 import type { StreamSource } from '../contract/stream.js'
-
-/** What `Turn.race` resolves to when the turn was superseded before the awaited work settled. */
-export const SUPERSEDED: unique symbol = Symbol('chatrail.turn.superseded')
-export type Superseded = typeof SUPERSEDED
+import { SUPERSEDED } from './superseded.js'
+import type { Superseded } from './superseded.js'
 
 /**
  * One generation of work: a model call and its tool loop. Every async step checks `isCurrent()`

@@ -4,15 +4,15 @@ import type { Dialog, DialogAnswerInput, DialogAnswerResult } from '../contract/
 import type { Message } from '../contract/message.js'
 import type { StreamStatus } from '../contract/stream.js'
 import type { BranchPosition } from '../controller/index.js'
+import { getLifecycleTargets } from '../controller/lifecycle-targets.js'
 import type { LifecycleTargets } from '../controller/lifecycle-targets.js'
 import type { ChatDefinition, JsonObject, SessionSnapshot, TurnTrace } from '../conversation/index.js'
 import { agentFailedIn } from './agent-failure.js'
 import type { ApprovalRecord, ApprovalSource } from './approval-source.js'
-import type { WaitingApprovals } from './waiting-approvals.js'
+import type { WaitingApprovals } from './waiting-approvals-store.js'
 import type { ChatBinding, ChatBindingState } from './chat-binding.js'
 import type { ChatLabels } from './chat-labels.js'
 import { isComponentPart } from '../contract/component-chunk.js'
-import { componentKeyOf } from './component-key.js'
 import { componentRules, loadComponentRules, whenComponentRules } from './component-rules.js'
 import type { ComponentAnswer } from './component-key.js'
 import type { DialogLog } from './dialog-log.js'
@@ -189,6 +189,15 @@ const inFlightByBinding = new WeakMap<object, Map<string, ComponentAnswer>>()
 const noApprovals: readonly ApprovalRecord[] = Object.freeze([])
 
 /**
+ * A click's key: `componentKeyOf(messageId, instanceId)` (component-key.ts), the key the component
+ * rules give history's answers, written out here because those rules load lazily and import that
+ * module: were the store to import it too, a bundler would split it off into a chunk shared with
+ * the app's entry, one more gzip stream for its first screen. test/view/component-rules.test.ts
+ * holds the two to the same key.
+ */
+export const clickKeyOf = (messageId: string, instanceId: string): string => `${messageId}:${instanceId}`
+
+/**
  * The view store over `binding` with its presentation rules from `rules` (presentation-rules.ts):
  * `createChatView` (chat-view.ts) hands them in at once, `createLazyChatView` loads them on the
  * first subscribe.
@@ -206,7 +215,7 @@ export function createChatViewStore<Ctx extends JsonObject>(binding: ChatViewBin
   /** The confirmation records' store, once the rules that make it are in (with `options.approvals`). */
   const approvalsNow = (): WaitingApprovals | undefined => {
     const present = rules.current()
-    if (approvals === undefined && options.approvals !== undefined && 'createWaitingApprovals' in present) approvals = present.createWaitingApprovals(options.approvals)
+    if (approvals === undefined && options.approvals !== undefined && 'waitingApprovalsWith' in present) approvals = present.waitingApprovalsWith(options.approvals, wiredListeners)
     return approvals
   }
   let dismissed: object | undefined
@@ -270,6 +279,10 @@ export function createChatViewStore<Ctx extends JsonObject>(binding: ChatViewBin
       items: layoutStream(messages, dialogLog, failedAt),
       stopped,
       failedAt,
+      // The store's own, not the presentation rules': the controller's entry exports the function,
+      // so its code is in every app's first load anyway, and a lazy chunk importing it too would
+      // split it off into a chunk of its own, one more gzip stream for the first screen.
+      lifecycle: getLifecycleTargets(messages, status),
       ...shown,
       dialogLog,
       pendingDialog,
@@ -337,7 +350,7 @@ export function createChatViewStore<Ctx extends JsonObject>(binding: ChatViewBin
   const listeners = wiredListeners(wire)
 
   const interact = async (messageId: string, part: ComponentPart, event: string, value?: unknown, label?: string): Promise<boolean> => {
-    const key = componentKeyOf(messageId, part.instanceId)
+    const key = clickKeyOf(messageId, part.instanceId)
     // checked and marked before anything is awaited: a second click meanwhile finds it in flight
     if (clicks.has(key)) return false
     clicks.set(key, { event, ...(value === undefined ? {} : { value }) })

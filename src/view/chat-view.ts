@@ -1,13 +1,13 @@
 import type { JsonObject } from '../conversation/index.js'
 import { createChatViewStore } from './chat-view-store.js'
 import type { ChatView, ChatViewBinding, ChatViewOptions } from './chat-view-store.js'
-import { createWaitingApprovals, noApprovalSource, presentationOf } from './presentation-kit.js'
+import { noApprovalSource, presentationOf, waitingApprovalsWith } from './presentation-kit.js'
 import type { PresentationRules, PresentationRulesSource } from './presentation-rules.js'
 
 export type { ChatView, ChatViewBinding, ChatViewOptions, ChatViewSnapshot, StateBadge, ViewLabels } from './chat-view-store.js'
 
 // the kit's exports by name, not as a namespace object (a bundle would build one for it)
-const kit: PresentationRules = { createWaitingApprovals, noApprovalSource, presentationOf }
+const kit: PresentationRules = { noApprovalSource, presentationOf, waitingApprovalsWith }
 const loaded = Promise.resolve(kit)
 /** The rules in hand: nothing to wait for. */
 const presentation: PresentationRulesSource = { current: () => kit, load: () => loaded }

@@ -1,6 +1,7 @@
+import { lazyModule } from '../controller/lazy-module.js'
 import type { LabelledSuggestion } from './event-bar.js'
 import type { Presentation } from './presentation.js'
-import type { PresentationRules, PresentationRulesSource } from './presentation-rules.js'
+import type { PresentationRulesSource } from './presentation-rules.js'
 
 /**
  * The presentation rules loaded on first use (`import()` of presentation-kit.ts), shared by every
@@ -11,7 +12,6 @@ const noSuggestions: readonly LabelledSuggestion[] = []
 
 /** Before the rules are in: nothing offered, nothing reported (`presentationReady` false). */
 const noPresentation: Presentation = {
-  lifecycle: { userId: undefined, assistantId: undefined, canRetry: false },
   regenerable: undefined,
   eventBar: { mode: 'buttons', buttons: [], restart: undefined, suggestions: noSuggestions, disabled: true },
   suggestions: noSuggestions,
@@ -19,23 +19,10 @@ const noPresentation: Presentation = {
   failure: undefined,
 }
 
-let loaded: PresentationRules | undefined
-let loading: Promise<PresentationRules> | undefined
+const rules = lazyModule(() => import('./presentation-kit.js'))
 
 /** The rules loaded on first use (at most once; a failed load may be tried again by the next subscribe). */
 export const lazyPresentationRules: PresentationRulesSource = {
-  current: () => loaded ?? noPresentation,
-  load: () => {
-    loading ??= import('./presentation-kit.js').then(
-      (rules) => {
-        loaded = rules
-        return rules
-      },
-      (error: unknown) => {
-        loading = undefined
-        throw error
-      },
-    )
-    return loading
-  },
+  current: () => rules.loaded() ?? noPresentation,
+  load: rules.load,
 }

@@ -1,7 +1,5 @@
 import type { ChatState } from '../contract/chat.js'
 import type { BranchPosition } from '../controller/index.js'
-import { getLifecycleTargets } from '../controller/lifecycle-targets.js'
-import type { LifecycleTargets } from '../controller/lifecycle-targets.js'
 import type { ChatDefinition, JsonObject, SessionSnapshot, TurnTrace } from '../conversation/index.js'
 import { agentFailedIn } from './agent-failure.js'
 import { eventBarOf, labelledSuggestionsOf } from './event-bar.js'
@@ -15,7 +13,6 @@ import { canReplayLastTurn } from './message-offers.js'
 
 /** What a chat offers and reports beside its messages, as the view's snapshot holds it. */
 export interface Presentation {
-  readonly lifecycle: LifecycleTargets
   readonly regenerable: string | undefined
   readonly eventBar: EventBar
   readonly suggestions: readonly LabelledSuggestion[]
@@ -37,8 +34,7 @@ export interface PresentationInput<Ctx extends JsonObject = JsonObject> {
 }
 
 /**
- * Pure: the view's presentation of a chat state: which message Retry / Regenerate / Edit act on,
- * the reply a Regenerate button is offered on (the last one, idle, no failure reported: then the
+ * Pure: the view's presentation of a chat state: the reply a Regenerate button is offered on (the last one, idle, no failure reported: then the
  * failure's Retry is the one way to ask again), the bar under the messages and the chips, the
  * newest message with versions, and the failure to report in plain words (none while streaming).
  */
@@ -48,7 +44,6 @@ export function presentationOf<Ctx extends JsonObject>(input: PresentationInput<
   const streaming = status === 'streaming'
   const failure = streaming ? undefined : failureOf(chat.error, traces, agentFailedIn, labels)
   return {
-    lifecycle: getLifecycleTargets(messages, status),
     regenerable: failure === undefined && canReplayLastTurn(messages, streaming) ? messages.at(-1)?.id : undefined,
     eventBar: eventBarOf({ definition, snapshot: conversation, traces, disabled: busy, eventLabels, startOver: labels.startOver }),
     suggestions: labelledSuggestionsOf({ definition, snapshot: conversation, eventLabels }),

@@ -1,6 +1,7 @@
 import { createChatController } from '../../src/controller/index.js'
 import type { AgentEvent, ChatConfig, ChatState, StreamChunk } from '../../src/contract/index.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
+import { loadModelTurn } from '../../src/controller/model-turn-loader.js'
 import { loadToolHandling } from '../../src/controller/tool-loader.js'
 import type { ScriptedAdapter, ScriptedStep } from '../../src/testing/index.js'
 
@@ -30,12 +31,13 @@ export interface ManualStream {
 
 /** Lets pending promise callbacks run (a few macrotask turns). */
 /**
- * Lets everything pending run: the controller's tool handling first (a chat's first tool call waits
- * for that module, tool-loader.ts; a file run first in a fresh worker failed on the fresh-clone CI
- * when three ticks were shorter than the import), then three macrotask turns.
+ * Lets everything pending run: the controller's lazily loaded modules first (a chat's first turn
+ * waits for a turn's code, model-turn-loader.ts, and its first tool call for the tool handling,
+ * tool-loader.ts; a file run first in a fresh worker failed on the fresh-clone CI when three ticks
+ * were shorter than the import), then three macrotask turns.
  */
 export const settle = async (): Promise<void> => {
-  await loadToolHandling()
+  await Promise.all([loadModelTurn(), loadToolHandling()])
   for (let i = 0; i < 3; i += 1) await new Promise((resolve) => setImmediate(resolve))
 }
 

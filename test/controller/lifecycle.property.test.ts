@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createChatController } from '../../src/controller/index.js'
 import type { AdapterFactory, ChatState, Message, StreamChunk } from '../../src/contract/index.js'
 import { LAZY_MESSAGES_FROM } from '../../src/controller/chat-state.js'
+import { loadModelTurn } from '../../src/controller/model-turn-loader.js'
 import { loadToolHandling } from '../../src/controller/tool-loader.js'
 import { scriptedAdapter } from '../../src/testing/index.js'
 import { fixedSources } from './harness.js'
@@ -59,10 +60,11 @@ function expectUniqueIds(state: ChatState): void {
 }
 
 describe('lifecycle properties (fast-check, scheduled interleavings)', () => {
-  // A controller loads its tool handling on the first tool call (src/controller/tool-loader.ts): a
-  // real module import, which the scheduler does not control. Loaded once before the runs, so every
-  // interleaving below is the scheduler's (the first run would otherwise wait on the import).
-  beforeAll(() => loadToolHandling())
+  // A controller loads a turn's code on its first turn (src/controller/model-turn-loader.ts) and its
+  // tool handling on the first tool call (src/controller/tool-loader.ts): real module imports, which
+  // the scheduler does not control. Loaded once before the runs, so every interleaving below is the
+  // scheduler's (the first run would otherwise wait on the imports).
+  beforeAll(() => Promise.all([loadModelTurn(), loadToolHandling()]))
 
   it('never ends streaming, never duplicates ids, and nothing changes state after stop()', async () => {
     await fc.assert(

@@ -6,12 +6,14 @@ import { canReplayLastTurn } from '../../renderers/react/message-actions.js'
 import type { AdapterFactory } from '../../src/contract/adapter.js'
 import type { Message } from '../../src/contract/message.js'
 import type { StreamChunk } from '../../src/contract/stream.js'
+import { loadModelTurn } from '../../src/controller/model-turn-loader.js'
 import { countingAdapter, supportChat } from './support-chat.js'
 
 // Issue #31 items 5 and 6: the actions on the message they act on (Copy, Edit, Regenerate), one
 // Retry on an error, an icon Send / Stop as the composer's only button, and Jump to latest while
 // a reply streams and the reader is scrolled up. Layout (390 px, no wrap) is checked in Chromium.
-beforeAll(() => preloadMessageUI())
+// A turn's code too (it loads when the chat is shown): the tests send at once after the mount.
+beforeAll(() => Promise.all([preloadMessageUI(), loadModelTurn()]))
 afterEach(cleanup)
 
 const options = { lint: false }

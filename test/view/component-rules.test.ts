@@ -1,9 +1,12 @@
+import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import type { ComponentPart } from '../../src/contract/component-part.js'
 import { countingAdapter } from '../react/support-chat.js'
 import { supportChat } from '../react/support-chat.js'
 import { choiceChat } from './component-choice-chat.js'
 import { eventually } from '../server/support/harness.js'
+import { clickKeyOf } from '../../src/view/chat-view-store.js'
+import { componentKeyOf } from '../../src/view/component-key.js'
 
 /**
  * The view's component rules load the first time a chat shows a component (a fresh copy of
@@ -42,5 +45,13 @@ describe('the component rules, loaded on first use', () => {
     expect(view.getSnapshot().componentAnswers.get(`${messageId}:next`)).toEqual({ event: 'select', value: 'refund' })
     expect(view.getSnapshot().messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['/pick', 'Refund'])
     off()
+  })
+})
+
+describe("the store's click key", () => {
+  it('is the key the component rules give history\'s answers (componentKeyOf), for any ids', () => {
+    fc.assert(fc.property(fc.string(), fc.string(), (messageId, instanceId) => {
+      expect(clickKeyOf(messageId, instanceId)).toBe(componentKeyOf(messageId, instanceId))
+    }))
   })
 })
