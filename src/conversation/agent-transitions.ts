@@ -3,7 +3,7 @@ import type { StreamToolCallPayload } from '../contract/stream.js'
 import type { ToolDefinition } from '../contract/tool.js'
 import type { isIdentifier } from './identifier.js'
 import type { JsonObject } from './json.js'
-import type { Machine, MachineState, step } from './machine.js'
+import type { advance, Machine, MachineState } from './machine.js'
 
 /**
  * Agent-proposed transitions (`conversation.agentTransitions`). The forwarded request names the
@@ -12,7 +12,7 @@ import type { Machine, MachineState, step } from './machine.js'
  * the current state declares the event and its guard passes. Pure.
  *
  * A session loads this module on the first turn of a definition with `agentTransitions` (an `import()`
- * in agentic-turn.ts), and hands it the machine's `step`, `isIdentifier` and the tool's name rather
+ * in agentic-generator.ts), and hands it the machine's `advance`, `isIdentifier` and the tool's name rather
  * than letting it import them: a lazy module that imports the session's modules splits them into
  * shared chunks, each a gzip stream of its own, which cost the apps without agent transitions more
  * than this module does (issue 32).
@@ -20,7 +20,7 @@ import type { Machine, MachineState, step } from './machine.js'
 
 /** What the judge uses from the session's modules. */
 export interface TransitionDeps {
-  readonly step: typeof step
+  readonly advance: typeof advance
   readonly isIdentifier: typeof isIdentifier
   /** `TRANSITION_TOOL` (transition-tool.ts). */
   readonly tool: string
@@ -39,12 +39,12 @@ export interface AgentTransitions {
   judgeProposal: <Ctx extends JsonObject>(machine: Machine<Ctx>, current: MachineState<Ctx>, call: StreamToolCallPayload) => ProposalVerdict<Ctx>
 }
 
-export function agentTransitions({ step, isIdentifier, tool }: TransitionDeps): AgentTransitions {
+export function agentTransitions({ advance, isIdentifier, tool }: TransitionDeps): AgentTransitions {
   return {
     legalEvents(machine, current) {
       const state = machine.states.get(current.state)
       if (!state) return []
-      return state.events.filter((event) => step(machine, current, event)[1][0]?.type === 'transition')
+      return state.events.filter((event) => !('type' in advance(machine, current, event)))
     },
     withTransitionContext(request, state, events) {
       const definition: ToolDefinition = {
@@ -69,9 +69,8 @@ export function agentTransitions({ step, isIdentifier, tool }: TransitionDeps): 
         return { legal: false, reason: 'malformed-proposal' }
       }
       if (!isIdentifier(event)) return { legal: false, reason: 'malformed-proposal' }
-      const [after, effects] = step(machine, current, event)
-      const first = effects[0]
-      if (first?.type === 'refuse') return { legal: false, reason: first.reason === 'undeclared-event' ? 'undeclared-event' : 'guard-refused' }
+      const after = advance(machine, current, event)
+      if ('type' in after) return { legal: false, reason: after.reason === 'undeclared-event' ? 'undeclared-event' : 'guard-refused' }
       return { legal: true, event, after }
     },
   }

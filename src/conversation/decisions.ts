@@ -3,7 +3,7 @@ import type { Message } from '../contract/message.js'
 import type { StreamChunk } from '../contract/stream.js'
 import { fingerprint, patchOf, readDecisionRecord, type DecisionRecord } from './decision-record.js'
 import type { JsonObject } from './json.js'
-import { assignContext, step, type Machine, type MachineState } from './machine.js'
+import { advance, assignContext, type Machine, type MachineState } from './machine.js'
 import type { RouteIndex } from './route-index.js'
 import type { Route } from './routes.js'
 import { uiEventOf } from './ui-events.js'
@@ -125,8 +125,8 @@ function replayRecord<Ctx extends JsonObject>(machine: Machine<Ctx>, before: Mac
     const context = assignContext(before.context, patch)
     return context === before.context ? before : context && Object.freeze({ state: before.state, context })
   }
-  const [after, effects] = step(machine, before, record.event, patch)
-  return effects[0]?.type === 'transition' && after.state === record.toState ? after : undefined
+  const after = advance(machine, before, record.event, patch)
+  return 'type' in after || after.state !== record.toState ? undefined : after
 }
 
 /** The state after a decision applied on top of `before` (its own `after` when `before` is its own). */

@@ -1,7 +1,7 @@
 import { resolveRoutes } from './decide.js'
 import type { Decider } from './explain.js'
 import { isPromise } from './is-promise.js'
-import { compileMachine, FORM_ATTEMPTS, step } from './machine.js'
+import { advance, compileMachine, FORM_ATTEMPTS } from './machine.js'
 import { commandKey, textKey } from './normalize.js'
 import { buildRouteIndex } from './route-index.js'
 
@@ -9,4 +9,4 @@ import { buildRouteIndex } from './route-index.js'
  * The code explain.ts runs, from the modules a session's turns run (explain.ts says why it is handed
  * in, not imported). One object, shared by every session and by explain-turn.ts.
  */
-export const explainDecider: Decider = { resolveRoutes, buildRouteIndex, compileMachine, step, commandKey, textKey, isPromise, formAttempts: FORM_ATTEMPTS }
+export const explainDecider: Decider = { resolveRoutes, buildRouteIndex, compileMachine, advance, commandKey, textKey, isPromise, formAttempts: FORM_ATTEMPTS }

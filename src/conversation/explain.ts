@@ -2,7 +2,7 @@ import type { Resolution, resolveRoutes } from './decide.js'
 import type { ChatDefinition } from './definition.js'
 import type { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
-import type { compileMachine, Machine, MachineState, step } from './machine.js'
+import type { advance, compileMachine, Machine, MachineState } from './machine.js'
 import type { commandKey, textKey } from './normalize.js'
 import type { buildRouteIndex, RouteIndex } from './route-index.js'
 import type { Route, RouteContext, RouteMatch } from './routes.js'
@@ -99,7 +99,7 @@ export interface Decider {
   readonly resolveRoutes: typeof resolveRoutes
   readonly buildRouteIndex: typeof buildRouteIndex
   readonly compileMachine: typeof compileMachine
-  readonly step: typeof step
+  readonly advance: typeof advance
   readonly commandKey: typeof commandKey
   readonly textKey: typeof textKey
   readonly isPromise: typeof isPromise
@@ -152,7 +152,7 @@ export async function explainRoutes<Ctx extends JsonObject>(
   input: ExplainInput,
   decider: Decider,
 ): Promise<RouteExplanation[]> {
-  const { step, commandKey, textKey, isPromise } = decider
+  const { advance, commandKey, textKey, isPromise } = decider
   const machine = machineOf(definition, decider)
   const ctx = explainContext(at, input)
   const text = ctx.input
@@ -215,8 +215,8 @@ export async function explainRoutes<Ctx extends JsonObject>(
       }
     }
     if (route.event !== undefined) {
-      const refusal = step(machine, at, route.event)[1][0]
-      if (refusal?.type === 'refuse') return { matched: true, reason: 'guard', detail: `the transition's guard refused "${route.event}" (${refusal.reason})${route.refuse === undefined ? ', so the turn fails (transition refused)' : reprompt}` }
+      const refusal = advance(machine, at, route.event)
+      if ('type' in refusal) return { matched: true, reason: 'guard', detail: `the transition's guard refused "${route.event}" (${refusal.reason})${route.refuse === undefined ? ', so the turn fails (transition refused)' : reprompt}` }
     }
     return { matched: true, reason: 'matched', detail: route.event === undefined ? (route.restart ? 'starts over' : 'answers without a transition') : `fires "${route.event}" → "${declared?.get(route.event)?.target ?? at.state}"` }
   }

@@ -1,58 +1,15 @@
-import type { ComponentCatalog, ComponentPart } from '../contract/component-part.js'
+import type { ComponentCatalog } from '../contract/component-part.js'
 import { isComponentPart } from '../contract/component-chunk.js'
-import type { HistoryView } from '../contract/history-view.js'
 import type { Message } from '../contract/message.js'
-import type { Interaction } from './interactions.js'
+import { walk } from './interaction-rules.js'
 
 /**
- * Judging interactions against a history (see interactions.ts): loaded by the turn on the first
- * interaction it meets, and by renderers through chatrail/components.
+ * Judging interactions against a history (interaction-rules.ts), for renderers through
+ * chatrail/components and chatrail/view: the rules with the component-part check bound.
  */
 
-/** The interaction a user message carries, when it carries a well-formed one. */
-export function interactionOf(message: Pick<Message, 'role' | 'metadata'>): Interaction | undefined {
-  if (message.role !== 'user') return undefined
-  const candidate = (message.metadata as { chatrail?: { interaction?: unknown } } | undefined)?.chatrail?.interaction
-  if (typeof candidate !== 'object' || candidate === null) return undefined
-  const { messageId, instanceId, componentKey, event } = candidate as Record<string, unknown>
-  if (typeof messageId !== 'string' || typeof instanceId !== 'string' || typeof componentKey !== 'string' || typeof event !== 'string') return undefined
-  return candidate as Interaction
-}
-
-const keyOf = (messageId: string, instanceId: string): string => `${messageId}:${instanceId}`
-
-export type InteractionRefusal = 'interaction-repeated' | 'interaction-unknown-component' | 'interaction-invalid'
-
-/**
- * Walks `history` up to (not including) `stop`, keeping the components each answer showed and
- * the key of every interaction that stood: its component was in an earlier answer, the
- * registry (when there is one) accepts its event and value, and no earlier interaction with that
- * component stood. A refused interaction changes nothing, so it does not use the component up.
- */
-function walk(history: HistoryView, catalog: ComponentCatalog | undefined, stop?: string): { parts: Map<string, ComponentPart>; answered: Set<string> } {
-  const parts = new Map<string, ComponentPart>()
-  const answered = new Set<string>()
-  for (let index = 0; index < history.length; index += 1) {
-    const message = history.at(index)
-    if (message === undefined || message.id === stop) break
-    if (message.role === 'assistant') {
-      for (const part of message.parts ?? []) if (isComponentPart(part)) parts.set(keyOf(message.id, part.instanceId), part)
-      continue
-    }
-    const interaction = interactionOf(message)
-    if (interaction && judge(interaction, parts, answered, catalog) === undefined) answered.add(keyOf(interaction.messageId, interaction.instanceId))
-  }
-  return { parts, answered }
-}
-
-function judge(interaction: Interaction, parts: ReadonlyMap<string, ComponentPart>, answered: ReadonlySet<string>, catalog: ComponentCatalog | undefined): InteractionRefusal | undefined {
-  const key = keyOf(interaction.messageId, interaction.instanceId)
-  const part = parts.get(key)
-  if (!part || part.componentKey !== interaction.componentKey) return 'interaction-unknown-component'
-  if (answered.has(key)) return 'interaction-repeated'
-  if (catalog?.interactUnknown && !catalog.interactUnknown(part, interaction.event, interaction.value).ok) return 'interaction-invalid'
-  return undefined
-}
+export { interactionOf } from './interaction-rules.js'
+export type { InteractionRefusal } from './interaction-rules.js'
 
 /**
  * The components already answered in `messages`, as `<messageId>:<instanceId>` keys: a renderer
@@ -60,16 +17,5 @@ function judge(interaction: Interaction, parts: ReadonlyMap<string, ComponentPar
  * registry to leave out interactions the session refused as invalid.
  */
 export function answeredInteractions(messages: readonly Message[], catalog?: ComponentCatalog): ReadonlySet<string> {
-  return walk({ length: messages.length, at: (index) => messages[index] }, catalog).answered
-}
-
-/**
- * Why the session refuses `interaction` (carried by the last user message, `message`), or
- * undefined when it stands: its component must be in an earlier answer of this history (not in
- * what a client says it showed), no earlier interaction with it may have stood, and, when the
- * definition names its registry, the event and value must be ones the component offers.
- */
-export function interactionRefusal(history: HistoryView, message: Message, interaction: Interaction, catalog: ComponentCatalog | undefined): InteractionRefusal | undefined {
-  const { parts, answered } = walk(history, catalog, message.id)
-  return judge(interaction, parts, answered, catalog)
+  return walk({ length: messages.length, at: (index) => messages[index] }, catalog, isComponentPart).answered
 }

@@ -3,7 +3,6 @@ import type { ComponentPart } from '../contract/component-part.js'
 import type { StreamChunk } from '../contract/stream.js'
 import type { JsonObject } from './json.js'
 import type { RouteResult } from './routes.js'
-import { number, object, oneOf, optional, record, string, unknown, type ShapeIssue } from './shape-check.js'
 
 /**
  * Turns what a route (or the fallback) returned into stream chunks. Pure. The text becomes one
@@ -15,23 +14,36 @@ export interface NormalizedOutput<Ctx extends JsonObject> {
   readonly assign: Partial<Ctx> | undefined
 }
 
-// `streamChunkSchema` (src/contract/schemas.ts) as a shape check: a route's chunks are checked on the
-// turn path, which no longer carries zod (issue 32; test/conversation/stream-chunk-shape.test.ts
-// holds the two to the same verdicts).
-const optionalString = optional(string)
-const chunkShape = object({
-  type: oneOf('text', 'tool_call', 'tool_result', 'reasoning', 'usage', 'error', 'done'),
-  content: optionalString,
-  toolCall: optional(object({ id: string, name: string, args: string, result: optionalString }, false)),
-  usage: optional(object({ promptTokens: number, completionTokens: number, totalTokens: number }, false)),
-  metadata: optional(record(unknown)),
-}, false)
+// `streamChunkSchema` (src/contract/schemas.ts: loose objects, finite numbers) as a plain predicate:
+// a route's chunks are checked on the turn path, which carries neither zod (issue 32) nor the
+// definition's shape check (shape-check.ts, loaded with validation). test/conversation/stream-chunk-shape.test.ts
+// holds the two to the same verdicts.
+const CHUNK_TYPES: ReadonlySet<unknown> = new Set(['text', 'tool_call', 'tool_result', 'reasoning', 'usage', 'error', 'done'])
+
+type Fields = Record<string, unknown>
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isString = (value: unknown): boolean => typeof value === 'string'
+const isNumber = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value)
+/** Absent (or `undefined`), or passing `test`. */
+const optional = (value: unknown, test: (value: unknown) => boolean): boolean => value === undefined || test(value)
+
+const isToolCall = (value: unknown): boolean => isObject(value) && isString(value.id) && isString(value.name) && isString(value.args) && optional(value.result, isString)
+const isUsage = (value: unknown): boolean => isObject(value) && isNumber(value.promptTokens) && isNumber(value.completionTokens) && isNumber(value.totalTokens)
+
+/** `z.record(z.string(), z.unknown())`: a plain object (zod's `isPlainObject`) without enumerable symbol keys. */
+function isRecord(value: unknown): boolean {
+  if (!isObject(value)) return false
+  const ctor: unknown = value.constructor
+  if (typeof ctor === 'function') {
+    const prototype: unknown = ctor.prototype
+    if (!isObject(prototype) || !Object.hasOwn(prototype, 'isPrototypeOf')) return false
+  }
+  return Object.getOwnPropertySymbols(value).every((key) => !Object.prototype.propertyIsEnumerable.call(value, key))
+}
 
 /** True when `value` is a chunk `streamChunkSchema` accepts. */
 export function isStreamChunk(value: unknown): value is StreamChunk {
-  const issues: ShapeIssue[] = []
-  chunkShape(value, issues, [])
-  return issues.length === 0
+  return isObject(value) && CHUNK_TYPES.has(value.type) && optional(value.content, isString) && optional(value.toolCall, isToolCall) && optional(value.usage, isUsage) && optional(value.metadata, isRecord)
 }
 
 // Constant answers are common: their (frozen, immutable) chunk lists are shared, not rebuilt per turn.

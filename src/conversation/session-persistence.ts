@@ -1,5 +1,4 @@
 import type { ConfirmationLedger } from '../contract/action-confirmation.js'
-import { ChatrailConfigError, configIssue } from './config-error.js'
 import { persistKit } from './persist-kit.js'
 import type { Persister, PersisterDeps } from './persist-session.js'
 
@@ -59,8 +58,9 @@ export function persistenceOf(session: object): SessionPersistence | undefined {
   return persistences.get(session)
 }
 
-export function missingStorage(sessionId: string): ChatrailConfigError {
-  return new ChatrailConfigError([configIssue('missing_session_storage', ['storage'], `session.persist(): session "${sessionId}" has no storage.`, 'Pass storage: { load, save } to createChatSession (docs/persistence.md § Session snapshots).')])
+/** What `persist()` does without `storage`: rejects with `missing_session_storage` (missing-storage.ts, loaded then). */
+export function withoutStorage(sessionId: string): Promise<never> {
+  return import('./missing-storage.js').then(({ missingStorage }) => Promise.reject(missingStorage(sessionId, persistKit)))
 }
 
 /** The default for a failed background save: said on stderr, never dropped. */

@@ -32,7 +32,7 @@ import type { ActionConfirmationCoordinator } from './action-confirmation.js'
 import type { ActionPolicy, CapabilityRequirements, ContextReader } from './capability-policy.js'
 import { sessionActions, type PolicyOptions, type SessionConfirmationOptions } from './session-actions.js'
 import type { SessionStorage } from './session-storage.js'
-import { missingStorage, registerPersistence, reportPersistError, sessionPersistence } from './session-persistence.js'
+import { registerPersistence, reportPersistError, sessionPersistence, withoutStorage } from './session-persistence.js'
 
 /**
  * A session: one conversation's progress over one shared, immutable definition (seed 004). It
@@ -367,20 +367,15 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
     async answerDialog(toolId, answer) {
       const source = agentRunState()
       const pending = source?.getSnapshot()?.pendingDialog
-      if (!source?.answerDialog || !pending || pending.toolId !== toolId) {
-        throw new ChatrailError({
-          code: 'NO_PENDING_DIALOG',
-          message: pending ? `The pending dialog is "${pending.toolId}", not "${toolId}".` : 'There is no pending dialog to answer.',
-          hint: 'Answer the dialog shown in getSnapshot().agent.pendingDialog, by its toolId.',
-        })
-      }
-      return source.answerDialog(toolId, answer)
+      // delivered at once, as before; only the refusal's words wait for their module
+      if (source?.answerDialog && pending && pending.toolId === toolId) return source.answerDialog(toolId, answer)
+      throw (await import('./no-pending-dialog.js')).noPendingDialog(pending, toolId, ChatrailError)
     },
     withPolicy: actions.withPolicy,
     // with storage, the session's confirmation records are saved with its snapshot
     createConfirmation,
     confirmations,
-    persist: persistence ? persistence.persist : () => Promise.reject(missingStorage(sessionId)),
+    persist: persistence ? persistence.persist : () => withoutStorage(sessionId),
     getCursor: () => persistence?.cursor() ?? 0,
     dispose() {
       disposed = true

@@ -4,12 +4,12 @@ import type { StreamChunk } from '../contract/stream.js'
 /**
  * Chunks the session emits itself. Every stream it returns ends with exactly one `done`, or with
  * one `error` carrying `metadata.error`, or because it was aborted (adapter invariant A3); error
- * text is a fixed, safe phrase, the cause rides in `metadata.error`.
+ * text is a fixed, safe phrase, the cause rides in `metadata.error`. The phrases of the rare
+ * failures (the agent's, a route's timeout) live with the lazy code that emits them
+ * (agentic-generator.ts, route-timeout.ts).
  */
 
 export const ROUTE_FAILED_MESSAGE = 'Sorry, that step failed. Nothing was changed; please try again.'
-export const ROUTE_TIMEOUT_MESSAGE = 'Sorry, that took too long. Nothing was changed; please try again.'
-export const AGENT_FAILED_MESSAGE = 'Sorry, the assistant could not answer. Please try again.'
 export const DISPOSED_MESSAGE = 'This conversation session was disposed.'
 
 export function errorChunk(content: string, error: Error): StreamChunk {

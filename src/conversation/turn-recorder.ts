@@ -93,3 +93,15 @@ export class TurnRecorder<Ctx extends JsonObject> implements RecordedTurn {
     if (this.resolved) this.finish('aborted')
   }
 }
+
+/** How an agentic turn records its outcome. */
+export interface AgenticRecorder {
+  /** Read only when needed (a decision record, a fallback's context): built on first read. */
+  readonly turnId: string
+  /** Called before the terminal chunk (a consumer may stop pulling at it). */
+  settle: (outcome: TurnOutcome) => void
+  /** The consumer walked away first (once settled, this does nothing). */
+  finish: (outcome: 'aborted') => void
+  /** The clock readings for `trace.timings`, in a session that records them. */
+  readonly timing: TurnTiming | undefined
+}

@@ -1,28 +1,28 @@
 import type { AdapterRequest } from '../contract/adapter.js'
+import { isComponentPart } from '../contract/component-chunk.js'
 import { ChatrailError } from '../contract/errors.js'
 import { historyOf } from '../contract/history-view.js'
 import type { Message } from '../contract/message.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { agenticTurn } from './agentic-turn.js'
 import { ChunkStream } from './chunk-stream.js'
-import { MISS, plainMiss, resolveRoutes, turnContext, within, type ResolveHooks, type Resolution, type SignalSource } from './decide.js'
+import { MISS, plainMiss, resolveRoutes, turnContext, type ResolveHooks, type Resolution, type SignalSource } from './decide.js'
 import { doneWithRecord } from './decision-record.js'
-import type { FallbackContext } from './definition.js'
 import { answerDecision } from './route-record.js'
 import { inputKeyOf, reapply, type Decision, type LastUserMessage } from './decisions.js'
 import { isPromise } from './is-promise.js'
 import type { JsonObject } from './json.js'
 import type { MachineState } from './machine.js'
-import { normalizeOutput } from './route-output.js'
 import { failed } from './resolution.js'
-import type { InteractionRefusal } from './interaction-judge.js'
-import { textChunks } from './form.js'
 import type { Route } from './routes.js'
 import { turnSignal, type SessionCore, type TurnControl } from './session-core.js'
-import { DISPOSED_MESSAGE, DONE, ROUTE_FAILED_MESSAGE, ROUTE_TIMEOUT_MESSAGE, errorChunk } from './stream.js'
+import { DISPOSED_MESSAGE, DONE, ROUTE_FAILED_MESSAGE, errorChunk } from './stream.js'
 import { errorClassOf } from './trace.js'
+import { turnKit } from './turn-kit.js'
+import { loadTurnPaths } from './turn-paths.js'
 import { TurnRecorder } from './turn-recorder.js'
 import { uiEventOf } from './ui-events.js'
+import { untilStopped } from './until-stopped.js'
 
 /**
  * Apply: one turn of the wrapped adapter (the session's `createSource`). Reads top to bottom:
@@ -122,7 +122,7 @@ function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: Adap
     recorder.resolved = true
     // no routes to resolve
     if (recorder.timing !== undefined) recorder.timing.resolvedAt = startedAt
-    return guarded(continuationOrAgentic(core, request, control, last, before, recorder), recorder)
+    return continuationOrAgentic(core, request, control, last, before, recorder)
   }
   const message = last.message
   const inputKey = inputKeyOf(message)
@@ -160,19 +160,14 @@ function judgedInteraction<Ctx extends JsonObject>(
   input: string,
   uiEvent: string,
 ): AsyncIterator<StreamChunk> {
-  return guarded(
-    (async function* () {
-      const { interactionOf, interactionRefusal } = await import('./interaction-judge.js')
-      if (control.aborted) return
-      const interaction = interactionOf(last.message)
-      const refusal = interaction && interactionRefusal(historyOf(request), last.message, interaction, core.definition.components)
-      const next = refusal
-        ? fromResolution(core, request, control, recorder, last, before, inputKey, refused(before, refusal))
-        : routedTurn(core, request, control, recorder, last, before, inputKey, input, uiEvent)
-      yield* { [Symbol.asyncIterator]: () => next }
-    })(),
-    recorder,
-  )
+  return after(import('./interaction-refusal.js'), recorder, ({ refusedInteraction }) => {
+    if (control.aborted) return undefined
+    // the component-part check is handed in: the lazy chunk then shares no module with this one
+    const refusal = refusedInteraction(historyOf(request), last.message, core.definition.components, before, isComponentPart)
+    return refusal
+      ? fromResolution(core, request, control, recorder, last, before, inputKey, refusal)
+      : routedTurn(core, request, control, recorder, last, before, inputKey, input, uiEvent)
+  })
 }
 
 /** The turn's routes (or the agent) answer the message. */
@@ -197,28 +192,9 @@ function routedTurn<Ctx extends JsonObject>(
   // A route is running: a stop records `aborted` at once and ends the stream without waiting for it.
   recorder.kind = 'deterministic'
   recorder.resolved = true
-  return guarded(
-    (async function* () {
-      const resolution = await untilStopped(resolving, control)
-      if (resolution === undefined || control.aborted) return
-      const decided = fromResolution(core, request, control, recorder, last, before, inputKey, resolution)
-      yield* { [Symbol.asyncIterator]: () => decided }
-    })(),
-    recorder,
+  return after(untilStopped(resolving, control), recorder, (resolution) =>
+    resolution === undefined || control.aborted ? undefined : fromResolution(core, request, control, recorder, last, before, inputKey, resolution),
   )
-}
-
-/** `promise`'s value, or undefined as soon as the turn is stopped (the promise is left to settle alone). */
-function untilStopped<T>(promise: Promise<T>, control: TurnControl): Promise<T | undefined> {
-  if (control.aborted) return Promise.resolve(undefined)
-  const signal = turnSignal(control)
-  let onAbort: (() => void) | undefined
-  const stopped = new Promise<undefined>((resolve) => {
-    // The signal also aborts on a route timeout; only a stop ends the wait.
-    onAbort = () => control.aborted && resolve(undefined)
-    signal.addEventListener('abort', onAbort)
-  })
-  return Promise.race([promise, stopped]).finally(() => onAbort && signal.removeEventListener('abort', onAbort))
 }
 
 function fromResolution<Ctx extends JsonObject>(
@@ -243,64 +219,16 @@ function fromResolution<Ctx extends JsonObject>(
   }
   if (resolution.type === 'match') return deterministic(core, control, recorder, answerDecision(last.message.id, inputKey, before, resolution, recorder.turnId, last.answerId))
   recorder.decided({ kind: route?.traceKind ?? 'deterministic', routeId: route?.id, event: route?.event })
-  if (resolution.type === 'timeout') return guarded(timedOut(core, request, control, last, before, recorder, resolution.route), recorder)
+  // a route's timeout: route-timeout.ts, loaded by the first turn that times out
+  if (resolution.type === 'timeout') return after(loadTurnPaths(), recorder, (paths) => paths.timedOut(turnKit, core, request, control, last, before, recorder, resolution.route))
   return new ChunkStream([], control, () => {
     recorder.finish('error', undefined, { reason: resolution.reason, errorClass: errorClassOf(resolution.error.cause ?? resolution.error) })
     return errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
   }, () => recorder.finish('aborted'))
 }
 
-const REFUSAL_TEXT: Record<InteractionRefusal, string> = {
-  'interaction-repeated': 'That was already answered.',
-  'interaction-unknown-component': 'That option is no longer available.',
-  'interaction-invalid': 'That option is not available.',
-}
-
-/** A refused interaction: a fixed answer, no transition, no model call. */
-function refused<Ctx extends JsonObject>(before: MachineState<Ctx>, reason: InteractionRefusal): Resolution<Ctx> {
-  return { type: 'match', route: undefined, event: undefined, after: before, assign: undefined, chunks: textChunks(REFUSAL_TEXT[reason]), outcome: 'refused', reason }
-}
-
 /** A chunk a component rides on (route-output.ts made it from the route's answer). */
 const carriesComponent = (chunk: StreamChunk): boolean => chunk.metadata?.component !== undefined
-
-/**
- * A route ran past its `routeTimeoutMs`: answer the fallback (`conversation.fallback`, seeing
- * `errorClass` `RouteTimeout`; else a fixed apology), commit nothing, trace outcome `timeout`.
- */
-async function* timedOut<Ctx extends JsonObject>(
-  core: SessionCore<Ctx>,
-  request: AdapterRequest,
-  control: TurnControl,
-  last: LastUserMessage,
-  before: MachineState<Ctx>,
-  recorder: TurnRecorder<Ctx>,
-  route: Route<Ctx>,
-): AsyncGenerator<StreamChunk, void> {
-  const response = core.definition.conversation.fallback?.response
-  let output = normalizeOutput(ROUTE_TIMEOUT_MESSAGE)
-  try {
-    let result: unknown = response
-    if (typeof response === 'function') {
-      // The timeout aborted the route's signal: the fallback gets a fresh one (already aborted after a stop), and the same time limit.
-      control.routes = undefined
-      const base = turnContext(last.message, before, request, core.sessionId, recorder.turnId, { signal: () => turnSignal(control) })
-      const ctx: FallbackContext<Ctx> = { ...base, signal: base.signal, errorClass: 'RouteTimeout' }
-      result = await untilStopped(within(Promise.resolve(response(ctx.input, ctx)), route, core.definition.conversation, ctx.signal, () => control.routes?.abort()), control)
-    }
-    // A fallback that ran out of time (TIMED_OUT, a symbol: no output) failed, as one that throws: the fixed apology answers.
-    output = (response !== undefined && normalizeOutput(result)) || output
-  } catch {
-    // The fallback failed too: the fixed apology answers.
-  }
-  for (const chunk of output?.chunks ?? []) {
-    if (control.aborted) return
-    yield chunk
-  }
-  if (control.aborted) return
-  recorder.finish('timeout', undefined, { reason: `route-timeout:${route.id}`, errorClass: 'RouteTimeout' })
-  yield DONE
-}
 
 /** The decision's chunks, then `done`: the transition commits as the consumer reaches it. */
 function deterministic<Ctx extends JsonObject>(core: SessionCore<Ctx>, control: TurnControl, recorder: TurnRecorder<Ctx>, decision: Decision<Ctx>): AsyncIterator<StreamChunk> {
@@ -315,10 +243,14 @@ function deterministic<Ctx extends JsonObject>(core: SessionCore<Ctx>, control: 
   }, () => recorder.finish('aborted'))
 }
 
-/** Records an `aborted` trace when the consumer walks away from a generator-backed turn. */
-async function* guarded<Ctx extends JsonObject>(inner: AsyncGenerator<StreamChunk, unknown>, recorder: TurnRecorder<Ctx>): AsyncGenerator<StreamChunk, void> {
+/**
+ * The rest of a turn once `pending` settles (the route it waits for, a module it loads): `rest` gives
+ * the stream to go on with, undefined ends the turn. A consumer that walks away records `aborted`.
+ */
+async function* after<T, Ctx extends JsonObject>(pending: Promise<T>, recorder: TurnRecorder<Ctx>, rest: (value: T) => AsyncIterator<StreamChunk> | undefined): AsyncGenerator<StreamChunk, void> {
   try {
-    yield* inner
+    const next = rest(await pending)
+    if (next) yield* { [Symbol.asyncIterator]: () => next }
   } finally {
     recorder.finish('aborted')
   }
@@ -340,21 +272,21 @@ function replayable<Ctx extends JsonObject>(core: SessionCore<Ctx>, last: LastUs
  * A request with no user message, or a tool-loop follow-up. After a route answered, the follow-up
  * ends quietly (a matched route never calls the model); otherwise it is the agent's turn.
  */
-async function* continuationOrAgentic<Ctx extends JsonObject>(
+function continuationOrAgentic<Ctx extends JsonObject>(
   core: SessionCore<Ctx>,
   request: AdapterRequest,
   control: TurnControl,
   last: LastUserMessage | undefined,
   before: MachineState<Ctx>,
   recorder: TurnRecorder<Ctx>,
-): AsyncGenerator<StreamChunk, void> {
+): AsyncIterator<StreamChunk> {
   const applied = last ? core.timeline.applied(last.message.id) : undefined
   const record = applied?.record
   if (record && record.kind !== 'agentic') {
-    if (control.aborted) return
-    recorder.settle({ kind: record.kind, outcome: 'ok', routeId: record.routeId, reason: 'tool-continuation' })
-    yield { type: 'done' }
-    return
+    return new ChunkStream([], control, () => {
+      recorder.settle({ kind: record.kind, outcome: 'ok', routeId: record.routeId, reason: 'tool-continuation' })
+      return DONE
+    }, () => recorder.finish('aborted'))
   }
-  yield* agenticTurn(core, request, control, applied ? undefined : last, before, recorder)
+  return agenticTurn(core, request, control, applied ? undefined : last, before, recorder)
 }

@@ -40,4 +40,26 @@ describe('isStreamChunk', () => {
     const invalid = [{ type: 'nope' }, { type: 'text', content: 1 }, { type: 'usage', usage: { promptTokens: Number.NaN, completionTokens: 2, totalTokens: 3 } }, { type: 'text', metadata: new Map() }, null, 'text']
     for (const value of invalid) expect([isStreamChunk(value), streamChunkSchema.safeParse(value).success]).toEqual([false, false])
   })
+
+  // What generated values rarely hold: symbol keys, prototypes, inherited fields.
+  it('on the edges of plain objects', () => {
+    const hidden = {}
+    Object.defineProperty(hidden, Symbol('hidden'), { value: 1, enumerable: false })
+    class Meta {}
+    const edges: unknown[] = [
+      { type: 'text', metadata: { [Symbol('shown')]: 1 } },
+      { type: 'text', metadata: hidden },
+      { type: 'text', metadata: Object.create(null) as object },
+      { type: 'text', metadata: new Meta() },
+      { type: 'text', metadata: [] },
+      { type: 'text', metadata: { constructor: 'not a function' } },
+      { type: 'tool_call', toolCall: Object.create({ id: 'a', name: 'n', args: '{}' }) as object },
+      Object.create({ type: 'text' }) as object,
+      { type: 'text', content: undefined, toolCall: undefined },
+      { type: 'usage', usage: { promptTokens: 1, completionTokens: 2, totalTokens: Number.POSITIVE_INFINITY } },
+      { type: 'tool_call', toolCall: { id: 'a', name: 'n', args: '{}', result: 1 } },
+      [],
+    ]
+    for (const value of edges) expect(isStreamChunk(value)).toBe(streamChunkSchema.safeParse(value).success)
+  })
 })
