@@ -3,12 +3,14 @@ import { COMPONENT_TOOL, componentToolOf } from '../contract/component-tool.js'
 import type { StreamChunk } from '../contract/stream.js'
 import type { AgentTransitions } from './agent-transitions.js'
 import { withComponentsAsText } from './component-projection.js'
+import { errorClassOf } from './error-class.js'
 import type { DecisionRecord } from './decision-record.js'
 import type { Decision, LastUserMessage } from './decisions.js'
 import { fallbackContext } from './fallback-context.js'
 import type { JsonObject } from './json.js'
 import type { MachineState } from './machine.js'
 import type { SessionCore, TurnControl } from './session-core.js'
+import { asError, errorChunk } from './turn-failures.js'
 import type { TurnKit } from './turn-kit.js'
 import type { AgenticRecorder, TurnOutcome } from './turn-recorder.js'
 
@@ -42,7 +44,7 @@ export async function* agenticGenerator<Ctx extends JsonObject>(
   recorder: AgenticRecorder,
   started?: { iterator: AsyncIterator<StreamChunk> | undefined; first: Promise<IteratorResult<StreamChunk>> },
 ): AsyncGenerator<StreamChunk, void> {
-  const { asError, asPlainText, errorChunk, errorClassOf } = kit
+  const { asPlainText } = kit
   const conversation = core.definition.conversation
   // Only a definition with components can have them in history (the pass-through hands over none).
   const request = core.definition.components === undefined ? received : withComponentsAsText(received)
@@ -63,12 +65,12 @@ export async function* agenticGenerator<Ctx extends JsonObject>(
 
   /** The fallback's answer threw or was unreadable: the turn fails with it. */
   const fallbackFailed = (error: unknown, errorClass: string, reason: string, message = 'The fallback response failed.'): AsyncGenerator<StreamChunk, TurnOutcome> =>
-    terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(error, 'FALLBACK_FAILED', message)), { kind: 'fallback', outcome: 'error', errorClass, reason })
+    terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(kit, error, 'FALLBACK_FAILED', message)), { kind: 'fallback', outcome: 'error', errorClass, reason })
 
   async function* fallback(errorClass: string, cause: unknown): AsyncGenerator<StreamChunk, TurnOutcome> {
     const response = conversation.fallback?.response
     if (response === undefined) {
-      return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(cause, 'AGENT_FAILED', 'The agentic adapter failed.')), { kind: 'agentic', outcome: 'error', errorClass })
+      return yield* terminal(errorChunk(AGENT_FAILED_MESSAGE, asError(kit, cause, 'AGENT_FAILED', 'The agentic adapter failed.')), { kind: 'agentic', outcome: 'error', errorClass })
     }
     const aborted: TurnOutcome = { kind: 'fallback', outcome: 'aborted', errorClass }
     let result: unknown = response

@@ -10,6 +10,7 @@ import type { RouteIndex } from './route-index.js'
 import { normalizeOutput, type NormalizedOutput } from './route-output.js'
 import { failed, type Resolution, type TurnContext } from './resolution.js'
 import type { Route, RouteContext, RouteMatch } from './routes.js'
+import { loadRouteWait } from './load-route-wait.js'
 import { uiEventOf } from './ui-events.js'
 
 /**
@@ -133,41 +134,9 @@ export function turnContext<Ctx extends JsonObject>(
 }
 
 export const MISS = Object.freeze({ type: 'miss' as const })
-export const TIMED_OUT = Symbol('timeout')
-export const DEFAULT_ROUTE_TIMEOUT_MS = 30_000
+/** What a bounded callback resolves to once its route's time is up (or the turn stopped). */
+const TIMED_OUT = Symbol('timeout')
 export const UNAVAILABLE_MESSAGE = 'That option is no longer available.'
-
-/**
- * The promise, or TIMED_OUT once the route's `routeTimeoutMs` has passed (`onTimeout` runs first) or
- * `signal` aborts — at once if it already has (an abort listener added then would never fire).
- */
-export function within<T>(promise: Promise<T>, route: Pick<Route, 'routeTimeoutMs'>, settings: ResolveSettings, signal: AbortSignal, onTimeout: () => void): Promise<T | typeof TIMED_OUT> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let stop!: () => void
-  const limit = new Promise<typeof TIMED_OUT>((resolve) => {
-    stop = () => resolve(TIMED_OUT)
-    if (signal.aborted) return stop()
-    timer = setTimeout(() => {
-      onTimeout()
-      stop()
-    }, route.routeTimeoutMs ?? settings.routeTimeoutMs ?? DEFAULT_ROUTE_TIMEOUT_MS)
-    // Ref'd on purpose: while a route is pending, its timeout is what answers the turn, so it must
-    // keep the process alive (unref'd, a script awaiting a hung route exited with code 13 and no
-    // answer). It never outlives the route: cleared below when the route settles or the turn stops.
-    signal.addEventListener('abort', stop, { once: true })
-  })
-  return Promise.race([promise, limit]).finally(() => {
-    clearTimeout(timer)
-    signal.removeEventListener('abort', stop)
-  })
-}
-
-/** Why the machine refused a route's transition, as the route error says it. */
-const REFUSALS: Record<string, string> = {
-  'guard-refused': 'guard returned false',
-  'guard-threw': 'guard threw',
-  'undeclared-event': 'event not declared',
-}
 
 function matchOf(result: RegExpExecArray): RouteMatch {
   const groups: Record<string, string> = {}
@@ -234,10 +203,16 @@ export function resolveRoutes<Ctx extends JsonObject>(
   const state = before.state
   const declared = machine.states.get(state)?.transitions
 
-  /** The route's promise, bounded by its `routeTimeoutMs` (a timeout aborts `ctx.signal`, through the hooks). */
+  /**
+   * The route's promise, bounded by its `routeTimeoutMs` (a timeout aborts `ctx.signal`, through the
+   * hooks). The timer is route-wait.ts's, loaded by the first callback that returns a promise (a
+   * synchronous route table never loads it); the caller awaits anyway.
+   */
   function bounded<T>(promise: Promise<T>, route: Route<Ctx>): Promise<T | typeof TIMED_OUT> {
     hooks?.waiting(route)
-    return within(promise, route, settings, ctx.signal, () => hooks?.timedOut())
+    // Handled now: a callback that rejects while the module loads is no unhandled rejection (the race below still sees it).
+    promise.then(undefined, () => undefined)
+    return loadRouteWait().then((wait) => wait.within(promise, route, settings, ctx.signal, () => hooks?.timedOut(), TIMED_OUT))
   }
 
   /** Runs a responder (`response` or `refuse`), sync or async, and hands its output to `then`. */
@@ -314,7 +289,8 @@ export function resolveRoutes<Ctx extends JsonObject>(
       const stepped = advance(machine, before, route.event)
       if ('type' in stepped) {
         if (route.refuse !== undefined) return refuse(route, routeCtx, `transition-refused:${stepped.reason}`)
-        return failed(route, `transition-refused:${stepped.reason}`, stepped.error, `the machine refused the transition (${REFUSALS[stepped.reason] ?? stepped.reason})`)
+        // its words (`the machine refused the transition (…)`) are route-failure.ts's
+        return failed(route, `transition-refused:${stepped.reason}`, stepped.error)
       }
       next = stepped
     }

@@ -5,6 +5,7 @@ import type { JsonObject } from './json.js'
 import type { advance, compileMachine, Machine, MachineState } from './machine.js'
 import type { commandKey, textKey } from './normalize.js'
 import type { buildRouteIndex, RouteIndex } from './route-index.js'
+import { routeFailureMessage } from './route-failure.js'
 import type { Route, RouteContext, RouteMatch } from './routes.js'
 import type { TurnOutcome } from './trace.js'
 
@@ -274,7 +275,7 @@ function describeResolution<Ctx extends JsonObject>(machine: Machine<Ctx>, defin
       return { kind: 'timeout', routeId: resolution.route.id, ...(resolution.route.event === undefined ? {} : { event: resolution.route.event }), toState: at.state, outcome: 'timeout', reason: `route-timeout:${resolution.route.id}`, detail: `its match function runs past routeTimeoutMs (${ms} ms): the fallback answers, nothing changes` }
     }
     case 'failed':
-      return { ...(resolution.route ? { routeId: resolution.route.id } : {}), ...(resolution.route?.event === undefined ? {} : { event: resolution.route.event }), kind: 'error', toState: at.state, outcome: 'error', reason: resolution.reason, detail: `the turn fails (${resolution.reason}): ${resolution.error.message}` }
+      return { ...(resolution.route ? { routeId: resolution.route.id } : {}), ...(resolution.route?.event === undefined ? {} : { event: resolution.route.event }), kind: 'error', toState: at.state, outcome: 'error', reason: resolution.reason, detail: `the turn fails (${resolution.reason}): ${routeFailureMessage(resolution)}` }
     case 'match':
       break
   }

@@ -1,7 +1,6 @@
 import type { StreamChunk } from '../contract/stream.js'
 import type { JsonObject } from './json.js'
 import type { MachineState } from './machine.js'
-import { ChatrailRouteError } from './route-error.js'
 import type { Route, RouteContext } from './routes.js'
 
 /** What a resolution is (decide.ts resolves routes, form.ts form slots): data the turn applies. */
@@ -24,25 +23,31 @@ export interface Answer<Ctx extends JsonObject> {
   readonly reason?: string
 }
 
+/** A route (or a form) failed: nothing is committed, the turn ends in error (route-failure.ts words it). */
+export interface Failure<Ctx extends JsonObject> {
+  readonly type: 'failed'
+  /** Undefined for a form. */
+  readonly route: Route<Ctx> | undefined
+  /** The trace's fixed reason (`response-threw`, `transition-refused:guard-refused`, …). */
+  readonly reason: string
+  /** What the callback threw or rejected with, or the machine's refusal's error. */
+  readonly cause: unknown
+  /** What the error's message says failed, when not the reason's own phrase. */
+  readonly phrase: string | undefined
+}
+
 export type Resolution<Ctx extends JsonObject> =
   | Answer<Ctx>
-  | { readonly type: 'failed'; readonly route: Route<Ctx> | undefined; readonly error: ChatrailRouteError; readonly reason: string }
+  | Failure<Ctx>
   | { readonly type: 'timeout'; readonly route: Route<Ctx> }
   | { readonly type: 'miss' }
 
-const PHRASES: Record<string, string> = {
-  'match-threw': 'its match function threw',
-  'guard-threw': 'its guard threw',
-  'response-threw': 'its response threw',
-  'pattern-assign-threw': 'its assign function threw',
-  'invalid-output': 'its response returned something other than a string or { text, chunks, assign }',
-  'assign-not-json': 'its assign is not JSON',
-  // without the registry the session cannot keep components from the adapter's view of history
-  'components-undeclared': 'its response holds a component, but the definition names no `components` (pass the registry: defineChat({ components: defineComponents([...]) }))',
+/**
+ * A route (or form) that could not answer, as data: why (`reason`), its cause, and the phrase its
+ * error names, when not the reason's own. The `ChatrailRouteError` and its words are built where the
+ * failure is reported (route-failure.ts: the turn's error chunk, `explainTurn`), which load on first
+ * use, so an app whose routes answer never carries them (issue 32).
+ */
+export function failed<Ctx extends JsonObject>(route: Route<Ctx> | undefined, reason: string, cause?: unknown, phrase?: string): Resolution<Ctx> {
+  return { type: 'failed', route, reason, cause, phrase }
 }
-
-export function failed<Ctx extends JsonObject>(route: Route<Ctx> | undefined, reason: string, cause?: unknown, phrase = PHRASES[reason] ?? reason, routeId = route?.id ?? 'form'): Resolution<Ctx> {
-  const error = new ChatrailRouteError({ routeId, message: `Route "${routeId}" failed: ${phrase}.`, cause })
-  return { type: 'failed', route, error, reason }
-}
-

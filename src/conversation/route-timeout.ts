@@ -4,10 +4,14 @@ import type { LastUserMessage } from './decisions.js'
 import { fallbackContext } from './fallback-context.js'
 import type { JsonObject } from './json.js'
 import type { MachineState } from './machine.js'
+import { untilStopped, within } from './route-wait.js'
 import type { Route } from './routes.js'
 import type { SessionCore, TurnControl } from './session-core.js'
 import type { TurnKit } from './turn-kit.js'
 import type { TurnRecorder } from './turn-recorder.js'
+
+/** What a fallback that ran out of time in turn resolves to (no output: the fixed apology answers). */
+const FALLBACK_TIMED_OUT = Symbol('fallback timed out')
 
 /** The answer when a route ran out of time and no fallback answered (stream.ts has the session's other fixed phrases). */
 const ROUTE_TIMEOUT_MESSAGE = 'Sorry, that took too long. Nothing was changed; please try again.'
@@ -35,9 +39,9 @@ export async function* timedOut<Ctx extends JsonObject>(
       // The timeout aborted the route's signal: the fallback gets a fresh one (already aborted after a stop), and the same time limit.
       control.routes = undefined
       const ctx = fallbackContext(kit, core, request, control, last, before, recorder.turnId, 'RouteTimeout')
-      result = await kit.untilStopped(kit.within(Promise.resolve(response(ctx.input, ctx)), route, core.definition.conversation, ctx.signal, () => control.routes?.abort()), control)
+      result = await untilStopped(kit, within(Promise.resolve(response(ctx.input, ctx)), route, core.definition.conversation, ctx.signal, () => control.routes?.abort(), FALLBACK_TIMED_OUT), control)
     }
-    // A fallback that ran out of time (TIMED_OUT, a symbol: no output) failed, as one that throws: the fixed apology answers.
+    // A fallback that ran out of time (FALLBACK_TIMED_OUT, a symbol: no output) failed, as one that throws: the fixed apology answers.
     output = (response !== undefined && kit.normalizeOutput(result)) || output
   } catch {
     // The fallback failed too: the fixed apology answers.

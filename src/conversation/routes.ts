@@ -195,6 +195,14 @@ function freezeRoute<R>(options: object, own: object): R {
   return Object.freeze(Object.hasOwn(options, '__proto__') ? { ...options, ...own } : Object.assign({}, options, own)) as R
 }
 
+/*
+ * The constructors' argument checks catch developer mistakes (an empty command, a pattern that is no
+ * RegExp), never runtime input, so they run in development only, like the definition check they
+ * repeat (define-chat.ts, issue 32): each is written behind the NODE_ENV test inline, so a bundler's
+ * `define` turns it into `false` and the minifier drops the check, its messages and `fail`. Servers
+ * and the CLI still check every definition, these fields included (definition-schema.ts), whatever
+ * NODE_ENV. `typeof process` keeps plain browsers (no `process`, no bundler) from a ReferenceError.
+ */
 function fail(kind: string, id: unknown, field: string, message: string, hint: string): never {
   const label = typeof id === 'string' && id !== '' ? `${kind} "${id}"` : kind
   throw new ChatrailConfigError([configIssue(`invalid_${field}`, [field], `${label}: ${message}`, hint)])
@@ -206,7 +214,7 @@ export function commandRoute<Ctx extends JsonObject = JsonObject, const O extend
 ): CommandRoute<Ctx, EventOf<O>, StatesOf<O>>
 export function commandRoute(options: CommandRouteOptions): CommandRoute {
   const { command, caseSensitive = true, trim = true } = options
-  if (typeof command !== 'string' || (trim ? command.trim() : command) === '') {
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production' && (typeof command !== 'string' || (trim ? command.trim() : command) === '')) {
     fail('commandRoute', options.id, 'command', 'the command is empty.', 'Give the exact command text, e.g. command: "/start".')
   }
   return freezeRoute(options, { kind: 'command', command: trim ? command.trim() : command, caseSensitive, trim })
@@ -218,7 +226,7 @@ export function textRoute<Ctx extends JsonObject = JsonObject, const O extends T
 ): TextRoute<Ctx, EventOf<O>, StatesOf<O>>
 export function textRoute(options: TextRouteOptions): TextRoute {
   const texts = options.texts ?? (options.text === undefined ? [] : [options.text])
-  if (!Array.isArray(texts) || texts.length === 0 || texts.some((t) => typeof t !== 'string' || t.trim() === '')) {
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production' && (!Array.isArray(texts) || texts.length === 0 || texts.some((t) => typeof t !== 'string' || t.trim() === ''))) {
     fail('textRoute', options.id, 'texts', 'needs `text` or a non-empty `texts` list of non-blank strings.', 'e.g. texts: ["hi", "hello"].')
   }
   const { text: _text, texts: _texts, ...rest } = options
@@ -233,11 +241,13 @@ export function patternRoute<Ctx extends JsonObject = JsonObject, const O extend
   options: O,
 ): PatternRoute<Ctx, EventOf<O>, StatesOf<O>>
 export function patternRoute(options: PatternRouteOptions): PatternRoute {
-  if (!(options.pattern instanceof RegExp)) {
-    fail('patternRoute', options.id, 'pattern', 'pattern must be a RegExp.', 'e.g. pattern: /order (?<order>\\d+)/i.')
-  }
-  if (options.assign !== undefined && options.assign !== true && typeof options.assign !== 'function') {
-    fail('patternRoute', options.id, 'assign', 'assign must be `true` or a function of the groups.', 'e.g. assign: (g) => ({ order: g.order }).')
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production') {
+    if (!(options.pattern instanceof RegExp)) {
+      fail('patternRoute', options.id, 'pattern', 'pattern must be a RegExp.', 'e.g. pattern: /order (?<order>\\d+)/i.')
+    }
+    if (options.assign !== undefined && options.assign !== true && typeof options.assign !== 'function') {
+      fail('patternRoute', options.id, 'assign', 'assign must be `true` or a function of the groups.', 'e.g. assign: (g) => ({ order: g.order }).')
+    }
   }
   const pattern = new RegExp(options.pattern.source, options.pattern.flags.replace(/[gy]/g, ''))
   return freezeRoute(options, { kind: 'pattern', pattern })
@@ -248,7 +258,7 @@ export function route<Ctx extends JsonObject = JsonObject, const O extends Custo
   options: O,
 ): CustomRoute<Ctx, EventOf<O>, StatesOf<O>>
 export function route(options: CustomRouteOptions): CustomRoute {
-  if (typeof options.match !== 'function') {
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production' && typeof options.match !== 'function') {
     fail('route', options.id, 'match', 'match must be a function (input, ctx) => boolean.', 'e.g. match: (input) => input.endsWith("?").')
   }
   return freezeRoute(options, { kind: 'custom' })
@@ -262,7 +272,7 @@ export function eventRoute<Ctx extends JsonObject = JsonObject, const O extends 
   options: O,
 ): EventRoute<Ctx, EventOf<O>, StatesOf<O>, UiEventOf<O>>
 export function eventRoute(options: EventRouteOptions): EventRoute {
-  if (!isIdentifier(options.uiEvent)) {
+  if (typeof process !== 'undefined' && process.env.NODE_ENV !== 'production' && !isIdentifier(options.uiEvent)) {
     fail('eventRoute', options.id, 'uiEvent', `uiEvent ${JSON.stringify(options.uiEvent)} is not identifier-safe.`, identifierHint(options.uiEvent))
   }
   return freezeRoute(options, { kind: 'event' })

@@ -1,19 +1,20 @@
+import { ChatrailError, type ChatrailErrorOptions } from '../contract/errors.js'
 import type { StreamChunk } from '../contract/stream.js'
-import { turnContext, within } from './decide.js'
+import { turnContext } from './decide.js'
 import { doneWithRecord, fingerprint } from './decision-record.js'
 import { inputKeyOf } from './decisions.js'
 import { isIdentifier } from './identifier.js'
 import { advance } from './machine.js'
 import { asPlainText } from './plain-text-chunk.js'
+import { ChatrailRouteError } from './route-error.js'
 import { normalizeOutput } from './route-output.js'
 import { turnSignal } from './session-core.js'
-import { asError, DONE, errorChunk } from './stream.js'
-import { errorClassOf } from './trace.js'
+import { DONE } from './stream.js'
 import { TRANSITION_TOOL } from './transition-tool.js'
-import { untilStopped } from './until-stopped.js'
 
 /**
- * What a turn's rare paths (turn-paths.ts: the agentic generator, a route's timeout) need
+ * What a turn's rare paths (turn-paths.ts: the agentic generator, a route's timeout, a failed
+ * route's and a disposed session's error, route-wait.ts's wait for a route's promise) need
  * from the session's modules, handed to them instead of imported (the `ActionKit` pattern,
  * action-kit.ts). A turn loads them on first use: a plain turn (a route's answer, or the adapter's
  * chunks passed through to `done`) never runs them, and a helper they imported would move out of
@@ -22,17 +23,16 @@ import { untilStopped } from './until-stopped.js'
  */
 export interface TurnKit {
   readonly turnContext: typeof turnContext
-  readonly within: typeof within
-  readonly untilStopped: typeof untilStopped
   readonly normalizeOutput: typeof normalizeOutput
   readonly doneWithRecord: typeof doneWithRecord
   readonly fingerprint: typeof fingerprint
   readonly inputKeyOf: typeof inputKeyOf
-  readonly errorClassOf: typeof errorClassOf
   readonly turnSignal: typeof turnSignal
   readonly asPlainText: typeof asPlainText
-  readonly asError: typeof asError
-  readonly errorChunk: typeof errorChunk
+  /** A `ChatrailError` (turn-failures.ts builds the session's own errors with it). */
+  readonly error: (options: ChatrailErrorOptions) => ChatrailError
+  /** A `ChatrailRouteError` (route-failure.ts words a failed route's). */
+  readonly routeError: (options: ConstructorParameters<typeof ChatrailRouteError>[0]) => ChatrailRouteError
   readonly done: StreamChunk
   /** What agent-transitions.ts is handed in turn (see there). */
   readonly advance: typeof advance
@@ -41,6 +41,6 @@ export interface TurnKit {
 }
 
 export const turnKit: TurnKit = {
-  turnContext, within, untilStopped, normalizeOutput, doneWithRecord, fingerprint, inputKeyOf, errorClassOf, turnSignal,
-  asPlainText, asError, errorChunk, done: DONE, advance, isIdentifier, transitionTool: TRANSITION_TOOL,
+  turnContext, normalizeOutput, doneWithRecord, fingerprint, inputKeyOf, turnSignal,
+  asPlainText, error: (options) => new ChatrailError(options), routeError: (options) => new ChatrailRouteError(options), done: DONE, advance, isIdentifier, transitionTool: TRANSITION_TOOL,
 }

@@ -1,6 +1,5 @@
 import type { AdapterRequest } from '../contract/adapter.js'
 import { isComponentPart } from '../contract/component-chunk.js'
-import { ChatrailError } from '../contract/errors.js'
 import { historyOf } from '../contract/history-view.js'
 import type { Message } from '../contract/message.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
@@ -16,13 +15,12 @@ import type { MachineState } from './machine.js'
 import { failed } from './resolution.js'
 import type { Route } from './routes.js'
 import { turnSignal, type SessionCore, type TurnControl } from './session-core.js'
-import { DISPOSED_MESSAGE, DONE, ROUTE_FAILED_MESSAGE, errorChunk } from './stream.js'
-import { errorClassOf } from './trace.js'
+import { DONE } from './stream.js'
 import { turnKit } from './turn-kit.js'
+import { loadRouteWait } from './load-route-wait.js'
 import { loadTurnPaths } from './turn-paths.js'
 import { TurnRecorder } from './turn-recorder.js'
 import { uiEventOf } from './ui-events.js'
-import { untilStopped } from './until-stopped.js'
 
 /**
  * Apply: one turn of the wrapped adapter (the session's `createSource`). Reads top to bottom:
@@ -108,10 +106,8 @@ class TurnSource<Ctx extends JsonObject> implements StreamSource, TurnControl, A
 
 function startTurn<Ctx extends JsonObject>(core: SessionCore<Ctx>, request: AdapterRequest, control: TurnSource<Ctx>): AsyncIterator<StreamChunk> {
   const startedAt = core.now()
-  if (core.disposed()) {
-    const error = new ChatrailError({ code: 'SESSION_DISPOSED', message: DISPOSED_MESSAGE, hint: 'Create a new session.' })
-    return new ChunkStream([], control, () => errorChunk(DISPOSED_MESSAGE, error), () => undefined)
-  }
+  // a disposed session's error: turn-failures.ts, loaded by the first turn that fails
+  if (core.disposed()) return disposed(control)
   if (core.timeline.reconcile(historyOf(request))) core.changed()
   const last = core.timeline.lastUser()
   const before = (last && !last.continuation && core.timeline.before(last.message.id)) || core.timeline.current()
@@ -189,10 +185,12 @@ function routedTurn<Ctx extends JsonObject>(
   // Looked up once: reused when the context reads the same text (always, unless content is not a string).
   const resolving = resolveRoutes(core.machine, core.index, ctx, before, core.definition.conversation, control, ctx.input === input ? candidates : undefined)
   if (!isPromise<Resolution<Ctx>>(resolving)) return fromResolution(core, request, control, recorder, last, before, inputKey, resolving)
-  // A route is running: a stop records `aborted` at once and ends the stream without waiting for it.
+  // A route is running: a stop records `aborted` at once and ends the stream without waiting for it
+  // (route-wait.ts, loaded by the route's first promise: the turn waits for the route anyway).
   recorder.kind = 'deterministic'
   recorder.resolved = true
-  return after(untilStopped(resolving, control), recorder, (resolution) =>
+  resolving.then(undefined, () => undefined) // a rejection while the module loads is still seen by the wait, never unhandled
+  return after(loadRouteWait().then((wait) => wait.untilStopped(turnKit, resolving, control)), recorder, (resolution) =>
     resolution === undefined || control.aborted ? undefined : fromResolution(core, request, control, recorder, last, before, inputKey, resolution),
   )
 }
@@ -219,12 +217,15 @@ function fromResolution<Ctx extends JsonObject>(
   }
   if (resolution.type === 'match') return deterministic(core, control, recorder, answerDecision(last.message.id, inputKey, before, resolution, recorder.turnId, last.answerId))
   recorder.decided({ kind: route?.traceKind ?? 'deterministic', routeId: route?.id, event: route?.event })
-  // a route's timeout: route-timeout.ts, loaded by the first turn that times out
+  // A route's timeout (route-timeout.ts) and its failure (turn-failures.ts) load with the rare paths,
+  // by the first turn that takes one; a stop while they load ends the turn `aborted`.
   if (resolution.type === 'timeout') return after(loadTurnPaths(), recorder, (paths) => paths.timedOut(turnKit, core, request, control, last, before, recorder, resolution.route))
-  return new ChunkStream([], control, () => {
-    recorder.finish('error', undefined, { reason: resolution.reason, errorClass: errorClassOf(resolution.error.cause ?? resolution.error) })
-    return errorChunk(ROUTE_FAILED_MESSAGE, resolution.error)
-  }, () => recorder.finish('aborted'))
+  return after(loadTurnPaths(), recorder, (paths) => paths.routeFailedTurn(control, recorder, turnKit, resolution))
+}
+
+/** A turn of a disposed session: its error chunk, no trace. */
+async function* disposed(control: TurnControl): AsyncGenerator<StreamChunk, void> {
+  yield* (await loadTurnPaths()).disposedTurn(turnKit, control)
 }
 
 /** A chunk a component rides on (route-output.ts made it from the route's answer). */

@@ -1,5 +1,5 @@
 import { ChatrailError } from '../../contract/errors.js'
-import { errorClassOf } from '../../conversation/trace.js'
+import { errorClassOf } from '../../conversation/error-class.js'
 
 /**
  * The attribute names chatrail's spans and metrics carry: OpenTelemetry's semantic conventions
