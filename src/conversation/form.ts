@@ -2,7 +2,7 @@ import type { StreamChunk } from '../contract/stream.js'
 import { failed, type Answer, type Resolution, type TurnContext } from './resolution.js'
 import type { FormSlot, FormText } from './definition.js'
 import type { JsonObject, JsonValue } from './json.js'
-import { FORM_ATTEMPTS, assignContext, step, type Machine, type MachineState } from './machine.js'
+import { FORM_ATTEMPTS, advance, assignContext, type Machine, type MachineState } from './machine.js'
 
 /**
  * Forms: a state that collects named slots. A user message no route takes, in a state with a form
@@ -83,9 +83,9 @@ export function resolveForm<Ctx extends JsonObject>(machine: Machine<Ctx>, befor
   }
 
   function transition(event: string, assign: Partial<Ctx> | undefined, text: (after: MachineState<Ctx>) => string, reason: string): Resolution<Ctx> {
-    const [after, effects] = step(machine, before, event, assign)
-    const refusal = effects[0]
-    if (refusal?.type === 'refuse') return failed(undefined, `transition-refused:${refusal.reason}`, refusal.error, `the machine refused the form's "${event}" transition`)
+    // `advance`, not `step`: the effect list is never read here (and `step` then stays off the initial load)
+    const after = advance(machine, before, event, assign)
+    if ('type' in after) return failed(undefined, `transition-refused:${after.reason}`, after.error, `the machine refused the form's "${event}" transition`)
     return answer(event, after, assign, entryPrompt(machine, after, textChunks(text(after))), reason)
   }
 }

@@ -24,6 +24,9 @@ export interface Verdicts {
   readonly verified: number
 }
 
+/** Hears a turn's verdicts (when any record was untrusted or newly verified), its history and its user message's id. */
+export type OnVerdicts = (verdicts: Verdicts, history: HistoryView, lastUserId: string | undefined) => void
+
 export interface RecordSigner {
   /** The record with its `sig`, remembered as trusted. */
   sign: (record: DecisionRecord) => Promise<DecisionRecord>
@@ -142,9 +145,17 @@ export async function verifyRecords(memory: SignerMemory, history: HistoryView):
 }
 
 /** The turn's chunks after verifying its history, with the `done` record signed (record-signing.ts `signedTurnSource`). */
-export async function* signedStream(signer: RecordSigner, memory: SignerMemory, history: HistoryView, inner: StreamSource, onVerdicts: (verdicts: Verdicts) => void): AsyncGenerator<StreamChunk, void> {
+export async function* signedStream(signer: RecordSigner, memory: SignerMemory, history: HistoryView, inner: StreamSource, onVerdicts: OnVerdicts): AsyncGenerator<StreamChunk, void> {
   const verdicts = await signer.verify(history)
-  if (verdicts.untrusted > 0 || verdicts.verified > 0) onVerdicts(verdicts)
+  if (verdicts.untrusted > 0 || verdicts.verified > 0) {
+    // the turn's user message (the last one), found here rather than in the session's chunk every app loads
+    let last: Message | undefined
+    for (let i = history.length - 1; i >= 0 && !last; i--) {
+      const message = history.at(i)
+      if (message?.role === 'user') last = message
+    }
+    onVerdicts(verdicts, history, last?.id)
+  }
   const iterator = inner.stream()
   try {
     for (;;) {

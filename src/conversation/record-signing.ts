@@ -3,7 +3,7 @@ import { historyOf } from '../contract/history-view.js'
 import type { StreamChunk, StreamSource } from '../contract/stream.js'
 import { doneWithRecord, readDecisionRecord } from './decision-record.js'
 import type * as RecordCryptoModule from './record-crypto.js'
-import type { RecordCrypto, RecordKey, RecordSigner, SignerMemory, Verdicts } from './record-crypto.js'
+import type { OnVerdicts, RecordCrypto, RecordKey, RecordSigner, SignerMemory, Verdicts } from './record-crypto.js'
 
 /**
  * Signed decision records. A record on a message the client sends back is the client's word: an
@@ -19,7 +19,7 @@ import type { RecordCrypto, RecordKey, RecordSigner, SignerMemory, Verdicts } fr
  * timeline's synchronous `trusted(record)` only reads that memory.
  */
 
-export type { RecordKey, RecordSigner, SignerMemory, Verdicts }
+export type { OnVerdicts, RecordKey, RecordSigner, SignerMemory, Verdicts }
 
 
 
@@ -89,7 +89,7 @@ export function createRecordSigner(key: RecordKey): RecordSigner {
  * A turn's source with signing around it: history is verified before the turn starts (so the
  * turn's reconciliation sees the verdicts), and the `done` record is signed on its way out.
  */
-export function signedTurnSource(signer: RecordSigner, request: AdapterRequest, inner: StreamSource, onVerdicts: (verdicts: Verdicts) => void): StreamSource {
+export function signedTurnSource(signer: RecordSigner, request: AdapterRequest, inner: StreamSource, onVerdicts: OnVerdicts): StreamSource {
   let outer: AsyncIterableIterator<StreamChunk> | undefined
   return {
     stream: () =>

@@ -1,8 +1,11 @@
-import type { ActionPolicyTrace, ConfirmationChange, ConfirmationLedger } from '../contract/action-confirmation.js'
+import type { ActionPolicyTrace, ConfirmationChange } from '../contract/action-confirmation.js'
 import type { ToolAuthorizer } from '../contract/tool.js'
-import type { ActionConfirmationCoordinator, ActionConfirmationOptions } from './action-confirmation.js'
+import type { ActionConfirmationCoordinator } from './action-confirmation.js'
 import type { ActionPolicy, CapabilityRequirements, ContextReader } from './capability-policy.js'
 import { actionKit } from './action-kit.js'
+import { lazyObject } from './lazy-object.js'
+import type * as LoadedActions from './session-actions-loaded.js'
+import type { PolicyOptions, SessionActionsDeps, SessionConfirmationOptions } from './session-actions-options.js'
 
 /**
  * A session's actions: capability policies bound to its id and its current state, and confirmation
@@ -21,23 +24,7 @@ import { actionKit } from './action-kit.js'
 
 export const MAX_TURN_POLICY = 32
 
-export interface SessionActionsDeps {
-  readonly sessionId: string
-  /** The current state's `actions` when the definition declares any (else no state gate). */
-  readonly stateActions: () => readonly string[] | undefined
-  /** The last traced turn's id. */
-  readonly lastTurnId: () => string | undefined
-  readonly now: () => number
-}
-
-export interface PolicyOptions {
-  /** How many decisions `getTrace()` keeps. Default 100. */
-  readonly maxTrace?: number
-  /** Also called for every decision (failures ignored). */
-  readonly onTrace?: (trace: ActionPolicyTrace) => void
-}
-
-export type SessionConfirmationOptions = Omit<ActionConfirmationOptions, 'sessionId'>
+export type { PolicyOptions, SessionActionsDeps, SessionConfirmationOptions } from './session-actions-options.js'
 
 export interface SessionActions {
   withPolicy: (requirements: CapabilityRequirements, getContext: ContextReader, options?: PolicyOptions) => ActionPolicy
@@ -46,52 +33,36 @@ export interface SessionActions {
   takePolicyTrace: () => readonly ActionPolicyTrace[] | undefined
 }
 
-/** `object[name]`, called once `loading` resolves (the proxies' asynchronous methods). */
-function deferred<T extends object>(loading: Promise<T>, name: keyof T): never {
-  return (async (...args: unknown[]) => ((await loading)[name] as (...values: unknown[]) => unknown)(...args)) as never
-}
+/** What the session's chunk loads on first use (once per policy or coordinator made, never per turn). */
+const loadActions = (): Promise<typeof LoadedActions> => import('./session-actions-loaded.js')
 
 /** A policy whose module loads on first use (see above). */
-function lazyPolicy(load: () => Promise<ActionPolicy>): ActionPolicy {
+function lazyPolicy(loading: Promise<ActionPolicy>): ActionPolicy {
   let loaded: ActionPolicy | undefined
-  const loading = load().then((policy) => (loaded = policy))
+  loading = loading.then((policy) => (loaded = policy))
   loading.catch(() => undefined)
   const compose = (authorizer?: ToolAuthorizer): ToolAuthorizer => {
     let composed: ToolAuthorizer | undefined
     return async (call, context) => (composed ??= (await loading).compose(authorizer))(call, context)
   }
-  return { check: deferred(loading, 'check'), require: deferred(loading, 'require'), authorizeToolCall: compose(), compose, getTrace: () => loaded?.getTrace() ?? [] }
+  return lazyObject(() => loading, 'check require', { authorizeToolCall: compose(), compose, getTrace: () => loaded?.getTrace() ?? [] })
 }
 
-/** A coordinator whose module loads on first use (see above); its change listeners are its own. */
-function lazyCoordinator(sessionId: string, load: (onChange: (change: ConfirmationChange) => void) => Promise<ActionConfirmationCoordinator>, ledger: ConfirmationLedger | undefined): ActionConfirmationCoordinator {
+/** A coordinator whose module loads on first use (see above); its change listeners are its own (the loaded module tells them). */
+function lazyCoordinator(deps: SessionActionsDeps, options: SessionConfirmationOptions): ActionConfirmationCoordinator {
   const listeners = new Set<(change: ConfirmationChange) => void>()
+  const sessionId = deps.sessionId
   let loaded: ActionConfirmationCoordinator | undefined
   let disposed = false
-  const loading = load((change) => {
-    for (const listener of [...listeners]) {
-      try {
-        listener(change)
-      } catch {
-        // an observer's failure never changes a decision
-      }
-    }
-  }).then((coordinator) => {
+  const loading = loadActions().then(({ sessionConfirmation }) => {
+    const coordinator = sessionConfirmation(actionKit, deps, options, listeners)
     if (disposed) coordinator.dispose()
     return (loaded = coordinator)
   })
   loading.catch(() => undefined)
-  const later = (name: keyof ActionConfirmationCoordinator): never => deferred(loading, name)
-  return {
+  return lazyObject(() => loading, 'propose approve reject get list sweepExpired reconcile', {
     sessionId,
-    propose: later('propose'),
-    approve: later('approve'),
-    reject: later('reject'),
-    get: later('get'),
-    list: later('list'),
-    sweepExpired: later('sweepExpired'),
-    reconcile: later('reconcile'),
-    getByToolCall: (toolCallId) => (loaded ? loaded.getByToolCall(toolCallId) : ledger?.peekByToolCall?.(sessionId, toolCallId)),
+    getByToolCall: (toolCallId) => (loaded ? loaded.getByToolCall(toolCallId) : options.ledger?.peekByToolCall?.(sessionId, toolCallId)),
     getSnapshot: () => loaded?.getSnapshot() ?? [],
     subscribe(listener) {
       listeners.add(listener)
@@ -102,48 +73,18 @@ function lazyCoordinator(sessionId: string, load: (onChange: (change: Confirmati
       listeners.clear()
       loaded?.dispose()
     },
-  }
+  })
 }
 
 export function sessionActions(deps: SessionActionsDeps): SessionActions {
   let pending: ActionPolicyTrace[] = []
+  const record = (trace: ActionPolicyTrace): void => {
+    pending.push(trace)
+    if (pending.length > MAX_TURN_POLICY) pending.shift()
+  }
   return {
-    withPolicy(requirements, getContext, options) {
-      return lazyPolicy(() =>
-        import('./session-actions-loaded.js').then(({ capabilityPolicyWith }) =>
-          capabilityPolicyWith(actionKit)({
-            sessionId: deps.sessionId,
-            requirements,
-            getContext,
-            stateActions: deps.stateActions,
-            turnId: deps.lastTurnId,
-            now: deps.now,
-            ...(options?.maxTrace === undefined ? {} : { maxTrace: options.maxTrace }),
-            onTrace(trace) {
-              pending.push(trace)
-              if (pending.length > MAX_TURN_POLICY) pending.shift()
-              options?.onTrace?.(trace)
-            },
-          }),
-        ),
-      )
-    },
-    createConfirmation(options) {
-      return lazyCoordinator(deps.sessionId, (fanOut) =>
-        import('./session-actions-loaded.js').then(({ actionConfirmationWith }) =>
-          actionConfirmationWith(actionKit)({
-            now: deps.now,
-            ...options,
-            sessionId: deps.sessionId,
-            onChange(change) {
-              options.onChange?.(change)
-              fanOut(change)
-            },
-          }),
-        ),
-        options.ledger,
-      )
-    },
+    withPolicy: (...args) => lazyPolicy(loadActions().then(({ sessionPolicy }) => sessionPolicy(actionKit, deps, record, ...args))),
+    createConfirmation: (options) => lazyCoordinator(deps, options),
     takePolicyTrace() {
       if (pending.length === 0) return undefined
       const taken = Object.freeze(pending)

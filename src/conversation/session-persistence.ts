@@ -1,4 +1,5 @@
 import type { ConfirmationLedger } from '../contract/action-confirmation.js'
+import { lazyObject } from './lazy-object.js'
 import { persistKit } from './persist-kit.js'
 import type { Persister, PersisterDeps } from './persist-session.js'
 
@@ -39,13 +40,10 @@ export function sessionPersistence(deps: Omit<PersisterDeps, 'kit'>, onError: (e
         })
     },
     cursor: () => loaded?.cursor() ?? 0,
-    ledger: {
-      saveConfirmation: (...args) => load().then(({ ledger }) => ledger.saveConfirmation(...args)),
-      loadConfirmation: (...args) => load().then(({ ledger }) => ledger.loadConfirmation(...args)),
-      listConfirmations: (...args) => load().then(({ ledger }) => ledger.listConfirmations(...args)),
+    ledger: lazyObject(() => load().then(({ ledger }) => ledger), 'saveConfirmation loadConfirmation listConfirmations', {
       // nothing to peek before the persister is loaded (a resumed session has loaded it)
       peekByToolCall: (sessionId, toolCallId) => loaded?.ledger.peekByToolCall?.(sessionId, toolCallId),
-    },
+    }),
     load,
   }
 }

@@ -2,7 +2,6 @@ import type { AdapterFactory } from '../contract/adapter.js'
 import type { ChatConfig } from '../contract/chat.js'
 import { ChatrailError } from '../contract/errors.js'
 import type { Message } from '../contract/message.js'
-import { historyOf } from '../contract/history-view.js'
 import type { AgentSnapshot } from '../contract/agent-snapshot.js'
 import type { DialogAnswerInput, DialogAnswerResult } from '../contract/dialog.js'
 import { isLiveAgentAdapter } from '../contract/live-agent-adapter.js'
@@ -225,18 +224,7 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
   const newTurn = ids ? (): string => String(ids()) : (): number => ++turns
   const clock = options.clock
   const now = clock ? () => clock().getTime() : Date.now
-  // the state gate applies only to a definition that lists actions somewhere (else every state's
-  // list is empty); found on a policy's first check, not per session (the server opens one per request)
-  let declaresActions: boolean | undefined
-  const actions = sessionActions({
-    sessionId,
-    stateActions: () => {
-      declaresActions ??= [...machine.states.values()].some((state) => state.actions.length > 0)
-      return declaresActions ? (machine.states.get(timeline.current().state)?.actions ?? []) : undefined
-    },
-    lastTurnId: () => log.latest()?.turnId,
-    now,
-  })
+  const actions = sessionActions({ sessionId, states: machine.states, state: () => timeline.current().state, lastTurnId: () => log.latest()?.turnId, now })
   let original: AdapterFactory | undefined
   let chat: ChatConfig
   let disposed = false
@@ -317,14 +305,8 @@ export function createChatSession<Ctx extends JsonObject = JsonObject, N extends
       adapter: wrapAdapter(original, (request) => {
         const source = createTurnSource(core, request)
         if (!signer) return source
-        const history = historyOf(request)
-        let last: Message | undefined
-        for (let i = history.length - 1; i >= 0 && !last; i--) {
-          const message = history.at(i)
-          if (message?.role === 'user') last = message
-        }
-        return signedTurnSource(signer, request, source, ({ untrusted: count, verified }) => {
-          if (last && count > 0) untrusted.set(last.id, count)
+        return signedTurnSource(signer, request, source, ({ untrusted: count, verified }, history, last) => {
+          if (last !== undefined && count > 0) untrusted.set(last, count)
           // Records verified only now may belong to turns an earlier sync left undecided or re-derived.
           if (verified > 0 && timeline.reconcile(history, true)) changed()
         })

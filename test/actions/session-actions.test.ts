@@ -87,6 +87,13 @@ describe('session.withPolicy', () => {
     policyFor = undefined
   })
 
+  it('has no state gate when no state of the definition lists actions', async () => {
+    const plain = defineChat({ id: 'plain', chat: { adapter: scriptedAdapter(['agent']) }, conversation: { initial: 'idle', states: { idle: {} }, routes: [] } })
+    const session = createChatSession(plain, { sessionId: 's6', lint: false })
+    const policy = session.withPolicy({ refund: [] }, () => ({ sessionId: 's6', capabilities: [] }))
+    expect((await policy.check('refund', 'propose')).reason).toBe('allowed')
+  })
+
   it('keeps at most 32 decisions for one turn’s trace', async () => {
     const session = createChatSession(definition, { sessionId: 's3', lint: false })
     const policy = session.withPolicy({ 'add-to-cart': [] }, () => ({ sessionId: 's3', capabilities: [] }))
@@ -118,5 +125,36 @@ describe('session.createConfirmation', () => {
     now += 1000
     expect((await confirmations.approve(third.token, 's4')).status).toBe('expired')
     expect(runs).toEqual([{ sku: 'a' }])
+  })
+})
+
+describe('the actions proxies (their module loads on first use)', () => {
+  it('answers synchronously before the module arrives and forwards every call, listener and dispose after', async () => {
+    const session = createChatSession(definition, { sessionId: 's5', lint: false })
+    const policy = session.withPolicy({ 'add-to-cart': [] }, () => ({ sessionId: 's5', capabilities: [] }))
+    // created in this task: nothing has loaded yet, the synchronous reads answer empty
+    expect(policy.getTrace()).toEqual([])
+    const tools: ToolDefinition[] = [{ name: 'add-to-cart', requiresConfirmation: true, execute: () => undefined }]
+    const confirmations = session.createConfirmation({ tools, policy })
+    expect(confirmations.sessionId).toBe('s5')
+    expect(confirmations.getSnapshot()).toEqual([])
+    expect(confirmations.getByToolCall('call-1')).toBeUndefined()
+    const heard: string[] = []
+    const unsubscribe = confirmations.subscribe((change) => heard.push(change.record.status))
+    const proposed = await confirmations.propose({ name: 'add-to-cart', input: {} }, { toolCallId: 'call-1' })
+    expect(heard).toEqual(['pending'])
+    expect(confirmations.getSnapshot().map((record) => record.token)).toEqual([proposed.token])
+    expect(confirmations.getByToolCall('call-1')?.token).toBe(proposed.token)
+    unsubscribe()
+    expect((await confirmations.approve(proposed.token, 's5')).status).toBe('approved')
+    expect(heard).toEqual(['pending'])
+    expect(policy.getTrace().map((trace) => [trace.phase, trace.reason])).toEqual([['propose', 'allowed'], ['execute', 'allowed']])
+    // a coordinator disposed before its module arrives tells its listeners nothing after
+    const early = session.createConfirmation({ tools })
+    const late: unknown[] = []
+    early.subscribe((change) => late.push(change))
+    early.dispose()
+    expect((await early.propose({ name: 'add-to-cart', input: {} })).status).toBe('pending')
+    expect(late).toEqual([])
   })
 })
