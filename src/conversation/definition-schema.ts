@@ -14,90 +14,102 @@ import { array, boolean, fn, instanceOf, minLength, object, oneOf, optional, pos
  * (issue 32: zod was a third of a minimal browser app), so no message changed.
  */
 
-const optionalString = optional(string)
-const optionalFn = optional(fn)
-const strings = array(string)
-const outputFields = { text: optionalString, chunks: optional(array(object({ type: string }, false))) }
-const outputObject = object({ ...outputFields, assign: optional(record(unknown)) }, true)
+/**
+ * The shapes, built on first use: a production bundle leaves validation out (define-chat.ts), and
+ * shapes built at module level are calls a bundler must keep wherever the module lands in a chunk
+ * with code the app uses (the built package's chunks: +2.1 kB gzip of a minimal app).
+ */
+function buildShapes() {
+  const optionalString = optional(string)
+  const optionalFn = optional(fn)
+  const strings = array(string)
+  const outputFields = { text: optionalString, chunks: optional(array(object({ type: string }, false))) }
+  const outputObject = object({ ...outputFields, assign: optional(record(unknown)) }, true)
 
-const responseSchema = union(string, outputObject, fn)
+  const responseSchema = union(string, outputObject, fn)
 
-const routeCommon = {
-  id: string,
-  event: optionalString,
-  restart: optional(oneOf(true)),
-  states: optional(strings),
-  guard: optionalFn,
-  response: responseSchema,
-  refuse: optional(responseSchema),
-  routeTimeoutMs: optional(positiveInt(false)),
-  traceKind: optional(oneOf('deterministic', 'repaired', 'fallback')),
-  description: optionalString,
+  const routeCommon = {
+    id: string,
+    event: optionalString,
+    restart: optional(oneOf(true)),
+    states: optional(strings),
+    guard: optionalFn,
+    response: responseSchema,
+    refuse: optional(responseSchema),
+    routeTimeoutMs: optional(positiveInt(false)),
+    traceKind: optional(oneOf('deterministic', 'repaired', 'fallback')),
+    description: optionalString,
+  }
+  const routeOf = (kind: string, own: Record<string, Shape>): Shape => object({ ...routeCommon, kind: oneOf(kind), ...own }, true)
+  const nonEmpty = minLength(string, 1)
+
+  const routeSchema = tagged('kind', {
+    command: routeOf('command', { command: nonEmpty, caseSensitive: boolean, trim: boolean }),
+    text: routeOf('text', { texts: minLength(array(nonEmpty), 1) }),
+    pattern: routeOf('pattern', { pattern: instanceOf(RegExp), assign: optional(union(oneOf(true), fn)) }),
+    custom: routeOf('custom', { match: fn }),
+    event: routeOf('event', { uiEvent: string }),
+  })
+
+  const formText = union(string, fn)
+  const optionalFormText = optional(formText)
+  const slotSchema = object({
+    prompt: formText,
+    validate: optional(union(fn, object({ safeParse: fn }, false))),
+    reprompt: optionalFormText,
+    maxAttempts: optional(positiveInt(false)),
+  }, true)
+  const formSchema = object({
+    slots: record(slotSchema),
+    done: string,
+    response: optionalFormText,
+    exhausted: optionalString,
+    exhaustedResponse: optionalFormText,
+  }, true)
+  const transitionsSchema = optional(record(union(string, object({ target: string, guard: optionalFn, description: optionalString }, true))))
+
+  const stateShape = {
+    on: transitionsSchema,
+    actions: optional(strings),
+    final: optional(boolean),
+    description: optionalString,
+    ignoreGlobal: optional(union(oneOf(true), strings)),
+    form: optional(formSchema),
+  }
+
+  const conversationShape = {
+    initial: string,
+    states: record(object(stateShape, true)),
+    on: transitionsSchema,
+    context: optional(record(unknown)),
+    routes: array(routeSchema),
+    fallback: optional(object({ response: union(string, object(outputFields, true), fn) }, true)),
+    agentTransitions: optional(boolean),
+    onTrace: optionalFn,
+    routeTimeoutMs: optional(positiveInt(false)),
+    unavailable: optionalString,
+    eventLabels: optional(record(string)),
+  }
+
+  const definitionShape = {
+    id: string,
+    revision: optional(positiveInt(true)),
+    chat: object({ adapter: optional(object({ createSource: fn }, false)) }, false),
+    conversation: object(conversationShape, true),
+    components: optional(object({ keys: unknown, resolve: fn }, false)),
+    // its tokens are checked by resolveChatTheme and lintDefinition, so a session's bundle has no theme code
+    theme: optional(record(unknown)),
+  }
+  const definitionSchema = object(definitionShape, true)
+  return { definitionSchema, definitionShape, conversationShape, stateShape, routeCommon }
 }
-const routeOf = (kind: string, own: Record<string, Shape>): Shape => object({ ...routeCommon, kind: oneOf(kind), ...own }, true)
-const nonEmpty = minLength(string, 1)
 
-const routeSchema = tagged('kind', {
-  command: routeOf('command', { command: nonEmpty, caseSensitive: boolean, trim: boolean }),
-  text: routeOf('text', { texts: minLength(array(nonEmpty), 1) }),
-  pattern: routeOf('pattern', { pattern: instanceOf(RegExp), assign: optional(union(oneOf(true), fn)) }),
-  custom: routeOf('custom', { match: fn }),
-  event: routeOf('event', { uiEvent: string }),
-})
-
-const formText = union(string, fn)
-const optionalFormText = optional(formText)
-const slotSchema = object({
-  prompt: formText,
-  validate: optional(union(fn, object({ safeParse: fn }, false))),
-  reprompt: optionalFormText,
-  maxAttempts: optional(positiveInt(false)),
-}, true)
-const formSchema = object({
-  slots: record(slotSchema),
-  done: string,
-  response: optionalFormText,
-  exhausted: optionalString,
-  exhaustedResponse: optionalFormText,
-}, true)
-const transitionsSchema = optional(record(union(string, object({ target: string, guard: optionalFn, description: optionalString }, true))))
-
-const stateShape = {
-  on: transitionsSchema,
-  actions: optional(strings),
-  final: optional(boolean),
-  description: optionalString,
-  ignoreGlobal: optional(union(oneOf(true), strings)),
-  form: optional(formSchema),
-}
-
-const conversationShape = {
-  initial: string,
-  states: record(object(stateShape, true)),
-  on: transitionsSchema,
-  context: optional(record(unknown)),
-  routes: array(routeSchema),
-  fallback: optional(object({ response: union(string, object(outputFields, true), fn) }, true)),
-  agentTransitions: optional(boolean),
-  onTrace: optionalFn,
-  routeTimeoutMs: optional(positiveInt(false)),
-  unavailable: optionalString,
-  eventLabels: optional(record(string)),
-}
-
-const definitionShape = {
-  id: string,
-  revision: optional(positiveInt(true)),
-  chat: object({ adapter: optional(object({ createSource: fn }, false)) }, false),
-  conversation: object(conversationShape, true),
-  components: optional(object({ keys: unknown, resolve: fn }, false)),
-  // its tokens are checked by resolveChatTheme and lintDefinition, so a session's bundle has no theme code
-  theme: optional(record(unknown)),
-}
-const definitionSchema = object(definitionShape, true)
+let shapes: ReturnType<typeof buildShapes> | undefined
+const shapesOf = (): ReturnType<typeof buildShapes> => (shapes ??= buildShapes())
 
 /** The keys a "did you mean" suggests from, read off the shapes (one list to keep up to date). */
 function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
+  const { definitionShape, conversationShape, stateShape, routeCommon } = shapesOf()
   const shape = path.length === 0 ? definitionShape : path.length === 1 && path[0] === 'conversation' ? conversationShape : path.length === 3 && path[1] === 'states' ? stateShape : undefined
   if (shape) return Object.keys(shape)
   return path.length === 3 && path[1] === 'routes' ? Object.keys(routeCommon) : []
@@ -137,7 +149,7 @@ export function validateDefinition(input: unknown, positions: Map<string, number
   const conversation = (input as { conversation?: { routes?: unknown } } | null)?.conversation
   const quick = routesCertainlyValid(conversation?.routes)
   const shapeIssues: ShapeIssue[] = []
-  definitionSchema(quick ? { ...(input as object), conversation: { ...conversation, routes: [] } } : input, shapeIssues, [])
+  shapesOf().definitionSchema(quick ? { ...(input as object), conversation: { ...conversation, routes: [] } } : input, shapeIssues, [])
   if (shapeIssues.length > 0) return shapeIssues.flatMap(toConfigIssues)
   const def = input as ChatDefinitionInput
   const issues: ConfigIssue[] = []

@@ -65,9 +65,11 @@ const typed = (expected: string, test: (value: unknown) => boolean): Shape => (v
   if (!test(value)) invalidType(out, path, expected, value)
 }
 
-export const string: Shape = typed('string', (value) => typeof value === 'string')
-export const boolean: Shape = typed('boolean', (value) => typeof value === 'boolean')
-export const number: Shape = typed('number', (value) => typeof value === 'number' && Number.isFinite(value))
+// Pure calls (annotated): a bundler drops them, and this module, from a production app, where
+// nothing validates definitions (define-chat.ts).
+export const string: Shape = /* @__PURE__ */ typed('string', (value) => typeof value === 'string')
+export const boolean: Shape = /* @__PURE__ */ typed('boolean', (value) => typeof value === 'boolean')
+export const number: Shape = /* @__PURE__ */ typed('number', (value) => typeof value === 'number' && Number.isFinite(value))
 export const unknown: Shape = () => undefined
 export const instanceOf = (ctor: abstract new (...args: never[]) => unknown): Shape => typed(ctor.name, (value) => value instanceof ctor)
 
